@@ -1,0 +1,75 @@
+#pragma once
+// dtl::status: a status code plus what caused it (message, native backend error, source location).
+// An ok status holds no allocation; the details of an error are shared and immutable, so copies are cheap.
+
+#include <dtl/core/status_code.hpp>
+
+#include <memory>
+#include <source_location>
+#include <string>
+#include <string_view>
+
+namespace dtl {
+
+/// The backend error behind a status, e.g. {2, "hipErrorOutOfMemory", "out of memory"}.
+struct native_error {
+  int code = 0;
+  std::string name;
+  std::string description;
+};
+
+class [[nodiscard]] status {
+ public:
+  /// An ok status.
+  status() noexcept = default;
+
+  /// An error (or ok) status. The source location defaults to the caller's.
+  explicit status(status_code code, std::string message = {},
+                  std::source_location where = std::source_location::current());
+
+  /// An error caused by a backend call; keeps the backend's own code and name.
+  status(status_code code, std::string message, native_error native,
+         std::source_location where = std::source_location::current());
+
+  [[nodiscard]] bool ok() const noexcept { return code_ == status_code::ok; }
+  [[nodiscard]] bool is_error() const noexcept { return !ok(); }
+  [[nodiscard]] status_code code() const noexcept { return code_; }
+  [[nodiscard]] std::string_view category() const noexcept { return status_category(code_); }
+  [[nodiscard]] std::string_view name() const noexcept { return status_code_name(code_); }
+  [[nodiscard]] std::string_view message() const noexcept;
+
+  /// The backend error that caused this status, or nullptr when there was none.
+  [[nodiscard]] const native_error* native() const noexcept;
+  [[nodiscard]] bool has_native() const noexcept { return native() != nullptr; }
+  /// The backend's error number (0 when there is none).
+  [[nodiscard]] int native_code() const noexcept;
+  [[nodiscard]] std::string_view native_name() const noexcept;
+
+  /// Where the status was made (a default location for ok statuses).
+  [[nodiscard]] std::source_location location() const noexcept;
+
+  /// "hip_error (520, backend): hipMalloc(1024) failed [hipErrorOutOfMemory (2): out of memory] at file.cpp:12"
+  [[nodiscard]] std::string to_string() const;
+
+  /// Compares the code only.
+  friend bool operator==(const status& s, status_code c) noexcept { return s.code_ == c; }
+  friend bool operator==(const status& a, const status& b) noexcept { return a.code_ == b.code_; }
+
+ private:
+  struct details;
+  status_code code_ = status_code::ok;
+  std::shared_ptr<const details> details_;
+};
+
+/// An ok status, for symmetry with error factories.
+[[nodiscard]] inline status ok_status() noexcept { return status{}; }
+
+/// Reports an error that cannot be returned (from a destructor or a noexcept deallocate).
+/// The default handler prints status.to_string() to stderr; never silent.
+void report_unhandled(const status& s) noexcept;
+
+using unhandled_error_handler = void (*)(const status&) noexcept;
+/// Installs a handler for report_unhandled() and returns the previous one (nullptr restores the default).
+unhandled_error_handler set_unhandled_error_handler(unhandled_error_handler handler) noexcept;
+
+}  // namespace dtl

@@ -1,0 +1,93 @@
+#pragma once
+// DTL's status codes. The numbering is DTL's: the hundreds digit is the category.
+
+#include <string_view>
+
+namespace dtl {
+
+enum class status_code : int {
+  ok = 0,
+  not_found = 1,
+  end_iterator = 2,
+
+  // 1xx communication
+  communication_error = 100,
+  send_failed = 101,
+  recv_failed = 102,
+  broadcast_failed = 103,
+  reduce_failed = 104,
+  barrier_failed = 105,
+  timeout = 106,
+  canceled = 107,
+  connection_lost = 108,
+  rank_failure = 109,
+  collective_failure = 110,
+  collective_participation_error = 111,
+
+  // 2xx memory
+  memory_error = 200,
+  allocation_failed = 201,
+  out_of_memory = 202,
+  invalid_pointer = 203,
+  memory_transfer_failed = 204,
+  device_memory_error = 205,
+
+  // 3xx serialization
+  serialization_error = 300,
+  serialize_failed = 301,
+  deserialize_failed = 302,
+  buffer_too_small = 303,
+  invalid_format = 304,
+
+  // 4xx bounds and arguments
+  bounds_error = 400,
+  out_of_bounds = 401,
+  invalid_index = 402,
+  invalid_rank = 403,
+  dimension_mismatch = 404,
+  extent_mismatch = 405,
+  key_not_found = 406,
+  out_of_range = 407,
+  invalid_argument = 410,
+  null_pointer = 411,
+  not_supported = 420,
+
+  // 5xx backend
+  backend_error = 500,
+  backend_not_available = 501,
+  backend_init_failed = 502,
+  backend_invalid = 503,
+  cuda_error = 510,
+  hip_error = 520,
+  mpi_error = 530,
+  nccl_error = 540,
+  shmem_error = 550,
+
+  // 6xx algorithm
+  algorithm_error = 600,
+  precondition_failed = 601,
+  postcondition_failed = 602,
+  convergence_failed = 603,
+
+  // 7xx consistency
+  consistency_error = 700,
+  consistency_violation = 701,
+  structural_invalidation = 702,
+
+  // 9xx internal
+  internal_error = 900,
+  not_implemented = 901,
+  invalid_state = 902,
+  unknown_error = 999,
+};
+
+/// The code's name, e.g. "hip_error"; "unknown_status_code" for a value outside the enum.
+[[nodiscard]] std::string_view status_code_name(status_code code) noexcept;
+
+/// The code's category, decided by its hundreds digit: "success", "communication", "memory",
+/// "serialization", "bounds", "backend", "algorithm", "consistency" or "internal".
+[[nodiscard]] std::string_view status_category(status_code code) noexcept;
+
+[[nodiscard]] constexpr int to_int(status_code code) noexcept { return static_cast<int>(code); }
+
+}  // namespace dtl

@@ -1,0 +1,79 @@
+#include <dtl/core/status.hpp>
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <cstdio>
+
+namespace dtl {
+
+struct status::details {
+  std::string message;
+  bool has_native = false;
+  native_error native;
+  std::source_location where;
+};
+
+status::status(status_code code, std::string message, std::source_location where) : code_(code) {
+  if (code != status_code::ok)
+    details_ = std::make_shared<const details>(details{std::move(message), false, {}, where});
+}
+
+status::status(status_code code, std::string message, native_error native, std::source_location where)
+    : code_(code) {
+  if (code != status_code::ok)
+    details_ = std::make_shared<const details>(details{std::move(message), true, std::move(native), where});
+}
+
+std::string_view status::message() const noexcept { return details_ ? std::string_view(details_->message) : ""; }
+
+const native_error* status::native() const noexcept {
+  return details_ && details_->has_native ? &details_->native : nullptr;
+}
+
+int status::native_code() const noexcept { return native() ? native()->code : 0; }
+
+std::string_view status::native_name() const noexcept {
+  return native() ? std::string_view(native()->name) : std::string_view();
+}
+
+std::source_location status::location() const noexcept { return details_ ? details_->where : std::source_location(); }
+
+std::string status::to_string() const {
+  if (ok()) return "ok";
+  std::string text = fmt::format("{} ({}, {})", name(), to_int(code_), category());
+  if (!message().empty()) text += fmt::format(": {}", message());
+  if (const native_error* n = native()) {
+    text += fmt::format(" [{} ({})", n->name, n->code);
+    if (!n->description.empty() && n->description != n->name) text += fmt::format(": {}", n->description);
+    text += "]";
+  }
+  if (details_ && details_->where.line() != 0)
+    text += fmt::format(" at {}:{}", details_->where.file_name(), details_->where.line());
+  return text;
+}
+
+namespace {
+
+void print_unhandled(const status& s) noexcept {
+  try {
+    std::fprintf(stderr, "dtl: unhandled error: %s\n", s.to_string().c_str());
+  } catch (...) {
+    std::fprintf(stderr, "dtl: unhandled error %d (could not format it)\n", to_int(s.code()));
+  }
+}
+
+std::atomic<unhandled_error_handler> g_unhandled_handler{&print_unhandled};
+
+}  // namespace
+
+void report_unhandled(const status& s) noexcept {
+  if (s.ok()) return;
+  g_unhandled_handler.load()(s);
+}
+
+unhandled_error_handler set_unhandled_error_handler(unhandled_error_handler handler) noexcept {
+  return g_unhandled_handler.exchange(handler != nullptr ? handler : &print_unhandled);
+}
+
+}  // namespace dtl

@@ -1,0 +1,55 @@
+#pragma once
+// Devices: how many, which is current, and what each one can do.
+
+#include <dtl/core/result.hpp>
+
+#include <cstddef>
+#include <string>
+
+namespace dtl::hip {
+
+/// The number of usable HIP devices. 0 when there is none, including when the runtime reports
+/// any error (AMD says hipErrorNoDevice, NVIDIA without a driver says error 35). Never fails.
+[[nodiscard]] int device_count() noexcept;
+
+/// The calling thread's current device; backend_not_available when there is no device.
+[[nodiscard]] result<int> current_device();
+
+/// ok when `device` names a usable device: backend_not_available when there are none,
+/// invalid_argument when the id is out of range.
+[[nodiscard]] status check_device(int device);
+
+struct device_properties {
+  int id = -1;
+  std::string name;
+  std::string arch;                      // "gfx90a" on AMD, "sm_90" on NVIDIA
+  int warp_size = 0;                     // 64 on AMD CDNA (a wavefront), 32 on NVIDIA
+  int compute_major = 0;
+  int compute_minor = 0;
+  int multiprocessors = 0;
+  std::size_t total_memory = 0;          // bytes
+  std::size_t free_memory = 0;           // bytes, when the properties were read
+  std::size_t shared_memory_per_block = 0;
+  bool managed_memory = false;           // hipMallocManaged gives real managed memory
+  bool concurrent_managed_access = false;  // host and device may touch managed memory at once; prefetch works
+  bool pageable_memory_access = false;   // the device can read plain host memory (HMM / ATS)
+};
+
+/// Reads the properties of `device`; leaves the current device unchanged.
+[[nodiscard]] result<device_properties> get_device_properties(int device);
+
+struct memory_info {
+  std::size_t free = 0;
+  std::size_t total = 0;
+};
+
+/// Free and total memory of `device` (hipMemGetInfo); leaves the current device unchanged.
+[[nodiscard]] result<memory_info> get_memory_info(int device);
+
+/// The HIP runtime's version number (HIP_VERSION style on AMD, CUDA's on NVIDIA).
+[[nodiscard]] result<int> runtime_version();
+
+/// "amd" or "nvidia": the platform this library was built for.
+[[nodiscard]] const char* platform_name() noexcept;
+
+}  // namespace dtl::hip

@@ -1,0 +1,98 @@
+#include <dtl/hip/device.hpp>
+#include <dtl/hip/device_guard.hpp>
+#include <dtl/core/try.hpp>
+#include <dtl/hip/error.hpp>
+
+#include "platform.hpp"
+
+#include <fmt/format.h>
+
+namespace dtl::hip {
+
+int device_count() noexcept {
+  int count = 0;
+  // Any error means "no usable device": hipErrorNoDevice (100) on AMD, 35 on NVIDIA without a driver.
+  if (hipGetDeviceCount(&count) != hipSuccess) {
+    const hipError_t cleared = hipGetLastError();  // do not leave it pending for a later launch check
+    static_cast<void>(cleared);
+    return 0;
+  }
+  return count < 0 ? 0 : count;
+}
+
+status check_device(int device) {
+  const int count = device_count();
+  if (count == 0) return status(status_code::backend_not_available, "no HIP device is available");
+  if (device < 0 || device >= count)
+    return status(status_code::invalid_argument,
+                  fmt::format("device {} does not exist (this process sees {} HIP device{})", device, count,
+                              count == 1 ? "" : "s"));
+  return {};
+}
+
+result<int> current_device() {
+  if (device_count() == 0) return status(status_code::backend_not_available, "no HIP device is available");
+  int device = -1;
+  DTL_HIP_TRY(hipGetDevice(&device));
+  return device;
+}
+
+namespace {
+
+result<int> attribute(hipDeviceAttribute_t attr, int device, const char* what) {
+  int value = 0;
+  if (const hipError_t e = hipDeviceGetAttribute(&value, attr, device); e != hipSuccess)
+    return to_status(e, fmt::format("hipDeviceGetAttribute({}) on device {}", what, device));
+  return value;
+}
+
+}  // namespace
+
+result<memory_info> get_memory_info(int device) {
+  DTL_ASSIGN_OR_RETURN(device_guard guard, device_guard::enter(device));
+  memory_info info;
+  if (const hipError_t e = hipMemGetInfo(&info.free, &info.total); e != hipSuccess)
+    return to_status(e, fmt::format("hipMemGetInfo on device {}", device));
+  return info;
+}
+
+result<device_properties> get_device_properties(int device) {
+  if (status s = check_device(device); !s.ok()) return s;
+  hipDeviceProp_t prop{};
+  if (const hipError_t e = hipGetDeviceProperties(&prop, device); e != hipSuccess)
+    return to_status(e, fmt::format("hipGetDeviceProperties on device {}", device));
+
+  device_properties p;
+  p.id = device;
+  p.name = prop.name;
+  p.arch = platform::arch_name(prop);
+  p.warp_size = prop.warpSize;
+  p.compute_major = prop.major;
+  p.compute_minor = prop.minor;
+  p.multiprocessors = prop.multiProcessorCount;
+  p.total_memory = prop.totalGlobalMem;
+  p.shared_memory_per_block = prop.sharedMemPerBlock;
+
+  DTL_ASSIGN_OR_RETURN(const int managed, attribute(hipDeviceAttributeManagedMemory, device, "ManagedMemory"));
+  DTL_ASSIGN_OR_RETURN(const int concurrent, attribute(hipDeviceAttributeConcurrentManagedAccess, device,
+                                                       "ConcurrentManagedAccess"));
+  DTL_ASSIGN_OR_RETURN(const int pageable, attribute(hipDeviceAttributePageableMemoryAccess, device,
+                                                     "PageableMemoryAccess"));
+  p.managed_memory = managed != 0;
+  p.concurrent_managed_access = concurrent != 0;
+  p.pageable_memory_access = pageable != 0;
+
+  DTL_ASSIGN_OR_RETURN(const memory_info mem, get_memory_info(device));
+  p.free_memory = mem.free;
+  return p;
+}
+
+result<int> runtime_version() {
+  int version = 0;
+  DTL_HIP_TRY(hipRuntimeGetVersion(&version));
+  return version;
+}
+
+const char* platform_name() noexcept { return platform::name(); }
+
+}  // namespace dtl::hip

@@ -1,0 +1,30 @@
+#include <dtl/hip/device.hpp>
+#include <dtl/hip/device_guard.hpp>
+#include <dtl/hip/error.hpp>
+
+#include <fmt/format.h>
+
+namespace dtl::hip {
+
+result<device_guard> device_guard::enter(int device) {
+  if (status s = check_device(device); !s.ok()) return s;
+  int previous = -1;
+  DTL_HIP_TRY(hipGetDevice(&previous));
+  if (previous == device) return device_guard(previous, device, false);
+  if (const hipError_t e = hipSetDevice(device); e != hipSuccess)
+    return to_status(e, fmt::format("hipSetDevice({})", device));
+  return device_guard(previous, device, true);
+}
+
+device_guard::device_guard(device_guard&& other) noexcept
+    : previous_(other.previous_), target_(other.target_), switched_(other.switched_) {
+  other.switched_ = false;  // the moved-from guard restores nothing
+}
+
+device_guard::~device_guard() {
+  if (!switched_) return;
+  if (const hipError_t e = hipSetDevice(previous_); e != hipSuccess)
+    report_unhandled(to_status(e, fmt::format("restoring device {} (hipSetDevice)", previous_)));
+}
+
+}  // namespace dtl::hip

@@ -1,0 +1,22 @@
+#include <dtl/hip/error.hpp>
+#include <dtl/hip/stream_ref.hpp>
+
+namespace dtl::hip {
+
+result<void> stream_ref::wait() const {
+  DTL_HIP_TRY(hipStreamSynchronize(stream_));
+  return {};
+}
+
+result<bool> stream_ref::ready() const {
+  const hipError_t e = hipStreamQuery(stream_);
+  if (e == hipSuccess) return true;
+  if (e == hipErrorNotReady) {
+    // hipErrorNotReady is not a failure; keep it from lingering as the thread's last error.
+    if (hipPeekAtLastError() == hipErrorNotReady) static_cast<void>(hipGetLastError());
+    return false;
+  }
+  return to_status(e, "hipStreamQuery");
+}
+
+}  // namespace dtl::hip

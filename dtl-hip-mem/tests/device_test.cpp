@@ -1,0 +1,75 @@
+// Device queries and device_guard: runs with or without a GPU.
+#include "doctest.hpp"
+
+#include <dtl/hip/device.hpp>
+#include <dtl/hip/device_guard.hpp>
+#include <dtl/hip/error.hpp>
+
+#include <string>
+
+TEST_SUITE("device") {
+  TEST_CASE("device_count never fails and never goes negative") {
+    CHECK(dtl::hip::device_count() >= 0);
+    CHECK(std::string(dtl::hip::platform_name()).size() > 0);
+  }
+
+  TEST_CASE("without a device every query says so") {
+    if (dtl::hip::device_count() != 0) {
+      MESSAGE("a device is present; the no-device statuses are checked on machines without one");
+      return;
+    }
+    CHECK(dtl::hip::current_device().error() == dtl::status_code::backend_not_available);
+    CHECK(dtl::hip::check_device(0) == dtl::status_code::backend_not_available);
+    CHECK(dtl::hip::get_device_properties(0).error() == dtl::status_code::backend_not_available);
+    CHECK(dtl::hip::get_memory_info(0).error() == dtl::status_code::backend_not_available);
+    CHECK(dtl::hip::device_guard::enter(0).error() == dtl::status_code::backend_not_available);
+  }
+
+  TEST_CASE("an invalid device id is invalid_argument when devices exist") {
+    const int n = dtl::hip::device_count();
+    if (n == 0) return;
+    CHECK(dtl::hip::check_device(-1) == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::check_device(n) == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::device_guard::enter(n).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::get_device_properties(n + 7).error() == dtl::status_code::invalid_argument);
+  }
+}
+
+TEST_SUITE("error") {
+  TEST_CASE("hipSuccess is ok") { CHECK(dtl::hip::to_status(hipSuccess, "nothing").ok()); }
+
+  TEST_CASE("a HIP error becomes hip_error (520) with its native code and name") {
+    const dtl::status s = dtl::hip::to_status(hipErrorInvalidValue, "hipMemcpy(dst, src, 4)");
+    CHECK(s.code() == dtl::status_code::hip_error);
+    CHECK(dtl::to_int(s.code()) == 520);
+    CHECK(s.native_code() == static_cast<int>(hipErrorInvalidValue));
+    CHECK_FALSE(s.native_name().empty());
+    CHECK(s.message() == "hipMemcpy(dst, src, 4) failed");
+    CHECK(s.location().line() > 0);
+  }
+
+  TEST_CASE("an allocation failure becomes out_of_memory and keeps the native code") {
+    const dtl::status s = dtl::hip::to_status(hipErrorOutOfMemory, "hipMalloc(1 TiB)");
+    CHECK(s.code() == dtl::status_code::out_of_memory);
+    CHECK(s.native_code() == static_cast<int>(hipErrorOutOfMemory));
+    CHECK(s.native_code() == 2);  // the same number on AMD and NVIDIA
+  }
+
+  TEST_CASE("DTL_HIP_TRY returns the failing call's status") {
+    auto f = []() -> dtl::result<int> {
+      DTL_HIP_TRY(hipErrorInvalidDevice);
+      return 1;
+    };
+    const auto r = f();
+    CHECK(r.error() == dtl::status_code::hip_error);
+    CHECK(r.error().native_code() == static_cast<int>(hipErrorInvalidDevice));
+    CHECK(r.error().message().find("hipErrorInvalidDevice") != std::string_view::npos);
+  }
+
+  TEST_CASE("sticky errors") {
+    CHECK(dtl::hip::is_sticky(hipErrorIllegalAddress));
+    CHECK(dtl::hip::is_sticky(hipErrorLaunchFailure));
+    CHECK_FALSE(dtl::hip::is_sticky(hipErrorInvalidValue));
+    CHECK_FALSE(dtl::hip::is_sticky(hipErrorNotReady));
+  }
+}
