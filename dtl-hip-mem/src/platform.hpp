@@ -1,6 +1,6 @@
 #pragma once
 // Private: what differs between the AMD and NVIDIA platforms. Implemented in platform.cpp, the only
-// source file in dtl-hip-* that looks at __HIP_PLATFORM_AMD__ / __HIP_PLATFORM_NVIDIA__.
+// source file in dtl-hip-* that tests which platform it is built for.
 
 #include <dtl/hip/runtime.hpp>
 

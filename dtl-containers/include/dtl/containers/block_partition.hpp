@@ -1,0 +1,61 @@
+#pragma once
+// block_partition: how a global index range [0, n) is split into contiguous blocks over ranks.
+// The first (n % ranks) ranks hold one element more, so block sizes differ by at most one.
+
+#include <dtl/core/result.hpp>
+
+#include <cstddef>
+#include <string>
+
+namespace dtl {
+
+struct index_range {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  [[nodiscard]] constexpr std::size_t size() const noexcept { return end - begin; }
+  [[nodiscard]] constexpr bool contains(std::size_t i) const noexcept { return i >= begin && i < end; }
+  friend constexpr bool operator==(index_range, index_range) = default;
+};
+
+class block_partition {
+ public:
+  /// invalid_argument when ranks <= 0.
+  static result<block_partition> create(std::size_t global_size, int ranks) {
+    if (ranks <= 0) return status(status_code::invalid_argument, "a partition needs at least one rank");
+    return block_partition(global_size, ranks);
+  }
+
+  [[nodiscard]] constexpr std::size_t global_size() const noexcept { return size_; }
+  [[nodiscard]] constexpr int ranks() const noexcept { return ranks_; }
+
+  /// The block of `rank`; invalid_rank when it is out of range.
+  [[nodiscard]] result<index_range> local_range(int rank) const {
+    if (rank < 0 || rank >= ranks_)
+      return status(status_code::invalid_rank,
+                    "rank " + std::to_string(rank) + " is outside [0, " + std::to_string(ranks_) + ")");
+    const auto r = static_cast<std::size_t>(rank);
+    const std::size_t base = size_ / static_cast<std::size_t>(ranks_);
+    const std::size_t extra = size_ % static_cast<std::size_t>(ranks_);
+    const std::size_t begin = r * base + (r < extra ? r : extra);
+    return index_range{begin, begin + base + (r < extra ? 1 : 0)};
+  }
+
+  /// The rank owning global index i; out_of_range when i >= global_size().
+  [[nodiscard]] result<int> owner(std::size_t i) const {
+    if (i >= size_)
+      return status(status_code::out_of_range,
+                    "index " + std::to_string(i) + " is outside [0, " + std::to_string(size_) + ")");
+    const std::size_t base = size_ / static_cast<std::size_t>(ranks_);
+    const std::size_t extra = size_ % static_cast<std::size_t>(ranks_);
+    const std::size_t big = extra * (base + 1);  // indices held by the ranks with one extra element
+    if (i < big) return static_cast<int>(i / (base + 1));
+    return static_cast<int>(extra + (i - big) / base);
+  }
+
+ private:
+  constexpr block_partition(std::size_t n, int ranks) noexcept : size_(n), ranks_(ranks) {}
+  std::size_t size_;
+  int ranks_;
+};
+
+}  // namespace dtl

@@ -1,0 +1,37 @@
+#include "doctest.hpp"
+
+#include <dtl/containers/block_partition.hpp>
+
+#include <vector>
+
+TEST_SUITE("block_partition") {
+  TEST_CASE("blocks cover [0, n) exactly once and differ in size by at most one") {
+    for (std::size_t n : {0u, 1u, 7u, 64u, 1000u, 1001u}) {
+      for (int ranks : {1, 2, 3, 8, 13}) {
+        const auto p = dtl::block_partition::create(n, ranks).value();
+        std::size_t next = 0, smallest = n, largest = 0;
+        for (int r = 0; r < ranks; ++r) {
+          const auto range = p.local_range(r).value();
+          CHECK(range.begin == next);
+          next = range.end;
+          smallest = std::min(smallest, range.size());
+          largest = std::max(largest, range.size());
+          for (std::size_t i = range.begin; i < range.end; ++i) REQUIRE(p.owner(i).value() == r);
+        }
+        CHECK(next == n);
+        CHECK(largest - smallest <= 1);
+      }
+    }
+  }
+
+  TEST_CASE("bad input is a status") {
+    CHECK(dtl::block_partition::create(10, 0).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::block_partition::create(10, -2).error() == dtl::status_code::invalid_argument);
+    const auto p = dtl::block_partition::create(10, 3).value();
+    CHECK(p.local_range(3).error() == dtl::status_code::invalid_rank);
+    CHECK(p.local_range(-1).error() == dtl::status_code::invalid_rank);
+    CHECK(p.owner(10).error() == dtl::status_code::out_of_range);
+    CHECK(p.local_range(0).value() == dtl::index_range{0, 4});
+    CHECK(p.local_range(2).value() == dtl::index_range{7, 10});
+  }
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Checks the workspace rules that the compiler cannot:
+
+- layering: a component includes headers and depends (Meson dependency()) only on components below it;
+  no relative include reaches into another component;
+- every test source in a component's tests/ folder is built by its tests/meson.build;
+- platform macros (__HIP_PLATFORM_AMD__/__HIP_PLATFORM_NVIDIA__) appear only in the one platform file;
+- subprojects/dtl-* are symlinks to ../dtl-*.
+Prints each violation and exits 1 if there is any.
+"""
+import os
+import re
+import sys
+
+LAYERS = ["dtl-core", "dtl-hip-mem", "dtl-hip-exec", "dtl-containers"]
+PLATFORM_FILES = {"dtl-hip-mem/src/platform.cpp", "dtl-hip-mem/include/dtl/hip/runtime.hpp"}
+SOURCE_EXT = (".hpp", ".cpp", ".hip", ".h")
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+DEPENDENCY_RE = re.compile(r"dependency\(\s*'(dtl-[a-z-]+)'")
+
+
+def walk(root, top):
+    for d, dirs, files in os.walk(os.path.join(root, top)):
+        dirs[:] = [x for x in dirs if x != "subprojects" and not x.startswith(("build", "."))]
+        for f in files:
+            yield os.path.join(d, f)
+
+
+def main(root):
+    errors = []
+    owner = {}  # public header path ("dtl/hip/x.hpp") -> component
+    for comp in LAYERS:
+        inc = os.path.join(root, comp, "include")
+        for path in walk(root, os.path.join(comp, "include")):
+            owner[os.path.relpath(path, inc)] = comp
+
+    for level, comp in enumerate(LAYERS):
+        for path in walk(root, comp):
+            rel = os.path.relpath(path, root)
+            if path.endswith(SOURCE_EXT):
+                text = open(path, encoding="utf-8").read()
+                for kind, target in INCLUDE_RE.findall(text):
+                    if kind == "<" and target in owner and LAYERS.index(owner[target]) > level:
+                        errors.append(f"{rel}: includes <{target}> from {owner[target]}, a layer above {comp}")
+                    if kind == '"' and ".." in target:
+                        resolved = os.path.normpath(os.path.join(os.path.dirname(path), target))
+                        if not resolved.startswith(os.path.join(root, comp) + os.sep):
+                            errors.append(f'{rel}: relative include "{target}" leaves {comp}')
+                if ("__HIP_PLATFORM_AMD__" in text or "__HIP_PLATFORM_NVIDIA__" in text) and rel not in PLATFORM_FILES:
+                    errors.append(f"{rel}: platform macro outside the platform files {sorted(PLATFORM_FILES)}")
+            if os.path.basename(path) == "meson.build":
+                for dep in DEPENDENCY_RE.findall(open(path, encoding="utf-8").read()):
+                    if dep in LAYERS and LAYERS.index(dep) >= level and dep != comp:
+                        errors.append(f"{rel}: depends on {dep}, which is not below {comp}")
+
+        tests = os.path.join(root, comp, "tests")
+        if os.path.isdir(tests):
+            build = open(os.path.join(tests, "meson.build"), encoding="utf-8").read()
+            for f in sorted(os.listdir(tests)):
+                if f.endswith((".cpp", ".hip")) and f"'{f}'" not in build:
+                    errors.append(f"{comp}/tests/{f}: not built by {comp}/tests/meson.build")
+
+        link = os.path.join(root, "subprojects", comp)
+        if not os.path.islink(link) or os.readlink(link) != f"../{comp}":
+            errors.append(f"subprojects/{comp}: must be a symlink to ../{comp}")
+
+    for e in errors:
+        print("layout:", e)
+    print(f"layout: {len(LAYERS)} components checked, {len(errors)} problem(s)")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")))
