@@ -142,7 +142,7 @@ class [[nodiscard]] result {
     if (!self.has_value()) return result<U>(std::forward<Self>(self).error());
     if constexpr (std::is_void_v<U>) {
       std::invoke(std::forward<F>(f), std::forward<Self>(self).unchecked());
-      return result<void>();
+      return result<U>();  // not result<void>: clang/nvcc would instantiate the primary template here
     } else {
       return result<U>(std::invoke(std::forward<F>(f), std::forward<Self>(self).unchecked()));
     }
