@@ -10,11 +10,23 @@ __global__ void fill_index_kernel(unsigned* out, std::size_t n, unsigned seed) {
   if (i < n) out[i] = static_cast<unsigned>(i) * 2654435761u ^ seed;
 }
 
+__global__ void add_kernel(unsigned* data, std::size_t n, unsigned delta) {
+  const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  if (i < n) data[i] += delta;
+}
+
+unsigned blocks_for(std::size_t n, unsigned block) { return static_cast<unsigned>((n + block - 1) / block); }
+
 }  // namespace
 
 hipError_t dtl_test_fill_index(unsigned* out, std::size_t n, unsigned seed, hipStream_t stream) {
   const unsigned block = 256;
-  const unsigned grid = static_cast<unsigned>((n + block - 1) / block);
-  hipLaunchKernelGGL(fill_index_kernel, dim3(grid), dim3(block), 0, stream, out, n, seed);
+  hipLaunchKernelGGL(fill_index_kernel, dim3(blocks_for(n, block)), dim3(block), 0, stream, out, n, seed);
+  return hipGetLastError();
+}
+
+hipError_t dtl_test_add(unsigned* data, std::size_t n, unsigned delta, hipStream_t stream) {
+  const unsigned block = 256;
+  hipLaunchKernelGGL(add_kernel, dim3(blocks_for(n, block)), dim3(block), 0, stream, data, n, delta);
   return hipGetLastError();
 }

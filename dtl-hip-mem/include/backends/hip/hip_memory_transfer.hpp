@@ -1,0 +1,4 @@
+#pragma once
+// The seed's include path for hip_memory_transfer; the definition lives under <dtl/hip/>.
+
+#include <dtl/hip/hip_memory_transfer.hpp>

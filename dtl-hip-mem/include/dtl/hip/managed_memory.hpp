@@ -1,0 +1,72 @@
+#pragma once
+// Managed memory (hipMallocManaged): capability queries, advice and prefetching.
+//
+// Prefetching and advice need a device with concurrent managed access (NVIDIA Pascal and later on
+// Linux; AMD with HMM and XNACK enabled). Without it they return not_supported instead of quietly
+// doing nothing. Prefetches are ordered on the stream they are given, like a copy: the default
+// stream_ref{} is the current device's null stream.
+
+#include <dtl/core/result.hpp>
+#include <dtl/hip/stream_ref.hpp>
+
+#include <cstddef>
+#include <string_view>
+
+namespace dtl::hip {
+
+/// What a device can do with managed memory.
+struct managed_memory_support {
+  /// hipMallocManaged gives memory that both host and device may touch (hipDeviceAttributeManagedMemory).
+  bool managed_memory = false;
+  /// Host and device may touch it concurrently; pages migrate on demand, and prefetching and
+  /// preferred-location advice take effect (hipDeviceAttributeConcurrentManagedAccess). Without it
+  /// (e.g. AMD without XNACK), managed memory behaves like pinned host memory.
+  bool concurrent_managed_access = false;
+  /// The device can also touch plain pageable host memory (HMM / ATS).
+  bool pageable_memory_access = false;
+};
+
+/// Reads the managed-memory capabilities of `device`: backend_not_available without a device,
+/// invalid_argument for a bad id.
+[[nodiscard]] result<managed_memory_support> query_managed_memory_support(int device);
+
+/// Where managed memory is, or prefers to be: a device id, or one of these.
+inline constexpr int location_host = -1;  // the host (hipCpuDeviceId)
+inline constexpr int location_none = -2;  // no single location (hipInvalidDeviceId)
+
+/// Typed hipMemoryAdvise.
+enum class mem_advice {
+  set_read_mostly,           // pages may be duplicated on readers; writes invalidate the copies
+  unset_read_mostly,
+  set_preferred_location,    // keep the pages on `device` (or location_host) when possible
+  unset_preferred_location,
+  set_accessed_by,           // keep the pages mapped for `device`, avoiding faults
+  unset_accessed_by,
+};
+
+/// "set_read_mostly", ...
+[[nodiscard]] std::string_view mem_advice_name(mem_advice advice) noexcept;
+
+/// Gives `advice` for managed memory [ptr, ptr + bytes). `device` is a device id or location_host; it is
+/// ignored for the read-mostly advice. Errors: invalid_argument (nullptr, 0 bytes, a bad device),
+/// invalid_pointer (not managed memory), not_supported (no concurrent managed access).
+[[nodiscard]] result<void> advise(const void* ptr, std::size_t bytes, mem_advice advice, int device);
+
+/// Starts moving managed memory [ptr, ptr + bytes) to `device`, ordered on `stream`.
+/// Same errors as advise().
+[[nodiscard]] result<void> prefetch_to_device(const void* ptr, std::size_t bytes, int device,
+                                              stream_ref stream = {});
+
+/// Starts moving managed memory [ptr, ptr + bytes) to the host, ordered on `stream`.
+/// Same errors as advise(); the capability checked is that of the device the memory was allocated on.
+[[nodiscard]] result<void> prefetch_to_host(const void* ptr, std::size_t bytes, stream_ref stream = {});
+
+/// The preferred location of [ptr, ptr + bytes): a device id, location_host, or location_none when
+/// none was set (or the parts disagree).
+[[nodiscard]] result<int> preferred_location(const void* ptr, std::size_t bytes);
+
+/// Where [ptr, ptr + bytes) was last prefetched to: a device id, location_host, or location_none.
+/// It records the request; the migration may still be in progress on its stream.
+[[nodiscard]] result<int> last_prefetch_location(const void* ptr, std::size_t bytes);
+
+}  // namespace dtl::hip

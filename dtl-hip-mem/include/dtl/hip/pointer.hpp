@@ -1,0 +1,43 @@
+#pragma once
+// What kind of memory a pointer refers to, as the HIP runtime sees it (hipPointerGetAttributes,
+// cudaPointerGetAttributes on NVIDIA). Transfers use it to reject a transfer_kind that contradicts
+// the pointers; memory spaces use it for contains().
+
+#include <dtl/core/placement.hpp>
+#include <dtl/core/result.hpp>
+
+#include <string_view>
+
+namespace dtl::hip {
+
+enum class memory_kind {
+  host_pageable,  // ordinary host memory (malloc, new, the stack) that the runtime does not know
+  host_pinned,    // page-locked host memory (hipHostMalloc, hipHostRegister)
+  device,         // device memory (hipMalloc)
+  managed,        // managed memory (hipMallocManaged), reachable from host and device
+};
+
+/// "host_pageable", "host_pinned", "device" or "managed".
+[[nodiscard]] std::string_view memory_kind_name(memory_kind kind) noexcept;
+
+/// True for memory the host may read and write directly (pageable, pinned, managed).
+[[nodiscard]] constexpr bool is_host_side(memory_kind kind) noexcept { return kind != memory_kind::device; }
+/// True for memory a transfer may treat as device memory (device, managed).
+[[nodiscard]] constexpr bool is_device_side(memory_kind kind) noexcept {
+  return kind == memory_kind::device || kind == memory_kind::managed;
+}
+
+struct pointer_attributes {
+  memory_kind kind = memory_kind::host_pageable;
+  /// The device the memory lives on (device), or was allocated against (pinned, managed);
+  /// dtl::no_device for pageable host memory.
+  int device = no_device;
+};
+
+/// Classifies `ptr`. Interior pointers are classified like the allocation they point into.
+/// Errors: invalid_argument for nullptr, backend_not_available without a device, hip_error if
+/// the runtime fails. A pointer the runtime does not know counts as host_pageable.
+/// Never leaves an error pending in HIP's per-thread "last error".
+[[nodiscard]] result<pointer_attributes> query_pointer(const void* ptr);
+
+}  // namespace dtl::hip

@@ -1,0 +1,24 @@
+#include <dtl/hip/device.hpp>
+#include <dtl/hip/pointer.hpp>
+
+#include "../platform.hpp"
+
+namespace dtl::hip {
+
+std::string_view memory_kind_name(memory_kind kind) noexcept {
+  switch (kind) {
+    case memory_kind::host_pageable: return "host_pageable";
+    case memory_kind::host_pinned: return "host_pinned";
+    case memory_kind::device: return "device";
+    case memory_kind::managed: return "managed";
+  }
+  return "unknown_memory_kind";
+}
+
+result<pointer_attributes> query_pointer(const void* ptr) {
+  if (ptr == nullptr) return status(status_code::invalid_argument, "query_pointer(nullptr)");
+  if (device_count() == 0) return status(status_code::backend_not_available, "no HIP device is available");
+  return platform::query_pointer(ptr);
+}
+
+}  // namespace dtl::hip
