@@ -1,0 +1,25 @@
+#pragma once
+// copy_async with a future: hip_memory_transfer::copy_async on a stream, plus a future that completes
+// when the copy has finished (or fails with the device's error).
+//
+//   auto done = dtl::hip::copy_async(h_ptr, d_ptr, n, dtl::hip::transfer_kind::device_to_host, stream);
+//   DTL_TRY(done.get(std::chrono::seconds(10)));   // h_ptr now holds the data
+//
+// The argument checks and the pageable/pinned caveats are hip_memory_transfer's: with pageable host
+// memory the call may block, and dst may be read (src reused) only once the future has completed.
+
+#include <dtl/hip/future.hpp>
+#include <dtl/hip/hip_memory_transfer.hpp>
+#include <dtl/hip/hip_stream.hpp>
+#include <dtl/hip/progress_engine.hpp>
+
+#include <cstddef>
+
+namespace dtl::hip {
+
+/// The copy, ordered on `stream` (with the stream's device current), and its completion as a future.
+/// An invalid stream or a rejected copy gives a future failed with that status.
+[[nodiscard]] future<void> copy_async(void* dst, const void* src, std::size_t bytes, transfer_kind kind,
+                                      const hip_stream& stream, progress_engine& engine = progress_engine::global());
+
+}  // namespace dtl::hip

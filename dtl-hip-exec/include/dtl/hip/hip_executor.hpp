@@ -1,0 +1,100 @@
+#pragma once
+// hip_executor: runs work on one hip_stream and reports launch failures as a status.
+//
+//   dtl::hip::hip_stream stream(dtl::hip::stream_flags::non_blocking);
+//   dtl::hip::hip_executor exec(std::move(stream));
+//   exec.execute([](hipStream_t s) { my_kernel<<<grid, block, 0, s>>>(d_data, n); });
+//   exec.synchronize();
+//
+// execute() runs the work at once on the calling thread, with the stream's device current, and
+// returns the launch error (see dtl/hip/launch.hpp for the last-error rule). submit() does the same
+// and returns a future that completes when the GPU has finished the work.
+
+#include <dtl/core/executor.hpp>
+#include <dtl/core/result.hpp>
+#include <dtl/core/try.hpp>
+#include <dtl/hip/async_copy.hpp>
+#include <dtl/hip/future.hpp>
+#include <dtl/hip/hip_stream.hpp>
+#include <dtl/hip/launch.hpp>
+#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/runtime.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <string_view>
+#include <utility>
+
+namespace dtl::hip {
+
+class hip_executor {
+ public:
+  using native_handle_type = hipStream_t;
+
+  /// Runs on the current device's default stream.
+  hip_executor();
+  /// Runs on `stream` (an invalid stream makes every call return its error).
+  explicit hip_executor(hip_stream stream) noexcept;
+  /// Runs on a new owned stream of the current device.
+  explicit hip_executor(stream_flags flags, stream_priority priority = stream_priority::normal);
+
+  hip_executor(hip_executor&&) noexcept = default;
+  hip_executor& operator=(hip_executor&&) noexcept = default;
+  hip_executor(const hip_executor&) = delete;
+  hip_executor& operator=(const hip_executor&) = delete;
+  ~hip_executor() = default;
+
+  /// work(stream) on the calling thread, with the stream's device current. work may return void,
+  /// hipError_t, dtl::status or dtl::result<T>; a throw becomes a status. The result is the work's
+  /// failure or the launch error HIP recorded; the GPU may still be running the work afterwards.
+  template <class F>
+    requires std::invocable<F&, hipStream_t>
+  [[nodiscard]] result<void> execute(F&& work) {
+    DTL_ASSIGN_OR_RETURN(detail::launch_scope scope, detail::launch_scope::enter(stream_));
+    if (status s = scope.finish(detail::invoke_work(work, stream_.native_handle())); !s.ok()) return s;
+    return {};
+  }
+
+  /// execute(work), then a future that completes when the GPU has done it (a pooled event on the
+  /// stream, polled by `engine`). A launch failure gives a future failed with it.
+  template <class F>
+    requires std::invocable<F&, hipStream_t>
+  [[nodiscard]] future<void> submit(F&& work, progress_engine& engine = progress_engine::global()) {
+    if (result<void> r = execute(work); !r.has_value()) return make_failed_future<void>(std::move(r).error());
+    return engine.enqueue(stream_);
+  }
+
+  /// hip_memory_transfer::copy_async on this executor's stream, with a future for its completion.
+  [[nodiscard]] future<void> copy_async(void* dst, const void* src, std::size_t bytes, transfer_kind kind,
+                                        progress_engine& engine = progress_engine::global()) {
+    return dtl::hip::copy_async(dst, src, bytes, kind, stream_, engine);
+  }
+
+  /// A future for all work submitted to the stream so far.
+  [[nodiscard]] future<void> marker(progress_engine& engine = progress_engine::global()) {
+    return engine.enqueue(stream_);
+  }
+
+  /// Blocks until all work on this executor's stream is done.
+  [[nodiscard]] result<void> synchronize();
+  /// Blocks until all work on the stream's device is done (hipDeviceSynchronize).
+  [[nodiscard]] result<void> synchronize_device();
+
+  [[nodiscard]] bool valid() const noexcept { return stream_.valid(); }
+  [[nodiscard]] native_handle_type native_handle() const noexcept { return stream_.native_handle(); }
+  [[nodiscard]] stream_properties properties() const noexcept { return stream_.properties(); }
+  /// true when the stream has no pending work.
+  [[nodiscard]] result<bool> is_idle() const { return stream_.query(); }
+  [[nodiscard]] int device() const noexcept { return stream_.device(); }
+  [[nodiscard]] const hip_stream& stream() const noexcept { return stream_; }
+  [[nodiscard]] hip_stream& stream() noexcept { return stream_; }
+  [[nodiscard]] static constexpr std::string_view name() noexcept { return "hip"; }
+
+ private:
+  hip_stream stream_;
+};
+
+static_assert(dtl::Executor<hip_executor>);
+static_assert(dtl::StreamExecutor<hip_executor>);
+
+}  // namespace dtl::hip

@@ -1,0 +1,103 @@
+#pragma once
+// hip_stream: an RAII HIP stream, bound to the device it was created on.
+//
+// A constructor cannot return an error, so a stream whose creation failed (no device, out of
+// resources) is *invalid*: valid() is false, error() says why, and every operation returns that
+// status. create() returns the failure at once instead. A moved-from stream is invalid too; it never
+// silently turns into the default stream.
+
+#include <dtl/core/executor.hpp>
+#include <dtl/core/result.hpp>
+#include <dtl/hip/runtime.hpp>
+#include <dtl/hip/stream_ref.hpp>
+
+#include <optional>
+
+namespace dtl::hip {
+
+class hip_event;
+
+enum class stream_flags : unsigned {
+  /// Synchronises with the legacy default stream (hipStreamDefault).
+  default_flags = 0,
+  /// Runs independently of the legacy default stream (hipStreamNonBlocking).
+  non_blocking = 1,
+};
+
+class hip_stream {
+ public:
+  /// The default (null) stream of the current device; not owned.
+  hip_stream();
+
+  /// A new stream on the current device, owned (destroyed with this object). stream_priority::normal
+  /// is the runtime's default priority; low and high are the ends of hipDeviceGetStreamPriorityRange.
+  explicit hip_stream(stream_flags flags, stream_priority priority = stream_priority::normal);
+
+  /// Wraps `external`, a stream of the current device (HIP cannot tell a stream's device; use wrap()
+  /// to name another). With owns == false it is never destroyed here. If wrapping fails (no device,
+  /// or HIP rejects the handle), ownership is not taken: the caller still owns `external`.
+  hip_stream(hipStream_t external, bool owns);
+
+  /// Like the constructors, but a failure comes back as a status. `device` defaults to the current one.
+  [[nodiscard]] static result<hip_stream> create(stream_flags flags = stream_flags::non_blocking,
+                                                 stream_priority priority = stream_priority::normal,
+                                                 std::optional<int> device = std::nullopt);
+  [[nodiscard]] static result<hip_stream> default_stream(std::optional<int> device = std::nullopt);
+  [[nodiscard]] static result<hip_stream> wrap(hipStream_t external, bool owns,
+                                               std::optional<int> device = std::nullopt);
+
+  hip_stream(hip_stream&& other) noexcept;
+  hip_stream& operator=(hip_stream&& other) noexcept;
+  hip_stream(const hip_stream&) = delete;
+  hip_stream& operator=(const hip_stream&) = delete;
+  /// Destroys an owned stream (pending work still completes); a failure goes to report_unhandled().
+  ~hip_stream();
+
+  [[nodiscard]] bool valid() const noexcept { return state_ == state::valid; }
+  /// Why the stream is invalid; ok when it is valid.
+  [[nodiscard]] const status& error() const noexcept;
+
+  /// The HIP handle: nullptr for the default stream, and also for an invalid stream (check valid()).
+  [[nodiscard]] hipStream_t native_handle() const noexcept { return handle_; }
+  /// The device the stream belongs to; -1 when invalid.
+  [[nodiscard]] int device() const noexcept { return device_; }
+  [[nodiscard]] bool is_default() const noexcept { return valid() && handle_ == nullptr; }
+  [[nodiscard]] bool owns() const noexcept { return owns_; }
+  [[nodiscard]] stream_flags flags() const noexcept { return flags_; }
+  [[nodiscard]] stream_priority priority() const noexcept { return priority_; }
+  [[nodiscard]] stream_properties properties() const noexcept;
+
+  /// Later work on this stream waits until `event`'s recorded work is done (hipStreamWaitEvent).
+  /// The event may belong to another device.
+  [[nodiscard]] result<void> wait(const hip_event& event);
+  /// Records `event` here (same as event.record(*this)).
+  [[nodiscard]] result<void> record(hip_event& event) const;
+  /// true when all work on the stream is done, false while some is pending.
+  [[nodiscard]] result<bool> query() const;
+  /// Blocks until all work on the stream is done.
+  [[nodiscard]] result<void> synchronize() const;
+
+  /// A non-owning view. An invalid stream gives the default stream's view: check valid() first,
+  /// or use ref(), when the stream may be invalid.
+  operator stream_ref() const noexcept { return stream_ref(handle_); }  // NOLINT: implicit on purpose
+  /// The view, or this stream's error when it is invalid.
+  [[nodiscard]] result<stream_ref> ref() const;
+
+ private:
+  enum class state : unsigned char { valid, failed, moved_from };
+
+  hip_stream(hipStream_t handle, int device, bool owns, stream_flags flags, stream_priority priority) noexcept;
+  explicit hip_stream(status failure) noexcept;
+  static hip_stream from(result<hip_stream> r) noexcept;
+  void release() noexcept;
+
+  hipStream_t handle_ = nullptr;
+  int device_ = -1;
+  bool owns_ = false;
+  stream_flags flags_ = stream_flags::default_flags;
+  stream_priority priority_ = stream_priority::normal;
+  state state_ = state::moved_from;
+  status failure_;
+};
+
+}  // namespace dtl::hip

@@ -1,0 +1,77 @@
+#pragma once
+// multi_stream_executor: N streams of one device, handed out round-robin, so that independent work
+// can overlap. Thread-safe: concurrent execute()/next() calls each get a stream.
+
+#include <dtl/core/executor.hpp>
+#include <dtl/core/result.hpp>
+#include <dtl/hip/future.hpp>
+#include <dtl/hip/hip_executor.hpp>
+#include <dtl/hip/hip_stream.hpp>
+#include <dtl/hip/progress_engine.hpp>
+
+#include <atomic>
+#include <concepts>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace dtl::hip {
+
+class multi_stream_executor {
+ public:
+  using native_handle_type = hipStream_t;
+
+  /// `count` new streams on `device` (default: the current one). count == 0 is invalid_argument.
+  [[nodiscard]] static result<multi_stream_executor> create(std::size_t count,
+                                                            stream_flags flags = stream_flags::non_blocking,
+                                                            stream_priority priority = stream_priority::normal,
+                                                            std::optional<int> device = std::nullopt);
+
+  multi_stream_executor(multi_stream_executor&& other) noexcept;
+  multi_stream_executor& operator=(multi_stream_executor&& other) noexcept;
+  multi_stream_executor(const multi_stream_executor&) = delete;
+  multi_stream_executor& operator=(const multi_stream_executor&) = delete;
+  ~multi_stream_executor() = default;
+
+  /// The number of streams (0 only for a moved-from executor, whose calls all return invalid_state).
+  [[nodiscard]] std::size_t size() const noexcept { return executors_.size(); }
+  /// The next executor in round-robin order.
+  [[nodiscard]] hip_executor& next() noexcept;
+  /// Executor `index % size()`.
+  [[nodiscard]] hip_executor& at(std::size_t index) noexcept;
+  [[nodiscard]] const hip_executor& at(std::size_t index) const noexcept;
+
+  /// work(stream) on the next stream (see hip_executor::execute).
+  template <class F>
+    requires std::invocable<F&, hipStream_t>
+  [[nodiscard]] result<void> execute(F&& work) {
+    return next().execute(std::forward<F>(work));
+  }
+  /// work(stream) on the next stream, with a future for its completion.
+  template <class F>
+    requires std::invocable<F&, hipStream_t>
+  [[nodiscard]] future<void> submit(F&& work, progress_engine& engine = progress_engine::global()) {
+    return next().submit(std::forward<F>(work), engine);
+  }
+
+  /// Waits for every stream; all are waited on even if one fails, and the first failure is returned.
+  [[nodiscard]] result<void> synchronize_all();
+  /// Same as synchronize_all() (Executor concept).
+  [[nodiscard]] result<void> synchronize() { return synchronize_all(); }
+  /// true when no stream has pending work.
+  [[nodiscard]] result<bool> all_idle() const;
+
+  [[nodiscard]] int device() const noexcept;
+  [[nodiscard]] static constexpr std::string_view name() noexcept { return "hip-multi-stream"; }
+
+ private:
+  explicit multi_stream_executor(std::vector<hip_executor> executors) noexcept;
+  std::vector<hip_executor> executors_;
+  std::atomic<std::size_t> next_{0};
+};
+
+static_assert(dtl::Executor<multi_stream_executor>);
+
+}  // namespace dtl::hip

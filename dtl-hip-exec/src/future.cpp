@@ -1,0 +1,130 @@
+#include <dtl/hip/future.hpp>
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <exception>
+#include <thread>
+
+namespace dtl::hip::detail {
+
+namespace {
+
+/// How long a waiter spins (yielding) before it sleeps between progress passes, and how long it
+/// sleeps at most: short enough to notice a finished kernel quickly, long enough not to burn a core.
+constexpr int spin_passes = 32;
+constexpr auto first_sleep = std::chrono::microseconds(5);
+constexpr auto longest_sleep = std::chrono::microseconds(200);
+/// With no engine to drive, completion always comes with a notification; wake up rarely.
+constexpr auto idle_sleep = std::chrono::milliseconds(100);
+
+}  // namespace
+
+void state_base::finish(status outcome) noexcept {
+  std::vector<std::unique_ptr<continuation>> ready_now;
+  {
+    std::lock_guard lock(mutex_);
+    outcome_ = std::move(outcome);
+    ready_.store(true, std::memory_order_release);
+    ready_now.swap(continuations_);
+    if (waiters_ > 0) cv_.notify_all();
+  }
+  for (auto& c : ready_now) c->run(*this);
+}
+
+void state_base::add_continuation(std::unique_ptr<continuation> c) noexcept {
+  {
+    std::lock_guard lock(mutex_);
+    if (!ready_.load(std::memory_order_relaxed)) {
+      continuations_.push_back(std::move(c));
+      return;
+    }
+  }
+  c->run(*this);
+}
+
+void state_base::add_engine(const std::weak_ptr<engine_core>& engine) {
+  if (engine.expired()) return;
+  auto same = [&](const std::weak_ptr<engine_core>& e) {
+    return !e.owner_before(engine) && !engine.owner_before(e);
+  };
+  if (engine_.expired()) {
+    engine_ = engine;
+    return;
+  }
+  if (same(engine_) || std::any_of(more_engines_.begin(), more_engines_.end(), same)) return;
+  more_engines_.push_back(engine);
+}
+
+void state_base::add_engines_of(const state_base& other) {
+  add_engine(other.engine_);
+  for (const auto& e : other.more_engines_) add_engine(e);
+}
+
+void state_base::drive() noexcept {
+  drive_engine(engine_);
+  for (const auto& e : more_engines_) drive_engine(e);
+}
+
+bool state_base::wait_until(std::chrono::steady_clock::time_point deadline) noexcept {
+  if (ready()) return true;
+  const bool has_engine = !engine_.expired();
+  auto sleep = std::chrono::duration_cast<std::chrono::nanoseconds>(first_sleep);
+  for (int pass = 0;; ++pass) {
+    if (has_engine) drive();
+    if (ready()) return true;
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) return false;
+    if (has_engine && pass < spin_passes) {
+      std::this_thread::yield();
+      continue;
+    }
+    const std::chrono::nanoseconds limit = has_engine ? sleep : std::chrono::nanoseconds(idle_sleep);
+    const auto slice = std::min<std::chrono::nanoseconds>(limit, deadline - now);
+    {
+      std::unique_lock lock(mutex_);
+      ++waiters_;
+      cv_.wait_for(lock, slice, [this] { return ready_.load(std::memory_order_relaxed); });
+      --waiters_;
+    }
+    sleep = std::min<std::chrono::nanoseconds>(sleep * 2, longest_sleep);
+  }
+}
+
+status exception_to_status(std::string_view what) noexcept {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    return status(status_code::unknown_error, fmt::format("{} threw: {}", what, e.what()));
+  } catch (...) {
+    return status(status_code::unknown_error, fmt::format("{} threw an exception not derived from std::exception", what));
+  }
+}
+
+status ensure_error(status error) noexcept {
+  if (!error.ok()) return error;
+  return status(status_code::invalid_argument, "a future was completed with an ok status given as its error");
+}
+
+std::chrono::steady_clock::time_point deadline_after(std::chrono::nanoseconds timeout) noexcept {
+  using clock = std::chrono::steady_clock;
+  const auto now = clock::now();
+  if (timeout <= std::chrono::nanoseconds::zero()) return now;
+  if (timeout >= std::chrono::duration_cast<std::chrono::nanoseconds>(clock::time_point::max() - now))
+    return clock::time_point::max();
+  return now + std::chrono::duration_cast<clock::duration>(timeout);
+}
+
+status empty_future_status() {
+  return status(status_code::invalid_state,
+                "the future is empty (default-made, moved from, or consumed by get() or then())");
+}
+
+status wait_timeout_status(std::chrono::nanoseconds waited) {
+  return status(status_code::timeout,
+                fmt::format("the future was not ready after {}",
+                            std::chrono::duration_cast<std::chrono::microseconds>(waited)));
+}
+
+}  // namespace dtl::hip::detail

@@ -1,0 +1,123 @@
+// Concepts, flags, argument checks, moved-from objects, and the statuses given without a device.
+// Runs everywhere; the no-device cases are skipped where a device exists.
+#include "doctest.hpp"
+
+#include <backends/hip/hip_event.hpp>
+#include <backends/hip/hip_executor.hpp>
+#include <dtl/hip/device.hpp>
+#include <dtl/hip/exec.hpp>
+
+#include <type_traits>
+
+using dtl::status_code;
+using namespace dtl::hip;
+
+static_assert(dtl::Executor<hip_executor>);
+static_assert(dtl::StreamExecutor<hip_executor>);
+static_assert(dtl::Executor<multi_stream_executor>);
+static_assert(dtl::Event<hip_event>);
+static_assert(dtl::Event<future<void>>);
+static_assert(!std::is_copy_constructible_v<hip_stream> && std::is_nothrow_move_constructible_v<hip_stream>);
+static_assert(!std::is_copy_constructible_v<hip_event> && std::is_nothrow_move_constructible_v<hip_event>);
+static_assert(!std::is_copy_constructible_v<hip_executor> && std::is_nothrow_move_constructible_v<hip_executor>);
+static_assert(std::is_convertible_v<const hip_stream&, stream_ref>);
+static_assert(std::is_same_v<hip_executor::native_handle_type, hipStream_t>);
+
+namespace {
+bool no_device() { return device_count() == 0; }
+}  // namespace
+
+TEST_SUITE("api") {
+  TEST_CASE("event flags") {
+    constexpr auto f = event_flags::timing | event_flags::blocking_sync;
+    static_assert(has_flag(f, event_flags::timing));
+    static_assert(has_flag(f, event_flags::blocking_sync));
+    static_assert(!has_flag(f, event_flags::interprocess));
+    static_assert(!has_flag(f, event_flags::none));
+    CHECK(hip_event::create(event_flags::interprocess | event_flags::timing).error().code() ==
+          status_code::invalid_argument);
+  }
+
+  TEST_CASE("a multi-stream executor needs at least one stream") {
+    auto m = multi_stream_executor::create(0);
+    REQUIRE(m.has_error());
+    CHECK(m.error().code() == status_code::invalid_argument);
+  }
+
+  TEST_CASE("a moved-from stream is invalid, never the default stream") {
+    hip_stream a(nullptr, false);  // valid with a device, failed without: either way it is then moved
+    hip_stream b(std::move(a));
+    CHECK_FALSE(a.valid());  // NOLINT(bugprone-use-after-move): the point of the test
+    CHECK_FALSE(a.is_default());
+    CHECK(a.error().code() == status_code::invalid_state);
+    CHECK(a.query().error().code() == status_code::invalid_state);
+    CHECK(a.synchronize().error().code() == status_code::invalid_state);
+    CHECK(a.ref().error().code() == status_code::invalid_state);
+    hip_executor exec(std::move(a));
+    CHECK_FALSE(exec.valid());
+    bool ran = false;
+    CHECK(exec.execute([&](hipStream_t) { ran = true; }).error().code() == status_code::invalid_state);
+    CHECK_FALSE(ran);
+    CHECK(exec.submit([](hipStream_t) {}).get().error().code() == status_code::invalid_state);
+    CHECK(exec.synchronize().error().code() == status_code::invalid_state);
+  }
+
+  TEST_CASE("a moved-from event is invalid; its state moved with it") {
+    hip_event a;
+    hip_event b(std::move(a));
+    CHECK_FALSE(a.valid());  // NOLINT(bugprone-use-after-move)
+    CHECK(a.error().code() == status_code::invalid_state);
+    CHECK(a.query().is_failed());
+    CHECK_FALSE(static_cast<bool>(a.query()));
+    CHECK(a.synchronize().error().code() == status_code::invalid_state);
+    CHECK(a.record(stream_ref{}).error().code() == status_code::invalid_state);
+  }
+
+  TEST_CASE("an empty pooled event") {
+    pooled_event e;
+    CHECK_FALSE(e.valid());
+    CHECK(e.device() == -1);
+    CHECK(e.query().is_failed());
+    CHECK(e.record(stream_ref{}).error().code() == status_code::invalid_state);
+    e.discard();  // no-op
+  }
+}
+
+TEST_SUITE("no_device") {
+  TEST_CASE("streams report backend_not_available" * doctest::skip(!no_device())) {
+    hip_stream default_stream;
+    CHECK_FALSE(default_stream.valid());
+    CHECK(default_stream.error().code() == status_code::backend_not_available);
+    CHECK(default_stream.device() == -1);
+    hip_stream owned(stream_flags::non_blocking, dtl::stream_priority::high);
+    CHECK(owned.error().code() == status_code::backend_not_available);
+    CHECK(owned.synchronize().error().code() == status_code::backend_not_available);
+    CHECK(owned.query().error().code() == status_code::backend_not_available);
+    CHECK(hip_stream::create().error().code() == status_code::backend_not_available);
+    CHECK(hip_stream::create(stream_flags::non_blocking, dtl::stream_priority::normal, 0).error().code() ==
+          status_code::backend_not_available);
+    hip_event e;
+    CHECK(owned.wait(e).error().code() == status_code::backend_not_available);
+  }
+
+  TEST_CASE("events, pools and executors report backend_not_available" * doctest::skip(!no_device())) {
+    hip_event e(event_flags::timing);
+    CHECK_FALSE(e.valid());
+    CHECK(e.error().code() == status_code::backend_not_available);
+    CHECK(e.query().error().code() == status_code::backend_not_available);
+    CHECK(hip_event::elapsed_ms(e, e).error().code() == status_code::backend_not_available);
+    CHECK(event_pool::create().error().code() == status_code::backend_not_available);
+
+    hip_executor exec;
+    CHECK(exec.execute([](hipStream_t) {}).error().code() == status_code::backend_not_available);
+    CHECK(exec.is_idle().error().code() == status_code::backend_not_available);
+    CHECK(exec.synchronize_device().error().code() == status_code::backend_not_available);
+    CHECK(multi_stream_executor::create(2).error().code() == status_code::backend_not_available);
+
+    progress_engine engine;
+    CHECK(engine.enqueue(stream_ref{}, 0).get().error().code() == status_code::backend_not_available);
+    CHECK(engine.enqueue(exec.stream()).get().error().code() == status_code::backend_not_available);
+    CHECK(engine.reserve_events(0, 4).error().code() == status_code::invalid_argument);
+    CHECK(engine.pending() == 0);
+  }
+}
