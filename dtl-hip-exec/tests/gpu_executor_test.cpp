@@ -54,7 +54,7 @@ TEST_SUITE("gpu.executor") {
     CHECK(exec.synchronize().has_value());
   }
 
-  TEST_CASE("ordering across two streams with wait(event)") {
+  TEST_CASE("ordering across two streams with wait(event)" * doctest::skip(exec_test::under_sanitizer())) {
     hip_stream a(stream_flags::non_blocking);
     hip_stream b(stream_flags::non_blocking);
     exec_test::gate gate;
@@ -110,6 +110,12 @@ TEST_SUITE("gpu.executor") {
   }
 }
 
+namespace {
+bool is_launch_config_error(int native) {
+  return native == static_cast<int>(hipErrorInvalidConfiguration) || native == static_cast<int>(hipErrorInvalidValue);
+}
+}  // namespace
+
 TEST_SUITE("gpu.launch_error") {
   // These provoke HIP API errors on purpose, which compute-sanitizer reports: the meson test that
   // runs them is in suite gpu-fault, outside the sanitizer runs.
@@ -118,7 +124,8 @@ TEST_SUITE("gpu.launch_error") {
     auto r = exec.execute([](hipStream_t s) { exec_test_launch_invalid(s); });
     REQUIRE(r.has_error());
     CHECK(r.error().code() == status_code::hip_error);
-    CHECK(r.error().native_code() == static_cast<int>(hipErrorInvalidConfiguration));
+    // A block of 4096 threads: AMD says hipErrorInvalidConfiguration, CUDA 13 cudaErrorInvalidValue.
+    CHECK(is_launch_config_error(r.error().native_code()));
     MESSAGE(r.error().to_string());
     CHECK(hipGetLastError() == hipSuccess);  // taken, not left for the next launch
 
@@ -129,7 +136,7 @@ TEST_SUITE("gpu.launch_error") {
     CHECK(x.read() == 5);
 
     auto f = exec.submit([](hipStream_t s) { exec_test_launch_invalid(s); });
-    CHECK(f.get(std::chrono::seconds(5)).error().native_code() == static_cast<int>(hipErrorInvalidConfiguration));
+    CHECK(is_launch_config_error(f.get(std::chrono::seconds(5)).error().native_code()));
   }
 
   TEST_CASE("an earlier unchecked error is not blamed on the next launch") {
