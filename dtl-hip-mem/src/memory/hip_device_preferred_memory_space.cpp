@@ -23,37 +23,26 @@ const detail::allocator_calls preferred_calls{
 
 }  // namespace
 
-hip_device_preferred_memory_space::hip_device_preferred_memory_space() {
-  const detail::bound_device d = detail::bind_current_device();
-  device_ = d.id;
-  availability_ = detail::check_managed_capability(d, true, name(), support_);
+hip_device_preferred_memory_space::hip_device_preferred_memory_space() : memory_space_base(preferred_calls) {
+  if (availability().ok())
+    restrict_availability(detail::check_managed_capability(device_id(), true, name(), support_));
 }
 
-hip_device_preferred_memory_space::hip_device_preferred_memory_space(int device) : device_(device) {
-  availability_ = detail::check_managed_capability(detail::bind_device(device), true, name(), support_);
-}
-
-result<void*> hip_device_preferred_memory_space::allocate(std::size_t bytes, std::size_t alignment) {
-  return detail::allocate_on(device_, availability_, bytes, alignment, preferred_calls, counter_);
-}
-
-void hip_device_preferred_memory_space::deallocate(void* ptr, std::size_t bytes) noexcept {
-  detail::free_or_report(device_, availability_, ptr, bytes, preferred_calls, counter_);
-}
-
-status hip_device_preferred_memory_space::try_deallocate(void* ptr, std::size_t bytes) {
-  return detail::free_on(device_, availability_, ptr, bytes, preferred_calls, counter_);
+hip_device_preferred_memory_space::hip_device_preferred_memory_space(int device)
+    : memory_space_base(preferred_calls, device) {
+  if (availability().ok())
+    restrict_availability(detail::check_managed_capability(device_id(), true, name(), support_));
 }
 
 result<void> hip_device_preferred_memory_space::prefetch_to_device(const void* ptr, std::size_t bytes,
                                                                    stream_ref stream) const {
-  if (!availability_.ok()) return availability_;
-  return hip::prefetch_to_device(ptr, bytes, device_, stream);
+  if (!availability().ok()) return availability();
+  return hip::prefetch_to_device(ptr, bytes, device_id(), stream);
 }
 
 result<void> hip_device_preferred_memory_space::prefetch_to_host(const void* ptr, std::size_t bytes,
                                                                  stream_ref stream) const {
-  if (!availability_.ok()) return availability_;
+  if (!availability().ok()) return availability();
   return hip::prefetch_to_host(ptr, bytes, stream);
 }
 
@@ -64,11 +53,11 @@ memory_space_properties hip_device_preferred_memory_space::properties() const no
           .pageable = true,
           .supports_atomics = true,
           .alignment = max_alignment,
-          .device_id = device_};
+          .device_id = device_id()};
 }
 
 result<bool> hip_device_preferred_memory_space::contains(const void* ptr) const {
-  return detail::holds(any_device, availability_, ptr, memory_kind::managed);
+  return holds(ptr, memory_kind::managed, false);
 }
 
 }  // namespace dtl::hip

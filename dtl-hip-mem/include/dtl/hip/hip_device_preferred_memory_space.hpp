@@ -6,9 +6,8 @@
 // It needs a device with concurrent managed access; without one the advice would do nothing, so
 // every allocate returns not_supported instead (see availability()).
 
-#include <dtl/core/allocation_stats.hpp>
 #include <dtl/core/memory_space.hpp>
-#include <dtl/core/result.hpp>
+#include <dtl/hip/memory_space_base.hpp>
 #include <dtl/hip/managed_memory.hpp>
 #include <dtl/hip/stream_ref.hpp>
 
@@ -17,27 +16,15 @@
 
 namespace dtl::hip {
 
-class hip_device_preferred_memory_space {
+class hip_device_preferred_memory_space : public memory_space_base {
  public:
-  using pointer = void*;
   static constexpr bool host_accessible = true;
   static constexpr bool device_accessible = true;
-  static constexpr std::size_t max_alignment = 256;
 
   /// Prefers the device current now.
   hip_device_preferred_memory_space();
   /// Prefers `device`. A bad id makes every allocate return invalid_argument (see availability()).
   explicit hip_device_preferred_memory_space(int device);
-
-  hip_device_preferred_memory_space(const hip_device_preferred_memory_space&) = delete;
-  hip_device_preferred_memory_space& operator=(const hip_device_preferred_memory_space&) = delete;
-
-  [[nodiscard]] result<void*> allocate(std::size_t bytes) { return allocate(bytes, max_alignment); }
-  /// `alignment` must be a power of two <= max_alignment.
-  [[nodiscard]] result<void*> allocate(std::size_t bytes, std::size_t alignment);
-  /// Frees `ptr` (nullptr is ignored); a hipFree failure goes to dtl::report_unhandled().
-  void deallocate(void* ptr, std::size_t bytes) noexcept;
-  [[nodiscard]] status try_deallocate(void* ptr, std::size_t bytes);
 
   /// Starts moving [ptr, ptr + bytes) to this space's device, ordered on `stream`.
   [[nodiscard]] result<void> prefetch_to_device(const void* ptr, std::size_t bytes, stream_ref stream = {}) const;
@@ -45,21 +32,14 @@ class hip_device_preferred_memory_space {
   /// host relies on the pages being local).
   [[nodiscard]] result<void> prefetch_to_host(const void* ptr, std::size_t bytes, stream_ref stream = {}) const;
 
-  /// ok when allocate can be asked; otherwise the status every allocate returns.
-  [[nodiscard]] const status& availability() const noexcept { return availability_; }
   [[nodiscard]] managed_memory_support support() const noexcept { return support_; }
   [[nodiscard]] memory_space_properties properties() const noexcept;
   [[nodiscard]] static constexpr std::string_view name() noexcept { return "hip_device_preferred"; }
-  [[nodiscard]] int device_id() const noexcept { return device_; }
-  [[nodiscard]] allocation_stats stats() const noexcept { return counter_.snapshot(); }
   /// Whether `ptr` points into managed memory (any managed allocation, not only this instance's).
   [[nodiscard]] result<bool> contains(const void* ptr) const;
 
  private:
-  int device_;
-  status availability_;
   managed_memory_support support_;
-  allocation_counter counter_;
 };
 
 static_assert(MemorySpace<hip_device_preferred_memory_space>);
