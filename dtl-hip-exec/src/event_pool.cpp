@@ -174,13 +174,7 @@ void pooled_event::discard() noexcept {
 // ---- event_pool ----
 
 result<event_pool> event_pool::create(std::optional<int> device, std::size_t max_cached) {
-  int dev = 0;
-  if (device.has_value()) {
-    if (status s = check_device(*device); !s.ok()) return s;
-    dev = *device;
-  } else {
-    DTL_ASSIGN_OR_RETURN(dev, current_device());
-  }
+  DTL_ASSIGN_OR_RETURN(const int dev, resolve_device(device));
   return event_pool(std::make_shared<detail::event_pool_core>(dev, max_cached));
 }
 

@@ -44,13 +44,7 @@ result<hip_event> hip_event::create(event_flags flags, std::optional<int> device
   if (has_flag(flags, event_flags::interprocess) && has_flag(flags, event_flags::timing))
     return status(status_code::invalid_argument,
                   "hip_event: an interprocess event cannot record timing (HIP requires hipEventDisableTiming)");
-  int dev = 0;
-  if (device.has_value()) {
-    if (status s = check_device(*device); !s.ok()) return s;
-    dev = *device;
-  } else {
-    DTL_ASSIGN_OR_RETURN(dev, current_device());
-  }
+  DTL_ASSIGN_OR_RETURN(const int dev, resolve_device(device));
   DTL_ASSIGN_OR_RETURN(device_guard guard, device_guard::enter(dev));
   hipEvent_t handle = nullptr;
   if (const hipError_t e = hipEventCreateWithFlags(&handle, hip_flags(flags)); e != hipSuccess)

@@ -15,14 +15,6 @@ namespace dtl::hip {
 
 namespace {
 
-result<int> resolve_device(std::optional<int> device) {
-  if (device.has_value()) {
-    if (status s = check_device(*device); !s.ok()) return s;
-    return *device;
-  }
-  return current_device();
-}
-
 unsigned hip_flags(stream_flags flags) noexcept {
   return flags == stream_flags::non_blocking ? hipStreamNonBlocking : hipStreamDefault;
 }

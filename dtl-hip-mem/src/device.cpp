@@ -30,6 +30,12 @@ status check_device(int device) {
   return {};
 }
 
+result<int> resolve_device(std::optional<int> device) {
+  if (!device.has_value()) return current_device();
+  if (status s = check_device(*device); !s.ok()) return s;
+  return *device;
+}
+
 result<int> current_device() {
   if (device_count() == 0) return status(status_code::backend_not_available, "no HIP device is available");
   int device = -1;

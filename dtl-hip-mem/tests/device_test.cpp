@@ -23,6 +23,8 @@ TEST_SUITE("device") {
     CHECK(dtl::hip::get_device_properties(0).error() == dtl::status_code::backend_not_available);
     CHECK(dtl::hip::get_memory_info(0).error() == dtl::status_code::backend_not_available);
     CHECK(dtl::hip::device_guard::enter(0).error() == dtl::status_code::backend_not_available);
+    CHECK(dtl::hip::resolve_device(std::nullopt).error() == dtl::status_code::backend_not_available);
+    CHECK(dtl::hip::resolve_device(0).error() == dtl::status_code::backend_not_available);
   }
 
   TEST_CASE("an invalid device id is invalid_argument when devices exist") {
@@ -32,6 +34,9 @@ TEST_SUITE("device") {
     CHECK(dtl::hip::check_device(n) == dtl::status_code::invalid_argument);
     CHECK(dtl::hip::device_guard::enter(n).error() == dtl::status_code::invalid_argument);
     CHECK(dtl::hip::get_device_properties(n + 7).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::resolve_device(n).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::resolve_device(n - 1).value() == n - 1);
+    CHECK(dtl::hip::resolve_device(std::nullopt).value() == dtl::hip::current_device().value());
   }
 }
 

@@ -4,6 +4,7 @@
 #include <dtl/core/result.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace dtl::hip {
@@ -18,6 +19,9 @@ namespace dtl::hip {
 /// ok when `device` names a usable device: backend_not_available when there are none,
 /// invalid_argument when the id is out of range.
 [[nodiscard]] status check_device(int device);
+
+/// `device` once checked (check_device), or the calling thread's current device when none is given.
+[[nodiscard]] result<int> resolve_device(std::optional<int> device);
 
 struct device_properties {
   int id = -1;
