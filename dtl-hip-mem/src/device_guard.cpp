@@ -7,12 +7,20 @@
 namespace dtl::hip {
 
 result<device_guard> device_guard::enter(int device) {
-  if (status s = check_device(device); !s.ok()) return s;
+  // The common case costs one hipGetDevice (every allocation and launch enters a guard). Counting the
+  // devices (check_device) happens only to explain a failure: no device, or an id out of range.
   int previous = -1;
-  DTL_HIP_TRY(hipGetDevice(&previous));
+  if (const hipError_t e = hipGetDevice(&previous); e != hipSuccess) {
+    const status native = to_status(e, "hipGetDevice");
+    if (status s = check_device(device); !s.ok()) return s;
+    return native;
+  }
   if (previous == device) return device_guard(previous, device, false);
-  if (const hipError_t e = hipSetDevice(device); e != hipSuccess)
-    return to_status(e, fmt::format("hipSetDevice({})", device));
+  if (const hipError_t e = hipSetDevice(device); e != hipSuccess) {
+    const status native = to_status(e, fmt::format("hipSetDevice({})", device));
+    if (status s = check_device(device); !s.ok()) return s;
+    return native;
+  }
   return device_guard(previous, device, true);
 }
 
