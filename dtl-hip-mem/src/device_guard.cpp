@@ -7,8 +7,9 @@
 namespace dtl::hip {
 
 result<device_guard> device_guard::enter(int device) {
-  // The common case costs one hipGetDevice (every allocation and launch enters a guard). Counting the
-  // devices (check_device) happens only to explain a failure: no device, or an id out of range.
+  // The common case, the device is already current, costs one hipGetDevice (every allocation and
+  // launch enters a guard). Devices are counted (check_device) only to explain a failure, and before a
+  // switch, so that a bad id is refused without provoking a HIP error.
   int previous = -1;
   if (const hipError_t e = hipGetDevice(&previous); e != hipSuccess) {
     const status native = to_status(e, "hipGetDevice");
@@ -16,11 +17,9 @@ result<device_guard> device_guard::enter(int device) {
     return native;
   }
   if (previous == device) return device_guard(previous, device, false);
-  if (const hipError_t e = hipSetDevice(device); e != hipSuccess) {
-    const status native = to_status(e, fmt::format("hipSetDevice({})", device));
-    if (status s = check_device(device); !s.ok()) return s;
-    return native;
-  }
+  if (status s = check_device(device); !s.ok()) return s;
+  if (const hipError_t e = hipSetDevice(device); e != hipSuccess)
+    return to_status(e, fmt::format("hipSetDevice({})", device));
   return device_guard(previous, device, true);
 }
 
