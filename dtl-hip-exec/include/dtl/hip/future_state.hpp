@@ -62,6 +62,13 @@ class state_base {
   /// Publishes `outcome` (ok = success), wakes waiters, runs continuations. Only after claim().
   void finish(status outcome) noexcept;
 
+  /// Completes with an error; false when the state was already completed.
+  bool set_error(status error) noexcept {
+    if (!claim()) return false;
+    finish(ensure_error(std::move(error)));
+    return true;
+  }
+
   /// Runs `c` when this state is ready (at once, here, if it already is).
   void add_continuation(std::unique_ptr<continuation> c) noexcept;
 
@@ -107,12 +114,6 @@ class shared_state final : public state_base {
     return true;
   }
 
-  /// Completes with an error; false when the state was already completed.
-  bool set_error(status error) noexcept {
-    if (!claim()) return false;
-    finish(ensure_error(std::move(error)));
-    return true;
-  }
 
   /// The value (moved out) or the error. Once, by the single consumer, after ready().
   [[nodiscard]] result<T> take() {
@@ -132,11 +133,6 @@ class shared_state<void> final : public state_base {
   bool set_value() noexcept {
     if (!claim()) return false;
     finish(status{});
-    return true;
-  }
-  bool set_error(status error) noexcept {
-    if (!claim()) return false;
-    finish(ensure_error(std::move(error)));
     return true;
   }
   /// Completes with `s`: success when s is ok.
