@@ -379,8 +379,8 @@ int main(int argc, char** argv) {
   rows.push_back({"poll, 10,000 pending host completion sources (per op)", -1.0, measure_host_sources(runs)});
 
   check(hipEventDestroy(raw_event), "hipEventDestroy");
-  std::printf("dtl-hip-exec benchmark on %s (%s), HIP platform %s, median of %d runs\n", props->name.c_str(),
-              props->arch.c_str(), dtl::hip::platform_name(), runs);
+  std::printf("dtl-hip-exec benchmark on %s (%s), HIP platform %s, %s build, median of %d runs\n",
+              props->name.c_str(), props->arch.c_str(), dtl::hip::platform_name(), DTL_BENCH_BUILD, runs);
   std::printf("raw HIP: empty-kernel launch + hipGetLastError + hipEventRecord (+ hipEventQuery spin);\n"
               "         polling = hipEventQuery over every pending event. DTL: the calls named in each row.\n\n");
   print_table(rows);
