@@ -6,7 +6,6 @@
 #include <dtl/hip/hip_stream.hpp>
 
 #include "event_query.hpp"
-#include "invalid.hpp"
 
 #include <fmt/format.h>
 
@@ -27,9 +26,9 @@ unsigned hip_flags(event_flags flags) noexcept {
 }  // namespace
 
 hip_event::hip_event(hipEvent_t handle, int device, event_flags flags) noexcept
-    : handle_(handle), device_(device), flags_(flags), state_(state::valid) {}
+    : handle_(handle), device_(device), flags_(flags), state_(detail::handle_state::make_valid()) {}
 
-hip_event::hip_event(status failure) noexcept : state_(state::failed), failure_(std::move(failure)) {}
+hip_event::hip_event(status failure) noexcept : state_(std::move(failure)) {}
 
 hip_event hip_event::from(result<hip_event> r) noexcept {
   if (!r.has_value()) return hip_event(std::move(r).error());
@@ -57,8 +56,7 @@ hip_event::hip_event(hip_event&& other) noexcept
       device_(std::exchange(other.device_, -1)),
       flags_(other.flags_),
       recorded_(std::exchange(other.recorded_, false)),
-      state_(std::exchange(other.state_, state::moved_from)),
-      failure_(std::move(other.failure_)) {}
+      state_(std::move(other.state_)) {}
 
 hip_event& hip_event::operator=(hip_event&& other) noexcept {
   if (this != &other) {
@@ -67,8 +65,7 @@ hip_event& hip_event::operator=(hip_event&& other) noexcept {
     device_ = std::exchange(other.device_, -1);
     flags_ = other.flags_;
     recorded_ = std::exchange(other.recorded_, false);
-    state_ = std::exchange(other.state_, state::moved_from);
-    failure_ = std::move(other.failure_);
+    state_ = std::move(other.state_);
   }
   return *this;
 }
@@ -84,15 +81,8 @@ void hip_event::release() noexcept {
 }
 
 const status& hip_event::error() const noexcept {
-  switch (state_) {
-    case state::valid:
-      return detail::ok_status_ref();
-    case state::failed:
-      return failure_;
-    case state::moved_from:
-      break;
-  }
-  return detail::moved_from_status("hip_event");
+  static const status moved_from(status_code::invalid_state, "this hip_event was moved from");
+  return state_.error(moved_from);
 }
 
 result<void> hip_event::record(const hip_stream& stream) {

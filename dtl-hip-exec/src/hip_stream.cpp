@@ -5,7 +5,6 @@
 #include <dtl/hip/hip_event.hpp>
 #include <dtl/hip/hip_stream.hpp>
 
-#include "invalid.hpp"
 
 #include <fmt/format.h>
 
@@ -31,9 +30,9 @@ stream_priority classify_priority(int value, int least, int greatest) noexcept {
 
 hip_stream::hip_stream(hipStream_t handle, int device, bool owns, stream_flags flags,
                        stream_priority priority) noexcept
-    : handle_(handle), device_(device), owns_(owns), flags_(flags), priority_(priority), state_(state::valid) {}
+    : handle_(handle), device_(device), owns_(owns), flags_(flags), priority_(priority), state_(detail::handle_state::make_valid()) {}
 
-hip_stream::hip_stream(status failure) noexcept : state_(state::failed), failure_(std::move(failure)) {}
+hip_stream::hip_stream(status failure) noexcept : state_(std::move(failure)) {}
 
 hip_stream hip_stream::from(result<hip_stream> r) noexcept {
   if (!r.has_value()) return hip_stream(std::move(r).error());
@@ -98,12 +97,10 @@ hip_stream::hip_stream(hip_stream&& other) noexcept
       owns_(other.owns_),
       flags_(other.flags_),
       priority_(other.priority_),
-      state_(other.state_),
-      failure_(std::move(other.failure_)) {
+      state_(std::move(other.state_)) {
   other.handle_ = nullptr;
   other.device_ = -1;
   other.owns_ = false;
-  other.state_ = state::moved_from;
 }
 
 hip_stream& hip_stream::operator=(hip_stream&& other) noexcept {
@@ -114,8 +111,7 @@ hip_stream& hip_stream::operator=(hip_stream&& other) noexcept {
     owns_ = std::exchange(other.owns_, false);
     flags_ = other.flags_;
     priority_ = other.priority_;
-    state_ = std::exchange(other.state_, state::moved_from);
-    failure_ = std::move(other.failure_);
+    state_ = std::move(other.state_);
   }
   return *this;
 }
@@ -133,15 +129,8 @@ void hip_stream::release() noexcept {
 }
 
 const status& hip_stream::error() const noexcept {
-  switch (state_) {
-    case state::valid:
-      return detail::ok_status_ref();
-    case state::failed:
-      return failure_;
-    case state::moved_from:
-      break;
-  }
-  return detail::moved_from_status("hip_stream");
+  static const status moved_from(status_code::invalid_state, "this hip_stream was moved from");
+  return state_.error(moved_from);
 }
 
 stream_properties hip_stream::properties() const noexcept {

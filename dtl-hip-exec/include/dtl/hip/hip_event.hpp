@@ -10,6 +10,7 @@
 
 #include <dtl/core/event.hpp>
 #include <dtl/core/result.hpp>
+#include <dtl/hip/handle_state.hpp>
 #include <dtl/hip/runtime.hpp>
 #include <dtl/hip/stream_ref.hpp>
 
@@ -57,7 +58,7 @@ class hip_event {
   hip_event& operator=(const hip_event&) = delete;
   ~hip_event();
 
-  [[nodiscard]] bool valid() const noexcept { return state_ == state::valid; }
+  [[nodiscard]] bool valid() const noexcept { return state_.valid(); }
   /// Why the event is invalid; ok when it is valid.
   [[nodiscard]] const status& error() const noexcept;
 
@@ -84,8 +85,6 @@ class hip_event {
   [[nodiscard]] bool recorded() const noexcept { return recorded_; }
 
  private:
-  enum class state : unsigned char { valid, failed, moved_from };
-
   hip_event(hipEvent_t handle, int device, event_flags flags) noexcept;
   explicit hip_event(status failure) noexcept;
   static hip_event from(result<hip_event> r) noexcept;
@@ -95,8 +94,7 @@ class hip_event {
   int device_ = -1;
   event_flags flags_ = event_flags::none;
   bool recorded_ = false;
-  state state_ = state::moved_from;
-  status failure_;
+  detail::handle_state state_;
 };
 
 static_assert(dtl::Event<hip_event>);

@@ -8,6 +8,7 @@
 
 #include <dtl/core/executor.hpp>
 #include <dtl/core/result.hpp>
+#include <dtl/hip/handle_state.hpp>
 #include <dtl/hip/runtime.hpp>
 #include <dtl/hip/stream_ref.hpp>
 
@@ -53,7 +54,7 @@ class hip_stream {
   /// Destroys an owned stream (pending work still completes); a failure goes to report_unhandled().
   ~hip_stream();
 
-  [[nodiscard]] bool valid() const noexcept { return state_ == state::valid; }
+  [[nodiscard]] bool valid() const noexcept { return state_.valid(); }
   /// Why the stream is invalid; ok when it is valid.
   [[nodiscard]] const status& error() const noexcept;
 
@@ -84,8 +85,6 @@ class hip_stream {
   [[nodiscard]] result<stream_ref> ref() const;
 
  private:
-  enum class state : unsigned char { valid, failed, moved_from };
-
   hip_stream(hipStream_t handle, int device, bool owns, stream_flags flags, stream_priority priority) noexcept;
   explicit hip_stream(status failure) noexcept;
   static hip_stream from(result<hip_stream> r) noexcept;
@@ -96,8 +95,7 @@ class hip_stream {
   bool owns_ = false;
   stream_flags flags_ = stream_flags::default_flags;
   stream_priority priority_ = stream_priority::normal;
-  state state_ = state::moved_from;
-  status failure_;
+  detail::handle_state state_;
 };
 
 }  // namespace dtl::hip
