@@ -5,7 +5,6 @@
 #include <dtl/hip/hip_event.hpp>
 #include <dtl/hip/hip_stream.hpp>
 
-
 #include <fmt/format.h>
 
 #include <utility>
@@ -30,7 +29,12 @@ stream_priority classify_priority(int value, int least, int greatest) noexcept {
 
 hip_stream::hip_stream(hipStream_t handle, int device, bool owns, stream_flags flags,
                        stream_priority priority) noexcept
-    : handle_(handle), device_(device), owns_(owns), flags_(flags), priority_(priority), state_(detail::handle_state::make_valid()) {}
+    : handle_(handle),
+      device_(device),
+      owns_(owns),
+      flags_(flags),
+      priority_(priority),
+      state_(detail::handle_state::make_valid()) {}
 
 hip_stream::hip_stream(status failure) noexcept : state_(std::move(failure)) {}
 
