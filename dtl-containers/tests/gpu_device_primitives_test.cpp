@@ -461,15 +461,17 @@ TEST_SUITE("gpu.primitives_large") {
     CHECK(read(ctx, d_result) == 9.0f);
   }
 
-  TEST_CASE("more than 2^31 elements: fill and count 2^31 + 3 bytes") {
+  TEST_CASE("more than 2^32 elements: fill and count 2^32 + 3 bytes") {
+    // Beyond 32-bit indices in the kernels, and beyond CUB's 32-bit offsets.
     gpu_context ctx;
-    const std::size_t n = (std::size_t{1} << 31) + 3;
+    const std::size_t n = (std::size_t{1} << 32) + 3;
     device_array<std::uint8_t> data(ctx, n + 1);
     std::uint8_t* begin = data.get() + 1;  // an unaligned start
     REQUIRE(fill(begin, n, std::uint8_t{1}, ctx.stream).ok());
     REQUIRE(fill(begin + (std::size_t{1} << 31) - 50, 100, std::uint8_t{0}, ctx.stream).ok());  // across 2^31
+    REQUIRE(fill(begin + (std::size_t{1} << 32) - 1, 2, std::uint8_t{0}, ctx.stream).ok());     // across 2^32
     auto* d_result = result_slot<unsigned long long>(ctx);
     REQUIRE(count_nonzero(begin, n, d_result, ctx.scratch, ctx.stream).ok());
-    CHECK(read(ctx, d_result) == n - 100);
+    CHECK(read(ctx, d_result) == n - 102);
   }
 }

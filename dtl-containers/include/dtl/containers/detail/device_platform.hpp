@@ -6,7 +6,7 @@
 
 #if !defined(__CUDACC__) && !defined(__HIPCC__)
 #error "DTL device primitives contain kernels: compile this file with dtl-hip-kc (nvcc or hipcc), not g++"
-#endif
+#else
 
 #include <dtl/hip/runtime.hpp>
 
@@ -16,4 +16,5 @@
 #include <dtl/containers/detail/device_backend_cub.hpp>
 #elif defined(__HIP_PLATFORM_AMD__)
 #include <dtl/containers/detail/device_backend_rocprim.hpp>
+#endif
 #endif
