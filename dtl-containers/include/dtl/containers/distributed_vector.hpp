@@ -78,10 +78,10 @@ class distributed_vector {
   /// device_only_runtime), backend_not_available (no GPU), out_of_memory, collective_failure (another
   /// rank failed).
   [[nodiscard]] static result<distributed_vector> create(size_type global_size, const context& ctx) {
-    return make(global_size, ctx, nullptr, nullptr);
+    return make(global_size, ctx, nullptr, std::shared_ptr<memory_space_type>());
   }
   [[nodiscard]] static result<distributed_vector> create(size_type global_size, const T& value, const context& ctx) {
-    return make(global_size, ctx, &value, nullptr);
+    return make(global_size, ctx, &value, std::shared_ptr<memory_space_type>());
   }
   /// With a memory space of your own (a pool, say): any MemorySpace whose accessibility matches P. The
   /// vector keeps `space` alive and deallocates through it.
@@ -208,7 +208,7 @@ class distributed_vector {
   /// A new vector with the same context, partition, placement and elements (copied on the device for
   /// device placements). Collective.
   [[nodiscard]] result<distributed_vector> clone() const {
-    DTL_ASSIGN_OR_RETURN(distributed_vector copy, make(global_size(), ctx_, nullptr, nullptr, /*initialise=*/false));
+    DTL_ASSIGN_OR_RETURN(distributed_vector copy, make(global_size(), ctx_, nullptr, std::shared_ptr<memory_space_type>(), /*initialise=*/false));
     if (local_size() != 0) {
       const transfer_kind kind = P::location == memory_location::host ? transfer_kind::host_to_host
                                                                       : transfer_kind::device_to_device;
