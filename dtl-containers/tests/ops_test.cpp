@@ -9,8 +9,8 @@ TEST_SUITE("ops") {
   TEST_CASE("reduce_min and reduce_max: the operator and its identity") {
     CHECK(dtl::reduce_min<int>{}(3, -2) == -2);
     CHECK(dtl::reduce_max<int>{}(3, -2) == 3);
-    CHECK(dtl::reduce_min<>{}(2.5, 1) == 1.0);
-    CHECK(dtl::reduce_max<>{}(2.5, 1) == 2.5);
+    CHECK(dtl::reduce_min<>{}(2.5, 1.0) == 1.0);
+    CHECK(dtl::reduce_max<>{}(2.5, 1.0) == 2.5);
     CHECK(dtl::reduce_min<float>::identity() == std::numeric_limits<float>::infinity());
     CHECK(dtl::reduce_max<float>::identity() == -std::numeric_limits<float>::infinity());
     CHECK(dtl::reduce_min<int>::identity() == std::numeric_limits<int>::max());
