@@ -102,7 +102,8 @@ dtl::status reduce(const T* in, std::size_t n, T init, op_kind op, T* d_result, 
                    hipStream_t stream);
 /// *d_result = init + sum of in[i]^2 (transform_reduce: std::plus<T> and a __device__ lambda).
 template <class T>
-dtl::status sum_of_squares(const T* in, std::size_t n, T init, T* d_result, device_scratch& scratch, hipStream_t stream);
+dtl::status sum_of_squares(const T* in, std::size_t n, T init, T* d_result, device_scratch& scratch,
+                           hipStream_t stream);
 /// *d_result = the number of non-zero bytes (transform_reduce into another type).
 dtl::status count_nonzero(const std::uint8_t* in, std::size_t n, unsigned long long* d_result,
                           device_scratch& scratch, hipStream_t stream);

@@ -60,11 +60,13 @@ class device_array {
   [[nodiscard]] T* get() const noexcept { return ptr_; }
   void upload(const std::vector<T>& values) {
     REQUIRE(values.size() == n_);
+    if (n_ == 0) return;
     REQUIRE(hipMemcpyAsync(ptr_, values.data(), n_ * sizeof(T), hipMemcpyHostToDevice, ctx_.stream) == hipSuccess);
     ctx_.sync();
   }
   [[nodiscard]] std::vector<T> download() const {
     std::vector<T> values(n_);
+    if (n_ == 0) return values;
     REQUIRE(hipMemcpyAsync(values.data(), ptr_, n_ * sizeof(T), hipMemcpyDeviceToHost, ctx_.stream) == hipSuccess);
     ctx_.sync();
     return values;
@@ -179,6 +181,31 @@ std::vector<T> exclusive_reference(const std::vector<T>& in, T init, op_kind kin
   return out;
 }
 
+/// f(kind, n) for every operator kind T is instantiated with, and every size.
+template <class T, class F>
+void for_each_kind_and_size(F f) {
+  for (const op_kind kind : all_op_kinds) {
+    if (!supported<T>(kind)) continue;
+    for (const std::size_t n : sizes) {
+      CAPTURE(static_cast<int>(kind));
+      CAPTURE(n);
+      f(kind, n);
+    }
+  }
+}
+
+/// scan(in, out) out of place and then in place, each against `want`.
+template <class T, class Scan>
+void check_scan(gpu_context& ctx, const std::vector<T>& in, const std::vector<T>& want, Scan scan) {
+  device_array<T> data(ctx, in);
+  device_array<T> out(ctx, in.size());
+  REQUIRE(scan(data.get(), out.get()).ok());
+  check_equal(out.download(), want);
+  check_equal(data.download(), in);  // the input is left alone
+  REQUIRE(scan(data.get(), data.get()).ok());
+  check_equal(data.download(), want);
+}
+
 }  // namespace
 
 TEST_SUITE("gpu.primitives") {
@@ -272,21 +299,16 @@ TEST_SUITE("gpu.primitives") {
 
   TEST_CASE_TEMPLATE("reduce with every operator; n == 0 gives init", T, float, double, int, vec3) {
     gpu_context ctx;
-    for (const op_kind kind : all_op_kinds) {
-      if (!supported<T>(kind)) continue;
-      for (const std::size_t n : sizes) {
-        CAPTURE(static_cast<int>(kind));
-        CAPTURE(n);
-        const std::vector<T> in = values<T>(n, kind);
-        const T init = init_for<T>(kind);
-        T want = init;
-        for (const T& x : in) want = apply(kind, want, x);
-        device_array<T> data(ctx, in);
-        T* d_result = result_slot<T>(ctx);
-        REQUIRE(reduce(data.get(), n, init, kind, d_result, ctx.scratch, ctx.stream).ok());
-        CHECK(read(ctx, d_result) == want);
-      }
-    }
+    for_each_kind_and_size<T>([&](op_kind kind, std::size_t n) {
+      const std::vector<T> in = values<T>(n, kind);
+      const T init = init_for<T>(kind);
+      T want = init;
+      for (const T& x : in) want = apply(kind, want, x);
+      device_array<T> data(ctx, in);
+      T* d_result = result_slot<T>(ctx);
+      REQUIRE(reduce(data.get(), n, init, kind, d_result, ctx.scratch, ctx.stream).ok());
+      CHECK(read(ctx, d_result) == want);
+    });
   }
 
   TEST_CASE_TEMPLATE("transform_reduce: a sum of squares", T, float, double, int) {
@@ -322,61 +344,36 @@ TEST_SUITE("gpu.primitives") {
 
   TEST_CASE_TEMPLATE("inclusive_scan with every operator, out of place and in place", T, float, double, int, vec3) {
     gpu_context ctx;
-    for (const op_kind kind : all_op_kinds) {
-      if (!supported<T>(kind)) continue;
-      for (const std::size_t n : sizes) {
-        CAPTURE(static_cast<int>(kind));
-        CAPTURE(n);
-        const std::vector<T> in = values<T>(n, kind);
-        const std::vector<T> want = inclusive_reference(in, kind);
-        device_array<T> data(ctx, in);
-        device_array<T> out(ctx, n);
-        REQUIRE(inclusive_scan(data.get(), out.get(), n, kind, ctx.scratch, ctx.stream).ok());
-        check_equal(out.download(), want);
-        check_equal(data.download(), in);
-        REQUIRE(inclusive_scan(data.get(), data.get(), n, kind, ctx.scratch, ctx.stream).ok());
-        check_equal(data.download(), want);
-      }
-    }
+    for_each_kind_and_size<T>([&](op_kind kind, std::size_t n) {
+      const std::vector<T> in = values<T>(n, kind);
+      check_scan(ctx, in, inclusive_reference(in, kind), [&](const T* from, T* to) {
+        return inclusive_scan(from, to, n, kind, ctx.scratch, ctx.stream);
+      });
+    });
   }
 
   TEST_CASE_TEMPLATE("exclusive_scan with a non-zero init, out of place and in place", T, float, double, int, vec3) {
     gpu_context ctx;
-    for (const op_kind kind : all_op_kinds) {
-      if (!supported<T>(kind)) continue;
-      for (const std::size_t n : sizes) {
-        CAPTURE(static_cast<int>(kind));
-        CAPTURE(n);
-        const std::vector<T> in = values<T>(n, kind);
-        const T init = init_for<T>(kind);
-        const std::vector<T> want = exclusive_reference(in, init, kind);
-        device_array<T> data(ctx, in);
-        device_array<T> out(ctx, n);
-        REQUIRE(exclusive_scan(data.get(), out.get(), n, init, kind, ctx.scratch, ctx.stream).ok());
-        check_equal(out.download(), want);
-        check_equal(data.download(), in);
-        REQUIRE(exclusive_scan(data.get(), data.get(), n, init, kind, ctx.scratch, ctx.stream).ok());
-        check_equal(data.download(), want);
-      }
-    }
+    for_each_kind_and_size<T>([&](op_kind kind, std::size_t n) {
+      const std::vector<T> in = values<T>(n, kind);
+      const T init = init_for<T>(kind);
+      check_scan(ctx, in, exclusive_reference(in, init, kind), [&](const T* from, T* to) {
+        return exclusive_scan(from, to, n, init, kind, ctx.scratch, ctx.stream);
+      });
+    });
   }
 
   TEST_CASE_TEMPLATE("apply_prefix with every operator", T, float, double, int, vec3) {
     gpu_context ctx;
-    for (const op_kind kind : all_op_kinds) {
-      if (!supported<T>(kind)) continue;
-      for (const std::size_t n : sizes) {
-        CAPTURE(static_cast<int>(kind));
-        CAPTURE(n);
-        const std::vector<T> in = values<T>(n, kind);
-        const T prefix = init_for<T>(kind);
-        std::vector<T> want(n);
-        for (std::size_t i = 0; i < n; ++i) want[i] = apply(kind, prefix, in[i]);
-        device_array<T> data(ctx, in);
-        REQUIRE(apply_prefix(data.get(), n, prefix, kind, ctx.stream).ok());
-        check_equal(data.download(), want);
-      }
-    }
+    for_each_kind_and_size<T>([&](op_kind kind, std::size_t n) {
+      const std::vector<T> in = values<T>(n, kind);
+      const T prefix = init_for<T>(kind);
+      std::vector<T> want(n);
+      for (std::size_t i = 0; i < n; ++i) want[i] = apply(kind, prefix, in[i]);
+      device_array<T> data(ctx, in);
+      REQUIRE(apply_prefix(data.get(), n, prefix, kind, ctx.stream).ok());
+      check_equal(data.download(), want);
+    });
   }
 
   TEST_CASE("bad arguments give a status, and the current device stays") {
