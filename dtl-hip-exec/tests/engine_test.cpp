@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -193,6 +194,67 @@ TEST_SUITE("engine") {
     CHECK(a.done.get(0ns).has_value());
     CHECK(b.done.get(0ns).error().code() == status_code::canceled);
     CHECK(engine.pending() == 0);
+  }
+
+  TEST_CASE("two poll functions on two threads may unwatch each other: no deadlock") {
+    // Poller 1 is inside A's poll function, poller 2 inside B's; each then unwatches the other.
+    // Waiting there for the other's call to return would wait forever.
+    struct shared {
+      progress_engine engine;
+      std::atomic<bool> a_inside{false};
+      std::atomic<bool> b_inside{false};
+      std::atomic<std::uint64_t> a_id{0};
+      std::atomic<std::uint64_t> b_id{0};
+      std::atomic<int> a_unwatched_b{-1};
+      std::atomic<int> b_unwatched_a{-1};
+      std::atomic<int> pollers_done{0};
+    };
+    // Leaked if the test fails: deadlocked threads would still be using it.
+    auto* s = new shared;
+    const auto wait_for = [](const std::atomic<bool>& flag) {
+      const auto give_up = std::chrono::steady_clock::now() + 10s;
+      while (!flag.load() && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
+    };
+    auto a = s->engine.watch([s, wait_for] {
+      s->a_inside = true;
+      wait_for(s->b_inside);
+      s->a_unwatched_b = s->engine.unwatch(s->b_id.load()) ? 1 : 0;
+      return event_status::pending();
+    });
+    s->a_id = a.id;
+    std::thread poller1([s] {
+      s->engine.poll();
+      ++s->pollers_done;
+    });
+    wait_for(s->a_inside);  // A is claimed by poller 1: poller 2 can only claim B
+    auto b = s->engine.watch([s, wait_for] {
+      s->b_inside = true;
+      wait_for(s->a_inside);
+      s->b_unwatched_a = s->engine.unwatch(s->a_id.load()) ? 1 : 0;
+      return event_status::pending();
+    });
+    s->b_id = b.id;
+    std::thread poller2([s] {
+      s->engine.poll();
+      ++s->pollers_done;
+    });
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (s->pollers_done.load() < 2 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
+    if (s->pollers_done.load() < 2) {
+      poller1.detach();
+      poller2.detach();
+      FAIL("deadlock: the two pollers still wait for each other after 10 s");
+    }
+    poller1.join();
+    poller2.join();
+    CHECK(s->a_unwatched_b.load() == 1);
+    CHECK(s->b_unwatched_a.load() == 1);
+    CHECK(a.done.get(0ns).error().code() == status_code::canceled);
+    CHECK(b.done.get(0ns).error().code() == status_code::canceled);
+    CHECK(s->engine.pending() == 0);
+    s->engine.poll();  // neither function is called again
+    CHECK_FALSE(s->engine.unwatch(a.id));
+    delete s;
   }
 
   TEST_CASE("the background thread completes futures nobody polls") {
