@@ -36,7 +36,7 @@
 
 namespace dtl::hip {
 
-/// dtl::hip::transfer_kind::host_to_device etc., as the seed spells them.
+/// dtl::hip::transfer_kind::host_to_device etc., as the HIP guide spells them.
 using transfer_kind = dtl::transfer_kind;
 
 struct hip_memory_transfer {
