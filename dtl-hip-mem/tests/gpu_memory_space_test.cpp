@@ -1,7 +1,7 @@
 // hip_memory_space and hip_pinned_memory_space on a real GPU (suites gpu.memory_space, gpu.pinned).
 #include "doctest.hpp"
 
-#include "memory_test_support.hpp"
+#include "gpu_support.hpp"
 #include "test_kernels.hpp"
 
 #include <dtl/hip/device.hpp>
