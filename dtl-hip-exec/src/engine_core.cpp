@@ -381,6 +381,9 @@ bool engine_core::unwatch(std::uint64_t id) {
 // ---- background progress ----
 
 status engine_core::start_background(std::chrono::microseconds interval) {
+  if (interval.count() < 0)
+    return status(status_code::invalid_argument,
+                  fmt::format("start_background: the interval ({} us) is negative", interval.count()));
   std::lock_guard lock(bg_mutex_);
   if (bg_thread_.joinable()) return status(status_code::invalid_state, "the background progress thread is already running");
   try {
@@ -443,6 +446,7 @@ void engine_core::background_loop(std::chrono::microseconds interval,
 // ---- events and shutdown ----
 
 status engine_core::reserve_events(int device, std::size_t count) {
+  if (status s = check_device(device); !s.ok()) return s;
   event_pool_core* events = pool(device);
   if (events == nullptr)
     return status(status_code::invalid_argument, fmt::format("progress_engine: no device {}", device));

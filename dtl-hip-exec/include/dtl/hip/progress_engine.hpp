@@ -125,7 +125,7 @@ class progress_engine {
   [[nodiscard]] result<void> drain(std::chrono::nanoseconds timeout = no_timeout);
 
   /// Starts a thread that polls every `interval` while work is pending and sleeps otherwise.
-  /// invalid_state if one is already running.
+  /// invalid_argument for a negative interval; invalid_state if one is already running.
   [[nodiscard]] result<void> start_background(std::chrono::microseconds interval = std::chrono::microseconds(20));
   /// Stops and joins the background thread (no-op when none runs). invalid_state when called from
   /// the background thread itself (from a continuation).
@@ -133,6 +133,7 @@ class progress_engine {
   [[nodiscard]] bool background_running() const noexcept;
 
   /// Creates `count` idle events on `device` ahead of time, so enqueue() makes no event-creation call.
+  /// The statuses of check_device() for a bad id or no device.
   [[nodiscard]] result<void> reserve_events(int device, std::size_t count);
 
  private:
