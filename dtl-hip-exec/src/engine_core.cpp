@@ -390,6 +390,7 @@ status engine_core::start_background(std::chrono::microseconds interval) {
     auto stop = std::make_shared<std::atomic<bool>>(false);
     bg_thread_ = std::thread([this, interval, stop] { background_loop(interval, stop); });
     bg_stop_ = std::move(stop);
+    bg_running_.store(true, std::memory_order_release);
   } catch (...) {
     return exception_to_status("starting the background progress thread");
   }
@@ -404,6 +405,7 @@ status engine_core::stop_background() {
     if (bg_thread_.get_id() == std::this_thread::get_id())
       return status(status_code::invalid_state,
                     "stop_background() was called from the background progress thread (from a continuation)");
+    bg_running_.store(false, std::memory_order_release);  // waiters go back to polling themselves
     bg_stop_->store(true, std::memory_order_seq_cst);
     bg_cv_.notify_all();
     thread = std::move(bg_thread_);
@@ -504,6 +506,11 @@ void engine_core::shutdown() noexcept {
 
 void drive_engine(const std::weak_ptr<engine_core>& engine) noexcept {
   if (auto core = engine.lock()) core->poll();
+}
+
+bool engine_polled_in_background(const std::weak_ptr<engine_core>& engine) noexcept {
+  const auto core = engine.lock();
+  return core != nullptr && core->polled_in_background();
 }
 
 }  // namespace dtl::hip::detail

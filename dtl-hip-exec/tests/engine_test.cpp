@@ -277,6 +277,45 @@ TEST_SUITE("engine") {
     CHECK(engine.stop_background().has_value());  // no-op
   }
 
+  TEST_CASE("with a background poller a long wait sleeps: the waiter stops polling after a short spin") {
+    progress_engine engine;
+    REQUIRE(engine.start_background(50us).has_value());
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    std::atomic<std::thread::id> waiter_id{};
+    std::atomic<int> polls_by_waiter{0};
+    auto w = engine.watch([&, done] {
+      if (std::this_thread::get_id() == waiter_id.load()) polls_by_waiter.fetch_add(1);
+      return done->load() ? event_status::complete() : event_status::pending();
+    });
+    std::atomic<bool> got{false};
+    std::thread waiter([&] {
+      waiter_id = std::this_thread::get_id();
+      got = w.done.get(10s).has_value();
+    });
+    std::this_thread::sleep_for(200ms);  // a "long kernel": polling every 5-200 us would be 1000+ calls
+    done->store(true);
+    waiter.join();
+    CHECK(got.load());
+    CHECK(polls_by_waiter.load() <= 64);  // the spin before sleeping, nothing after it
+    CHECK(engine.stop_background().has_value());
+  }
+
+  TEST_CASE("a sleeping waiter goes back to polling when the background poller stops") {
+    progress_engine engine;
+    REQUIRE(engine.start_background(50us).has_value());
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    auto w = engine.watch(when_set(done));
+    std::atomic<bool> got{false};
+    std::thread waiter([&] { got = w.done.get(10s).has_value(); });
+    std::this_thread::sleep_for(50ms);  // the waiter sleeps, relying on the background poller
+    REQUIRE(engine.stop_background().has_value());
+    done->store(true);  // now only the waiter itself can notice
+    const auto start = std::chrono::steady_clock::now();
+    waiter.join();
+    CHECK(got.load());
+    CHECK(std::chrono::steady_clock::now() - start < 5s);
+  }
+
   TEST_CASE("stop_background from the background thread is refused, not a deadlock") {
     progress_engine engine;
     dtl::hip::scoped_background_progress bg(engine, 20us);
