@@ -170,8 +170,11 @@ void several_gpus(const dtl::environment& env, const dtl::context& ctx, int runs
         fail("ncclAllReduce");
       check(stream.synchronize(), "sync");
     });
+    // Waited for as the raw call is (on the stream): future::get() alone would add its polling interval.
     const double dtl_s = seconds(ctx, runs, [&] {
-      check(ctx.allreduce(d, d, gib_floats, dtl::reduce_op::sum, stream).get(), "context allreduce");
+      auto done = ctx.allreduce(d, d, gib_floats, dtl::reduce_op::sum, stream);
+      check(stream.synchronize(), "sync");
+      check(done.get(), "context allreduce");
     });
     ncclCommDestroy(comm);
     rows.push_back({"context allreduce of a 1 GiB device buffer (" + std::to_string(p) + " ranks)", bus / raw_s / 1e9,

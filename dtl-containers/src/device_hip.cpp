@@ -201,6 +201,15 @@ status copy(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind, s
 
 enum class collective { allreduce, reduce, broadcast, allgather };
 
+/// RCCL/NCCL take a collective when the path says so, they reduce this type, and the buffer lives on the
+/// communicator's device (a device_only<N> vector on another device goes through MPI instead).
+bool nccl_takes(const device_resources& res, collective kind, datatype type, const void* buffer) {
+  if (res.path != collective_path::nccl) return false;
+  if (kind != collective::broadcast && kind != collective::allgather && !nccl::supports(type)) return false;
+  const auto attr = hip::query_pointer(buffer);
+  return attr.has_value() && attr->device == res.device;
+}
+
 /// One collective on device buffers, blocking. `wait_device` first waits for all work on the device.
 status device_collective(device_resources& res, comm_backend& comm, collective kind, const void* send, void* recv,
                          std::size_t count, datatype type, reduce_op op, int root, bool wait_device) {
@@ -213,8 +222,7 @@ status device_collective(device_resources& res, comm_backend& comm, collective k
     guard.emplace(std::move(entered));
   }
   if (wait_device) DTL_HIP_TRY(hipDeviceSynchronize());
-  const bool nccl_fits = res.path == collective_path::nccl &&
-                         (kind == collective::broadcast || kind == collective::allgather || nccl::supports(type));
+  const bool nccl_fits = nccl_takes(res, kind, type, send);
   if (res.path == collective_path::self) {
     if (kind == collective::broadcast || send == recv) return {};
     return copy(recv, send, bytes, hipMemcpyDeviceToDevice, "self collective");
@@ -438,8 +446,7 @@ hip::future<void> collective_on_stream(detail::context_state& state, stream_coll
                                : kind == stream_collective::broadcast ? detail::collective::broadcast
                                                                       : detail::collective::allgather;
   detail::device_resources& res = *state.resources;
-  if (*device_send && res.path == collective_path::nccl &&
-      (bytes_only || detail::nccl::supports(type))) {
+  if (*device_send && detail::nccl_takes(res, k, type, send)) {
     // Ordered on the caller's stream; nothing blocks.
     auto guard = hip::device_guard::enter(res.device);
     if (!guard) return failed(std::move(guard).error());
