@@ -1,5 +1,7 @@
-// Every algorithm on the GPU against a sequential host reference, under every policy and device
-// placement, with device lambdas. Compiled by the kernel compiler (dtl-hip-kc), as users' files are.
+#pragma once
+// The checks of every algorithm on the GPU against a sequential host reference, under every policy, for
+// one placement. Each gpu_algorithms_*_test.hip file runs them for its placements (one file per
+// placement, so that the kernel compiler builds them in parallel). Compiled by dtl-hip-kc only.
 #include "gpu_main.hpp"
 
 #include <dtl/containers/algorithms.hpp>
@@ -11,10 +13,10 @@
 #include <numeric>
 #include <vector>
 
-namespace {
+namespace algorithm_checks {
 
 // Under compute-sanitizer (scripts/gpu-check), which runs kernels far slower, the largest size is left out.
-const std::vector<std::size_t> sizes = test_support::under_sanitizer()
+inline const std::vector<std::size_t> sizes = test_support::under_sanitizer()
                                            ? std::vector<std::size_t>{0, 1, 2, 3, 255, 257}
                                            : std::vector<std::size_t>{0, 1, 2, 3, 255, 257, 1000003};
 
@@ -147,49 +149,4 @@ void every_policy(const dtl::context& ctx) {
   }
 }
 
-}  // namespace
-
-TEST_SUITE("gpu.algorithms") {
-  TEST_CASE("device_only<0>") { every_policy<dtl::device_only<0>>(test_support::world()); }
-  TEST_CASE("device_only_runtime") { every_policy<dtl::device_only_runtime>(test_support::world()); }
-  TEST_CASE("unified_memory") { every_policy<dtl::unified_memory>(test_support::world()); }
-  TEST_CASE("device_preferred") {
-    const auto ctx = test_support::world();
-    if (!dtl::hip::get_device_properties(0).value().concurrent_managed_access) return;
-    elementwise<dtl::device_preferred>(ctx, dtl::seq{}, nullptr);
-    reductions<dtl::device_preferred>(ctx, dtl::seq{}, nullptr);
-  }
-
-  TEST_CASE("async work chains without blocking") {
-    const auto ctx = test_support::world();
-    dtl::distributed_vector<float, dtl::device_only_runtime> v(1 << 20, ctx);
-    auto square = [] __device__(float x) { return x * x; };
-    auto chained = dtl::fill(dtl::async{}, v, 2.0f).then([&v, square] {
-      return dtl::transform(dtl::async{}, v, v, square).get();
-    });
-    REQUIRE(chained.get(std::chrono::seconds(60)).has_value());
-    CHECK(dtl::reduce(dtl::async{}, v, 0.0f).get(std::chrono::seconds(60)).value() == 4.0f * (1 << 20));
-  }
-
-  TEST_CASE("mismatched vectors give statuses") {
-    const auto ctx = test_support::world();
-    dtl::distributed_vector<float, dtl::device_only<0>> a(10, ctx), b(11, ctx);
-    dtl::distributed_vector<float, dtl::device_only<0>> c(10, ctx.split(0).value());
-    CHECK(dtl::transform(a, b, [] __device__(float x) { return x; }).error() == dtl::status_code::extent_mismatch);
-    CHECK(dtl::copy(a, c).error() == dtl::status_code::invalid_argument);
-    CHECK(dtl::inclusive_scan(a, b).error() == dtl::status_code::extent_mismatch);
-  }
-}
-
-TEST_SUITE("gpu.large") {
-  TEST_CASE("1 GiB of float: fill, transform, reduce") {
-    const auto ctx = test_support::world();
-    const std::size_t n = std::size_t{1} << 28;
-    dtl::distributed_vector<float, dtl::device_only_runtime> v(n, 0.5f, ctx);
-    REQUIRE(dtl::transform(v, v, [] __device__(float x) { return 2 * x; }).has_value());
-    CHECK(dtl::reduce(v, 0.0f) == doctest::Approx(static_cast<double>(n)));
-    CHECK(dtl::reduce(v, 0.0f, dtl::reduce_max<float>{}) == 1.0f);
-    CHECK(dtl::count_if(v, [] __device__(float x) { return x == 1.0f; }) == n);
-  }
-}
-
+}  // namespace algorithm_checks
