@@ -9,7 +9,9 @@
 
 namespace dtl::hip {
 
-int device_count() noexcept {
+namespace {
+
+int query_device_count() noexcept {
   int count = 0;
   // Any error means "no usable device": hipErrorNoDevice (100) on AMD, 35 on NVIDIA without a driver.
   if (hipGetDeviceCount(&count) != hipSuccess) {
@@ -18,6 +20,15 @@ int device_count() noexcept {
     return 0;
   }
   return count < 0 ? 0 : count;
+}
+
+}  // namespace
+
+int device_count() noexcept {
+  // The runtime fixes the devices a process sees when it starts (HIP_VISIBLE_DEVICES,
+  // CUDA_VISIBLE_DEVICES), so one query serves the whole run; every check on a hot path asks this.
+  static const int count = query_device_count();
+  return count;
 }
 
 status check_device(int device) {
