@@ -56,14 +56,14 @@ status forget(const void* ptr, const void* owner, std::size_t bytes, std::string
                             bytes, allocated));
 }
 
-std::optional<pointer_attributes> find_known(const void* ptr) noexcept {
+std::optional<known_region> find_known(const void* ptr) noexcept {
   known_memory& t = table();
   const std::shared_lock lock(t.mutex);
   auto it = t.regions.upper_bound(address(ptr));  // the first region starting after ptr
   if (it == t.regions.begin()) return std::nullopt;
   --it;
   if (address(ptr) - it->first >= it->second.bytes) return std::nullopt;
-  return it->second.attributes;
+  return it->second;
 }
 
 }  // namespace dtl::hip::detail

@@ -33,7 +33,7 @@ void remember(const void* ptr, const known_region& region);
 /// the owner in the message) or invalid_argument (`bytes` is not the size that was allocated).
 [[nodiscard]] status forget(const void* ptr, const void* owner, std::size_t bytes, std::string_view who);
 
-/// The attributes of the remembered region that contains `ptr`, if there is one.
-[[nodiscard]] std::optional<pointer_attributes> find_known(const void* ptr) noexcept;
+/// The remembered region that contains `ptr`, if there is one.
+[[nodiscard]] std::optional<known_region> find_known(const void* ptr) noexcept;
 
 }  // namespace dtl::hip::detail
