@@ -80,17 +80,20 @@ result<void*> block_cache::take_completed(lane& l, std::size_t size) {
   const auto f = l.free.find(size);
   if (f == l.free.end() || f->second.empty()) return nullptr;
   std::deque<block>& blocks = f->second;  // oldest first
-  if (blocks.front().free_number <= l.done) return pop_front(blocks);
-  if (!l.fence_pending || blocks.front().free_number > l.fenced) return nullptr;
-  const hipError_t e = hipEventQuery(l.fence);
-  if (e == hipErrorNotReady) {
-    // Not a failure; keep it from lingering as the thread's last error.
-    if (hipPeekAtLastError() == hipErrorNotReady) static_cast<void>(hipGetLastError());
-    return nullptr;
+  if (blocks.front().free_number > l.done && l.fence_pending) {
+    // Asked even when the fence does not cover this block: once it is seen complete, the lane's next
+    // free records a new one that will.
+    const hipError_t e = hipEventQuery(l.fence);
+    if (e == hipErrorNotReady) {
+      // Not a failure; keep it from lingering as the thread's last error.
+      if (hipPeekAtLastError() == hipErrorNotReady) static_cast<void>(hipGetLastError());
+      return nullptr;
+    }
+    if (e != hipSuccess) return to_status(e, "hipEventQuery(pool fence)");
+    l.done = l.fenced;
+    l.fence_pending = false;
   }
-  if (e != hipSuccess) return to_status(e, "hipEventQuery(pool fence)");
-  l.done = l.fenced;
-  l.fence_pending = false;
+  if (blocks.front().free_number > l.done) return nullptr;
   return pop_front(blocks);
 }
 
@@ -103,8 +106,9 @@ status block_cache::put(void* ptr, std::size_t size, hipStream_t stream) {
 }
 
 status block_cache::fence(lane& l) {
+  // With the cache's device current: the event is created there, and the null stream means its null stream.
+  DTL_ASSIGN_OR_RETURN(const device_guard guard, device_guard::enter(device_));
   if (l.fence == nullptr) {
-    DTL_ASSIGN_OR_RETURN(const device_guard guard, device_guard::enter(device_));
     if (const hipError_t e = hipEventCreateWithFlags(&l.fence, hipEventDisableTiming); e != hipSuccess) {
       l.fence = nullptr;
       return to_status(e, fmt::format("hipEventCreateWithFlags for the pool's fence on device {}", device_));

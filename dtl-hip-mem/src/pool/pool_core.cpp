@@ -172,19 +172,13 @@ status pool_core::deallocate(void* ptr, std::size_t bytes, hipStream_t stream) {
 
 status pool_core::give_back(void* ptr, std::size_t held, hipStream_t stream) {
   DTL_TRY(forget(ptr, this, held, owner_name));
+  // With the pool's device current: hipFree wants it, and the null stream means its null stream.
+  result<device_guard> guard = device_guard::enter(device_);
   hipError_t e = hipSuccess;
-  if (backing_ == pool_backing::runtime) {
-    e = hipFreeAsync(ptr, stream);
-  } else {
-    result<device_guard> guard = device_guard::enter(device_);
-    if (!guard.has_value()) {
-      remember(ptr, {held, {memory_kind::device, device_}, this});
-      return std::move(guard).error();
-    }
-    e = hipFree(ptr);
-  }
-  if (e != hipSuccess) {
-    remember(ptr, {held, {memory_kind::device, device_}, this});
+  if (guard.has_value()) e = backing_ == pool_backing::runtime ? hipFreeAsync(ptr, stream) : hipFree(ptr);
+  if (!guard.has_value() || e != hipSuccess) {
+    remember(ptr, {held, {memory_kind::device, device_}, this});  // still allocated: still ours
+    if (!guard.has_value()) return std::move(guard).error();
     return to_status(e, fmt::format("{} of {} for {}", backing_ == pool_backing::runtime ? "hipFreeAsync" : "hipFree",
                                     ptr, describe(held)));
   }
@@ -209,6 +203,7 @@ status pool_core::reserve(std::size_t bytes, std::size_t count, hipStream_t stre
     }
     case pool_backing::runtime: {
       // Grow the runtime's pool: allocate, free, and let the release threshold keep the memory.
+      DTL_ASSIGN_OR_RETURN(const device_guard guard, device_guard::enter(device_));
       std::vector<void*> blocks;
       blocks.reserve(count);
       status first;

@@ -43,6 +43,7 @@
 #include <dtl/core/result.hpp>
 #include <dtl/hip/stream_ref.hpp>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -166,8 +167,7 @@ class hip_pool_memory_space {
   [[nodiscard]] static constexpr std::size_t block_size(std::size_t bytes) noexcept {
     if (bytes == 0 || bytes > (std::size_t{1} << 62)) return 0;
     if (bytes <= 512) return bytes <= 256 ? 256 : 512;
-    std::size_t power = 512;  // the largest power of two below bytes
-    while (power * 2 < bytes) power *= 2;
+    const std::size_t power = std::bit_floor(bytes - 1);  // the largest power of two below bytes
     const std::size_t step = power / 4;
     return power + (bytes - power + step - 1) / step * step;
   }
