@@ -28,19 +28,6 @@ bool aligned_to(const void* p, std::size_t alignment) {
   return reinterpret_cast<std::uintptr_t>(p) % alignment == 0;
 }
 
-int unhandled_reports = 0;
-dtl::status_code last_unhandled_code = dtl::status_code::ok;
-
-void count_unhandled(const dtl::status& s) noexcept {
-  ++unhandled_reports;
-  last_unhandled_code = s.code();
-}
-
-bool same_counts(const dtl::allocation_stats& a, const dtl::allocation_stats& b) {
-  return a.bytes_in_use == b.bytes_in_use && a.peak_bytes == b.peak_bytes && a.live_allocations == b.live_allocations &&
-         a.total_allocations == b.total_allocations;
-}
-
 // deallocate with a wrong size, a foreign pointer, an interior pointer or a pointer already freed is a
 // reported error that frees nothing, changes no count and never reaches HIP.
 template <class Space>
@@ -66,17 +53,16 @@ void check_bad_deallocations() {
   std::vector<unsigned char> host(1024);
   CHECK(space.try_deallocate(host.data(), 1024) == status_code::invalid_pointer);  // foreign
   CHECK(space.try_deallocate(*theirs, 1024) == status_code::invalid_pointer);      // another space's
-  CHECK(same_counts(space.stats(), before));
+  CHECK(dtl_test::same_counts(space.stats(), before));
   CHECK(hipGetLastError() == hipSuccess);  // HIP never saw any of them
 
-  // deallocate() cannot return the error: it goes to report_unhandled(), and nothing changes either.
-  const dtl::unhandled_error_handler previous = dtl::set_unhandled_error_handler(count_unhandled);
-  unhandled_reports = 0;
-  space.deallocate(p, 4096);
-  dtl::set_unhandled_error_handler(previous);
-  CHECK(unhandled_reports == 1);
-  CHECK(last_unhandled_code == status_code::invalid_argument);
-  CHECK(same_counts(space.stats(), before));
+  {  // deallocate() cannot return the error: it goes to report_unhandled(), and nothing changes either.
+    const dtl_test::unhandled_counter unhandled;
+    space.deallocate(p, 4096);
+    CHECK(unhandled.reports() == 1);
+    CHECK(unhandled.last_code() == status_code::invalid_argument);
+  }
+  CHECK(dtl_test::same_counts(space.stats(), before));
 
   // The right size still frees it; a second free is a foreign pointer, and the counts never wrap.
   CHECK(space.try_deallocate(p, 1024).ok());

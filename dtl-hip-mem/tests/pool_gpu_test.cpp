@@ -51,18 +51,6 @@ bool busy(hipStream_t stream) {
   return e == hipErrorNotReady;
 }
 
-int unhandled_reports = 0;
-status_code last_unhandled = status_code::ok;
-void count_unhandled(const dtl::status& s) noexcept {
-  ++unhandled_reports;
-  last_unhandled = s.code();
-}
-
-bool same_counts(const pool_stats& a, const pool_stats& b) {
-  return a.bytes_in_use == b.bytes_in_use && a.live_allocations == b.live_allocations &&
-         a.total_allocations == b.total_allocations && a.peak_bytes == b.peak_bytes;
-}
-
 }  // namespace
 
 TEST_SUITE("gpu.pool") {
@@ -352,17 +340,17 @@ TEST_SUITE("gpu.pool") {
     CHECK(pool.try_deallocate(host.data(), 1000, stream.ref()) == status_code::invalid_pointer);
     CHECK(pool.try_deallocate(raw, 1000, stream.ref()) == status_code::invalid_pointer);
     CHECK(pool.try_deallocate(*theirs, 1000, stream.ref()) == status_code::invalid_pointer);
-    CHECK(same_counts(pool.stats(), before));
+    CHECK(dtl_test::same_counts(pool.stats(), before));
     CHECK(hipGetLastError() == hipSuccess);  // none of them reached HIP
 
-    const dtl::unhandled_error_handler previous = dtl::set_unhandled_error_handler(count_unhandled);
-    unhandled_reports = 0;
-    pool.deallocate(p, 4000, stream.ref());
-    pool.deallocate(raw, 1000);
-    dtl::set_unhandled_error_handler(previous);
-    CHECK(unhandled_reports == 2);
-    CHECK(last_unhandled == status_code::invalid_pointer);
-    CHECK(same_counts(pool.stats(), before));
+    {
+      const dtl_test::unhandled_counter unhandled;
+      pool.deallocate(p, 4000, stream.ref());
+      pool.deallocate(raw, 1000);
+      CHECK(unhandled.reports() == 2);
+      CHECK(unhandled.last_code() == status_code::invalid_pointer);
+    }
+    CHECK(dtl_test::same_counts(pool.stats(), before));
 
     CHECK(pool.try_deallocate(p, 1000, stream.ref()).ok());
     CHECK(pool.try_deallocate(p, 1000, stream.ref()) == status_code::invalid_pointer);  // freed twice

@@ -15,6 +15,7 @@
 
 using dtl::status_code;
 using namespace dtl::hip;
+using dtl_test::device_buffer;
 using dtl_test::hip_current_device;
 
 namespace {
@@ -46,25 +47,6 @@ staging_options small_chunks(unsigned threads) {
   return o;
 }
 
-/// Device memory of a space, freed at the end of the scope.
-class device_bytes {
- public:
-  explicit device_bytes(std::size_t bytes) : bytes_(bytes) {
-    const auto r = space_.allocate(bytes);
-    REQUIRE(r.has_value());
-    ptr_ = static_cast<unsigned char*>(*r);
-  }
-  ~device_bytes() { space_.deallocate(ptr_, bytes_); }
-  device_bytes(const device_bytes&) = delete;
-  device_bytes& operator=(const device_bytes&) = delete;
-  [[nodiscard]] unsigned char* get() const noexcept { return ptr_; }
-
- private:
-  hip_memory_space space_;
-  std::size_t bytes_;
-  unsigned char* ptr_ = nullptr;
-};
-
 /// What is in device memory, read with a plain hipMemcpy (not through the code under test).
 std::vector<unsigned char> device_contents(const unsigned char* device, std::size_t bytes) {
   std::vector<unsigned char> host(bytes, 0);
@@ -88,7 +70,8 @@ void round_trip(std::size_t bytes, bool async, std::size_t skew, stream_ref stre
   dtl_test::guarded_buffer src_storage(bytes + skew);
   unsigned char* src = src_storage.data() + skew;
   std::memcpy(src, expected.data(), bytes);
-  device_bytes device(bytes + skew);
+  hip_memory_space space;
+  device_buffer device(space, bytes + skew);
   unsigned char* d = device.get() + skew;
 
   if (async) {
@@ -151,7 +134,8 @@ TEST_SUITE("gpu.staging") {
     dtl_test::owned_stream stream;
     constexpr std::size_t n = (small_chunk * 5) / sizeof(unsigned) + 3;
     constexpr std::size_t bytes = n * sizeof(unsigned);
-    device_bytes device(bytes);
+    hip_memory_space space;
+    device_buffer device(space, bytes);
     auto* d = reinterpret_cast<unsigned*>(device.get());
 
     // Device to host after a kernel that is still writing: the copy sees what the kernel wrote.
@@ -185,7 +169,8 @@ TEST_SUITE("gpu.staging") {
     constexpr std::size_t bytes = small_chunk * 4 + 5;
     std::vector<unsigned char> src(bytes);
     dtl_test::fill_never_zero(src.data(), bytes, 77);
-    device_bytes device(bytes);
+    hip_memory_space space;
+    device_buffer device(space, bytes);
     REQUIRE(hip_memory_transfer::copy(device.get(), src.data(), bytes, transfer_kind::automatic).has_value());
     CHECK(device_contents(device.get(), bytes) == src);
     std::vector<unsigned char> dst(bytes, 0);
