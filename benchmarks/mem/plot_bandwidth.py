@@ -6,7 +6,8 @@
 One colour per copy (H2D pinned, H2D pageable, ...): DTL solid, raw HIP dashed. The title is the
 benchmark's header line (device, build, commit, date). Needs matplotlib:
 
-    apt-get install python3-matplotlib        # Debian, Ubuntu
+    apt-get install python3-matplotlib        # Debian, Ubuntu (then run it with /usr/bin/python3
+                                              # if another python3, e.g. pyenv's, comes first on PATH)
     python3 -m pip install --user matplotlib  # elsewhere
 """
 import csv
