@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -26,13 +27,18 @@ std::uintptr_t address(const void* ptr) noexcept { return reinterpret_cast<std::
 
 }  // namespace
 
+owner_id new_owner_id() noexcept {
+  static std::atomic<owner_id> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 void remember(const void* ptr, const known_region& region) {
   known_memory& t = table();
   const std::unique_lock lock(t.mutex);
   t.regions.insert_or_assign(address(ptr), region);
 }
 
-status forget(const void* ptr, const void* owner, std::size_t bytes, std::string_view who) {
+status forget(const void* ptr, owner_id owner, std::size_t bytes, std::string_view who) {
   known_memory& t = table();
   std::size_t allocated = 0;
   {

@@ -14,15 +14,23 @@
 #include <dtl/hip/pointer.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
 namespace dtl::hip::detail {
 
+/// Names the space or pool that allocated a region. Never reused within a process, so a space built
+/// where a destroyed one lived cannot take the dead one's allocations for its own.
+using owner_id = std::uint64_t;
+
+/// A new owner_id (never 0).
+[[nodiscard]] owner_id new_owner_id() noexcept;
+
 struct known_region {
   std::size_t bytes = 0;
   pointer_attributes attributes;
-  const void* owner = nullptr;  // the space or pool that allocated it
+  owner_id owner = 0;
 };
 
 /// Records [ptr, ptr + region.bytes) as allocated by region.owner.
@@ -31,7 +39,7 @@ void remember(const void* ptr, const known_region& region);
 /// Forgets the region that starts at `ptr`, if `owner` allocated it with exactly `bytes`. Otherwise
 /// nothing changes and the answer says why: invalid_pointer (not an allocation of `owner`; `who` names
 /// the owner in the message) or invalid_argument (`bytes` is not the size that was allocated).
-[[nodiscard]] status forget(const void* ptr, const void* owner, std::size_t bytes, std::string_view who);
+[[nodiscard]] status forget(const void* ptr, owner_id owner, std::size_t bytes, std::string_view who);
 
 /// The remembered region that contains `ptr`, if there is one.
 [[nodiscard]] std::optional<known_region> find_known(const void* ptr) noexcept;

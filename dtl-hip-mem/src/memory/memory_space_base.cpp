@@ -82,7 +82,8 @@ void release_uncounted(void* ptr, const space_traits& t) noexcept {
 
 }  // namespace
 
-memory_space_base::memory_space_base(space_kind kind) : kind_(kind), device_(no_device) {
+memory_space_base::memory_space_base(space_kind kind)
+    : kind_(kind), owner_(detail::new_owner_id()), device_(no_device) {
   result<int> current = current_device();
   if (current.has_value())
     device_ = *current;
@@ -92,7 +93,7 @@ memory_space_base::memory_space_base(space_kind kind) : kind_(kind), device_(no_
 }
 
 memory_space_base::memory_space_base(space_kind kind, int device)
-    : kind_(kind), device_(device), availability_(check_device(device)) {
+    : kind_(kind), owner_(detail::new_owner_id()), device_(device), availability_(check_device(device)) {
   check_capabilities();
 }
 
@@ -144,7 +145,7 @@ result<void*> memory_space_base::allocate(std::size_t bytes, std::size_t alignme
       return s;
     }
   }
-  detail::remember(ptr, {bytes, {t.memory, device_}, this});
+  detail::remember(ptr, {bytes, {t.memory, device_}, owner_});
   counter_.record_allocate(bytes);
   return ptr;
 }
@@ -154,12 +155,12 @@ status memory_space_base::try_deallocate(void* ptr, std::size_t bytes) {
   DTL_TRY(availability_);  // such a space never allocated anything
   const space_traits& t = traits(kind_);
   // Only what this space handed out, with its size, reaches HIP and the counters.
-  DTL_TRY(detail::forget(ptr, this, bytes, space_kind_name(kind_)));
+  DTL_TRY(detail::forget(ptr, owner_, bytes, space_kind_name(kind_)));
   result<device_guard> guard = device_guard::enter(device_);
   hipError_t e = hipSuccess;
   if (guard.has_value()) e = t.free(ptr);
   if (!guard.has_value() || e != hipSuccess) {
-    detail::remember(ptr, {bytes, {t.memory, device_}, this});  // still allocated: still ours
+    detail::remember(ptr, {bytes, {t.memory, device_}, owner_});  // still allocated: still ours
     if (!guard.has_value()) return std::move(guard).error();
     return to_status(e, fmt::format("{}({} bytes) on device {}", t.free_name, bytes, device_));
   }

@@ -114,7 +114,7 @@ memory_space_properties hip_pool_memory_space::properties() const noexcept {
 bool hip_pool_memory_space::contains(const void* ptr) const noexcept {
   if (ptr == nullptr || !core_) return false;
   const std::optional<detail::known_region> region = detail::find_known(ptr);
-  return region.has_value() && region->owner == core_.get();
+  return region.has_value() && region->owner == core_->owner();
 }
 
 }  // namespace dtl::hip

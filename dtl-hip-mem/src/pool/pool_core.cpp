@@ -4,7 +4,6 @@
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/error.hpp>
 
-#include "../memory/known_memory.hpp"
 #include "../platform.hpp"
 
 #include <fmt/format.h>
@@ -33,7 +32,7 @@ pool_core::~pool_core() {
     live_count = live_.size();
     live_bytes = bytes_in_use_;
     // A later pool at this address must not take these for its own.
-    for (const auto& [ptr, allocation] : live_) static_cast<void>(forget(ptr, this, allocation.held, owner_name));
+    for (const auto& [ptr, allocation] : live_) static_cast<void>(forget(ptr, owner_, allocation.held, owner_name));
   }
   try {
     if (live_count != 0)
@@ -127,13 +126,13 @@ result<void*> pool_core::obtain(std::size_t held, hipStream_t stream) {
                                     retried ? " (after giving the cache back and retrying once)" : ""));
   if (ptr == nullptr || reinterpret_cast<std::uintptr_t>(ptr) % hip_pool_memory_space::max_alignment != 0) {
     if (ptr != nullptr) {
-      remember(ptr, {held, {memory_kind::device, device_}, this});
+      remember(ptr, {held, {memory_kind::device, device_}, owner_});
       if (status s = give_back(ptr, held, stream); !s.ok()) report_unhandled(s);
     }
     return status(status_code::internal_error,
                   fmt::format("{} for {} gave {}, not 256-byte aligned memory", call, describe(held), ptr));
   }
-  remember(ptr, {held, {memory_kind::device, device_}, this});
+  remember(ptr, {held, {memory_kind::device, device_}, owner_});
   return ptr;
 }
 
@@ -171,13 +170,13 @@ status pool_core::deallocate(void* ptr, std::size_t bytes, hipStream_t stream) {
 }
 
 status pool_core::give_back(void* ptr, std::size_t held, hipStream_t stream) {
-  DTL_TRY(forget(ptr, this, held, owner_name));
+  DTL_TRY(forget(ptr, owner_, held, owner_name));
   // With the pool's device current: hipFree wants it, and the null stream means its null stream.
   result<device_guard> guard = device_guard::enter(device_);
   hipError_t e = hipSuccess;
   if (guard.has_value()) e = backing_ == pool_backing::runtime ? hipFreeAsync(ptr, stream) : hipFree(ptr);
   if (!guard.has_value() || e != hipSuccess) {
-    remember(ptr, {held, {memory_kind::device, device_}, this});  // still allocated: still ours
+    remember(ptr, {held, {memory_kind::device, device_}, owner_});  // still allocated: still ours
     if (!guard.has_value()) return std::move(guard).error();
     return to_status(e, fmt::format("{} of {} for {}", backing_ == pool_backing::runtime ? "hipFreeAsync" : "hipFree",
                                     ptr, describe(held)));

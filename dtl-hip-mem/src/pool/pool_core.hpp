@@ -7,6 +7,7 @@
 #include <dtl/hip/hip_pool_memory_space.hpp>
 #include <dtl/hip/runtime.hpp>
 
+#include "../memory/known_memory.hpp"
 #include "block_cache.hpp"
 
 #include <cstddef>
@@ -27,6 +28,9 @@ class pool_core {
 
   /// Creates what the backing needs (the runtime backing's hipMemPool).
   [[nodiscard]] status start();
+
+  /// Names this pool's memory in the table of known memory (contains()).
+  [[nodiscard]] owner_id owner() const noexcept { return owner_; }
 
   [[nodiscard]] result<void*> allocate(std::size_t bytes, hipStream_t stream);
   [[nodiscard]] status deallocate(void* ptr, std::size_t bytes, hipStream_t stream);
@@ -53,6 +57,7 @@ class pool_core {
 
   const pool_backing backing_;
   const int device_;
+  const owner_id owner_ = new_owner_id();
   hipMemPool_t memory_pool_ = nullptr;  // runtime backing
 
   mutable std::mutex mutex_;

@@ -13,6 +13,7 @@
 #include <dtl/hip/pointer.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 namespace dtl::hip {
@@ -90,6 +91,7 @@ class memory_space_base {
   void check_capabilities();
 
   space_kind kind_;
+  std::uint64_t owner_;  // names this space's allocations in dtl-hip-mem's table of known memory
   int device_;
   status availability_;
   managed_memory_support support_;
