@@ -60,17 +60,9 @@ status check_side(const void* ptr, const pointer_attributes& attr, bool want_hos
                             want_host ? "host" : "device"));
 }
 
-struct checked_transfer {
-  hipMemcpyKind kind = hipMemcpyDefault;
-  bool stage = false;    // through the pinned chunks (staging.hpp)
-  bool to_device = false;  // the direction of a staged copy
-};
-
-// Everything that can be checked before HIP is asked to copy: gives the hipMemcpyKind to use, and whether
-// the copy is staged. Memory our own spaces allocated is classified without a runtime call, so the checks
-// cost a small copy next to nothing; foreign pointers are asked of the runtime.
-result<checked_transfer> check_transfer(void* dst, const void* src, std::size_t bytes, transfer_kind kind,
-                                        std::string_view call) {
+// What the arguments alone tell, with no device: null pointers, 0 bytes, an unknown kind, overlap.
+status check_copy_arguments(const void* dst, const void* src, std::size_t bytes, transfer_kind kind,
+                            std::string_view call) {
   if (!is_known(kind))
     return status(status_code::invalid_argument,
                   fmt::format("{}: unknown transfer_kind {}", call, static_cast<int>(kind)));
@@ -84,6 +76,21 @@ result<checked_transfer> check_transfer(void* dst, const void* src, std::size_t 
     return status(status_code::invalid_argument,
                   fmt::format("{} {}: the {} bytes at src {} and dst {} overlap", call, kind, bytes, src,
                               static_cast<const void*>(dst)));
+  return {};
+}
+
+struct checked_transfer {
+  hipMemcpyKind kind = hipMemcpyDefault;
+  bool stage = false;      // through the pinned chunks (staging.hpp)
+  bool to_device = false;  // the direction of a staged copy
+};
+
+// Everything that can be checked before HIP is asked to copy: gives the hipMemcpyKind to use, and whether
+// the copy is staged. Memory our own spaces allocated is classified without a runtime call, so the checks
+// cost a small copy next to nothing; foreign pointers are asked of the runtime.
+result<checked_transfer> check_transfer(void* dst, const void* src, std::size_t bytes, transfer_kind kind,
+                                        std::string_view call) {
+  DTL_TRY(check_copy_arguments(dst, src, bytes, kind, call));
   if (device_count() == 0)
     return status(status_code::backend_not_available, fmt::format("{}: no HIP device is available", call));
   checked_transfer checked{to_hip(kind)};
@@ -101,6 +108,11 @@ result<checked_transfer> check_transfer(void* dst, const void* src, std::size_t 
 }
 
 }  // namespace
+
+status hip_memory_transfer::check_arguments(const void* dst, const void* src, std::size_t bytes,
+                                            transfer_kind kind) {
+  return check_copy_arguments(dst, src, bytes, kind, "hip_memory_transfer");
+}
 
 result<void> hip_memory_transfer::copy(void* dst, const void* src, std::size_t bytes, transfer_kind kind) {
   DTL_ASSIGN_OR_RETURN(const checked_transfer checked, check_transfer(dst, src, bytes, kind, "copy"));

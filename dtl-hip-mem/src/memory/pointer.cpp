@@ -20,7 +20,7 @@ result<pointer_attributes> query_pointer(const void* ptr) {
   if (ptr == nullptr) return status(status_code::invalid_argument, "query_pointer(nullptr)");
   // Memory our own spaces and pools allocated is answered without a runtime call.
   if (const std::optional<detail::known_region> known = detail::find_known(ptr)) return known->attributes;
-  if (device_count() == 0) return status(status_code::backend_not_available, "no HIP device is available");
+  if (status s = require_device("query_pointer"); !s.ok()) return s;
   return platform::query_pointer(ptr);
 }
 

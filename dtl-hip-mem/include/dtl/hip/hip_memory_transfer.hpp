@@ -46,7 +46,7 @@
 
 namespace dtl::hip {
 
-/// dtl::hip::transfer_kind::host_to_device etc., as the guide spells them.
+/// dtl::hip::transfer_kind::host_to_device etc., as the HIP guide spells them.
 using transfer_kind = dtl::transfer_kind;
 
 /// How copies between pageable host memory and device memory are staged (see "Staged copies" above).
@@ -78,6 +78,12 @@ struct hip_memory_transfer {
   /// Sets the staging of later copies (copies in progress finish with the old one). invalid_argument
   /// for a value out of range.
   [[nodiscard]] static status set_staging(const staging_options& options);
+
+  /// The first checks of copy() and copy_async(), on the arguments alone (no device needed): a null dst
+  /// or src, 0 bytes, overlapping ranges or an unknown kind is invalid_argument. For callers that must
+  /// judge a copy's arguments before their own, as dtl::hip::copy_async does before its stream.
+  [[nodiscard]] static status check_arguments(const void* dst, const void* src, std::size_t bytes,
+                                              transfer_kind kind);
 };
 
 static_assert(MemoryTransfer<hip_memory_transfer>);

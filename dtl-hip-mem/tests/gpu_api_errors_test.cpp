@@ -4,7 +4,7 @@
 // reaches HIP: memory_space_gpu_test.cpp covers those.
 #include "doctest.hpp"
 
-#include "memory_test_support.hpp"
+#include "gpu_support.hpp"
 #include "test_kernels.hpp"
 
 #include <dtl/hip/device.hpp>

@@ -2,7 +2,7 @@
 // data around every chunk boundary, sync and async, checked byte for byte; stream order; concurrency.
 #include "doctest.hpp"
 
-#include "memory_test_support.hpp"
+#include "gpu_support.hpp"
 #include "test_kernels.hpp"
 
 #include <dtl/hip/basic_memory_space.hpp>

@@ -2,7 +2,7 @@
 // backing, named in DTL_HIP_POOL_BACKING; every pool here is built with pool_backing::automatic.
 #include "doctest.hpp"
 
-#include "memory_test_support.hpp"
+#include "gpu_support.hpp"
 #include "test_kernels.hpp"
 
 #include <dtl/hip/device.hpp>

@@ -1,6 +1,6 @@
 #pragma once
-// Helpers shared by the memory tests: test data, an owned stream, guarded host and device buffers,
-// counting what reaches dtl::report_unhandled().
+// Helpers for the gpu tests: test data, an owned stream, guarded host and device buffers, the current
+// device, counting what reaches dtl::report_unhandled().
 
 #include "doctest.hpp"
 
