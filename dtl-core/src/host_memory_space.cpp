@@ -23,8 +23,19 @@ result<void*> host_memory_space::allocate(std::size_t bytes, std::size_t alignme
 
 void host_memory_space::deallocate(void* ptr, std::size_t bytes) noexcept {
   if (ptr == nullptr) return;
+  // Without a size table only a size larger than what is in use can be caught; the counters clamp.
+  const bool size_fits = counter_.record_deallocate(bytes);
+  if (!size_fits) {
+    try {
+      report_unhandled(status(status_code::invalid_argument,
+                              fmt::format("host_memory_space::deallocate({}, {} bytes): more bytes than this space "
+                                          "has in use; the statistics were clamped at zero",
+                                          ptr, bytes)));
+    } catch (...) {  // formatting the message failed (bad_alloc): report without it
+      report_unhandled(status(status_code::invalid_argument, "host_memory_space::deallocate: wrong size"));
+    }
+  }
   std::free(ptr);
-  counter_.record_deallocate(bytes);
 }
 
 memory_space_properties host_memory_space::properties() const noexcept {

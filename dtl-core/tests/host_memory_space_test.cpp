@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -94,6 +95,64 @@ TEST_SUITE("host_memory_space") {
     CHECK(s.live_allocations == 0);
     CHECK(s.peak_bytes >= 16 * 17);
     CHECK(s.peak_bytes <= threads * 17 * 80);
+  }
+}
+
+namespace {
+
+int wrong_size_reports = 0;
+std::string last_wrong_size_report;
+
+void count_wrong_size(const dtl::status& s) noexcept {
+  ++wrong_size_reports;
+  last_wrong_size_report = std::string(s.message());
+}
+
+}  // namespace
+
+TEST_SUITE("allocation_stats") {
+  TEST_CASE("a deallocation larger than what is in use clamps at zero and says so") {
+    dtl::allocation_counter counter;
+    counter.record_allocate(64);
+    CHECK_FALSE(counter.record_deallocate(128));  // more than was allocated
+    auto s = counter.snapshot();
+    CHECK(s.bytes_in_use == 0);  // clamped, never 2^64 - 64
+    CHECK(s.live_allocations == 0);
+    CHECK(s.peak_bytes == 64);
+    CHECK_FALSE(counter.record_deallocate(1));  // nothing is live any more
+    s = counter.snapshot();
+    CHECK(s.bytes_in_use == 0);
+    CHECK(s.live_allocations == 0);
+  }
+
+  TEST_CASE("matching deallocations are accepted") {
+    dtl::allocation_counter counter;
+    counter.record_allocate(10);
+    counter.record_allocate(20);
+    CHECK(counter.record_deallocate(20));
+    CHECK(counter.record_deallocate(10));
+    const auto s = counter.snapshot();
+    CHECK(s.bytes_in_use == 0);
+    CHECK(s.live_allocations == 0);
+    CHECK(s.total_allocations == 2);
+    CHECK(s.peak_bytes == 30);
+  }
+}
+
+TEST_SUITE("host_memory_space") {
+  TEST_CASE("deallocate with a size larger than allocated is reported and the counters never wrap") {
+    dtl::host_memory_space space;
+    auto r = space.allocate(64);
+    REQUIRE(r.has_value());
+    const dtl::unhandled_error_handler previous = dtl::set_unhandled_error_handler(count_wrong_size);
+    wrong_size_reports = 0;
+    space.deallocate(r.value(), 128);
+    dtl::set_unhandled_error_handler(previous);
+    CHECK(wrong_size_reports == 1);
+    CHECK(last_wrong_size_report.find("128") != std::string::npos);
+    const auto s = space.stats();
+    CHECK(s.bytes_in_use == 0);  // clamped: not 18446744073709551552
+    CHECK(s.live_allocations == 0);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <backends/hip/hip_executor.hpp>
 #include <dtl/hip/device.hpp>
 #include <dtl/hip/exec.hpp>
+#include <dtl/hip/hip_pool_memory_space.hpp>
 
 #include <array>
 #include <chrono>
@@ -24,6 +25,11 @@ static_assert(!std::is_copy_constructible_v<hip_event> && std::is_nothrow_move_c
 static_assert(!std::is_copy_constructible_v<hip_executor> && std::is_nothrow_move_constructible_v<hip_executor>);
 static_assert(std::is_convertible_v<const hip_stream&, stream_ref>);
 static_assert(std::is_same_v<hip_executor::native_handle_type, hipStream_t>);
+// dtl-hip-mem's stream-ordered pool takes the exec layer's streams as they are.
+static_assert(requires(hip_pool_memory_space& pool, const hip_stream& stream, void* p) {
+  { pool.allocate(std::size_t{64}, stream) } -> std::same_as<dtl::result<void*>>;
+  { pool.deallocate(p, std::size_t{64}, stream) } noexcept;
+});
 
 TEST_SUITE("api") {
   TEST_CASE("event flags") {

@@ -5,6 +5,7 @@
 
 #include <backends/hip/hip_event.hpp>
 #include <backends/hip/hip_executor.hpp>
+#include <dtl/hip/hip_pool_memory_space.hpp>
 
 using namespace dtl::hip;
 using dtl::status_code;
@@ -12,6 +13,27 @@ using dtl::stream_priority;
 using exec_test::current;
 
 TEST_SUITE("gpu.stream") {
+  TEST_CASE("a hip_stream plugs into the stream-ordered pool as it is") {
+    hip_stream stream(stream_flags::non_blocking);
+    REQUIRE(stream.valid());
+    hip_pool_memory_space pool;
+    REQUIRE(pool.availability().ok());
+    const auto a = pool.allocate(sizeof(int), stream);
+    REQUIRE(a.has_value());
+    auto* value = static_cast<int*>(*a);
+    REQUIRE(exec_test_store(value, 41, stream.native_handle()) == hipSuccess);
+    pool.deallocate(value, sizeof(int), stream);
+    const auto b = pool.allocate(sizeof(int), stream);  // ordered after the store on the same stream
+    REQUIRE(b.has_value());
+    REQUIRE(exec_test_store(static_cast<int*>(*b), 42, stream.native_handle()) == hipSuccess);
+    REQUIRE(stream.synchronize().has_value());
+    int host = 0;
+    REQUIRE(hipMemcpy(&host, *b, sizeof host, hipMemcpyDeviceToHost) == hipSuccess);
+    CHECK(host == 42);
+    CHECK(pool.try_deallocate(*b, sizeof(int), stream).ok());
+    CHECK(pool.stats().live_allocations == 0);
+  }
+
   TEST_CASE("default, owned, prioritised and wrapped streams") {
     const int dev = current();
     hip_stream def;

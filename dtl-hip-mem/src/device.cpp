@@ -9,7 +9,9 @@
 
 namespace dtl::hip {
 
-int device_count() noexcept {
+namespace {
+
+int query_device_count() noexcept {
   int count = 0;
   // Any error means "no usable device": hipErrorNoDevice (100) on AMD, 35 on NVIDIA without a driver.
   if (hipGetDeviceCount(&count) != hipSuccess) {
@@ -20,14 +22,19 @@ int device_count() noexcept {
   return count < 0 ? 0 : count;
 }
 
-namespace {
-
 status no_device(std::string_view what) {
   if (what.empty()) return status(status_code::backend_not_available, "no HIP device is available");
   return status(status_code::backend_not_available, fmt::format("{}: no HIP device is available", what));
 }
 
 }  // namespace
+
+int device_count() noexcept {
+  // The runtime fixes the devices a process sees when it starts (HIP_VISIBLE_DEVICES,
+  // CUDA_VISIBLE_DEVICES), so one query serves the whole run; every check on a hot path asks this.
+  static const int count = query_device_count();
+  return count;
+}
 
 status require_device(std::string_view what) {
   if (device_count() > 0) return {};

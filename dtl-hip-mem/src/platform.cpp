@@ -1,7 +1,13 @@
 #include "platform.hpp"
 
+#include <dtl/core/try.hpp>
+#include <dtl/hip/device.hpp>
 #include <dtl/hip/error.hpp>
 
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <limits>
 #include <string>
 
 namespace dtl::hip::platform {
@@ -17,6 +23,14 @@ void clear_pending_invalid_value() noexcept {
 }
 
 }  // namespace
+
+result<bool> memory_pools_supported(int device) {
+  int value = 0;
+  if (const hipError_t e = hipDeviceGetAttribute(&value, hipDeviceAttributeMemoryPoolsSupported, device);
+      e != hipSuccess)
+    return to_status(e, fmt::format("hipDeviceGetAttribute(MemoryPoolsSupported) on device {}", device));
+  return value != 0;
+}
 
 #if defined(__HIP_PLATFORM_AMD__)
 
@@ -53,6 +67,22 @@ result<pointer_attributes> query_pointer(const void* ptr) {
   return pageable();  // ROCm 6: hipMemoryTypeUnregistered
 }
 
+// ROCm's stream-ordered allocator has run out of memory where hipMalloc did not (ROCm/hip#3775, fixed in
+// ROCm 7.0) and handed out corrupted buffers under a low release threshold (CTranslate2#2090); Kokkos
+// turned it off by default again for ROCm 7 (kokkos#8746). Our event-gated cache is the safe default here.
+bool prefer_runtime_pools() noexcept { return false; }
+
+namespace pool_enum {
+constexpr auto pinned = hipMemAllocationTypePinned;
+constexpr auto no_handle = hipMemHandleTypeNone;
+constexpr auto on_device = hipMemLocationTypeDevice;
+constexpr auto release_threshold = hipMemPoolAttrReleaseThreshold;
+constexpr auto reserved_now = hipMemPoolAttrReservedMemCurrent;
+constexpr auto used_now = hipMemPoolAttrUsedMemCurrent;
+}  // namespace pool_enum
+
+result<int> stream_device(hipStream_t) { return current_device(); }
+
 #elif defined(__HIP_PLATFORM_NVIDIA__)
 
 const char* name() noexcept { return "nvidia"; }
@@ -80,6 +110,60 @@ result<pointer_attributes> query_pointer(const void* ptr) {
   return pageable();
 }
 
+// CUDA's stream-ordered allocator is mature; the release threshold below keeps freed memory in the pool.
+bool prefer_runtime_pools() noexcept { return true; }
+
+// HIP 5.2's NVIDIA headers map the hipMemPool functions and types but not their enumerators: CUDA's.
+namespace pool_enum {
+constexpr auto pinned = cudaMemAllocationTypePinned;
+constexpr auto no_handle = cudaMemHandleTypeNone;
+constexpr auto on_device = cudaMemLocationTypeDevice;
+constexpr auto release_threshold = cudaMemPoolAttrReleaseThreshold;
+constexpr auto reserved_now = cudaMemPoolAttrReservedMemCurrent;
+constexpr auto used_now = cudaMemPoolAttrUsedMemCurrent;
+}  // namespace pool_enum
+
+result<int> stream_device(hipStream_t stream) {
+#if CUDART_VERSION >= 12080
+  if (stream == nullptr) return current_device();
+  int device = -1;
+  if (const cudaError_t e = cudaStreamGetDevice(stream, &device); e != cudaSuccess)
+    return to_status(hipCUDAErrorTohipError(e), "cudaStreamGetDevice");
+  return device;
+#else
+  static_cast<void>(stream);
+  return current_device();
 #endif
+}
+
+#endif
+
+// The same on both platforms, with the enumerators above.
+
+result<hipMemPool_t> create_memory_pool(int device) {
+  hipMemPoolProps props{};
+  props.allocType = pool_enum::pinned;
+  props.handleTypes = pool_enum::no_handle;
+  props.location.type = pool_enum::on_device;
+  props.location.id = device;
+  hipMemPool_t pool = nullptr;
+  if (const hipError_t e = hipMemPoolCreate(&pool, &props); e != hipSuccess)
+    return to_status(e, fmt::format("hipMemPoolCreate on device {}", device));
+  std::uint64_t keep_everything = std::numeric_limits<std::uint64_t>::max();
+  if (const hipError_t e = hipMemPoolSetAttribute(pool, pool_enum::release_threshold, &keep_everything);
+      e != hipSuccess) {
+    static_cast<void>(hipMemPoolDestroy(pool));
+    return to_status(e, fmt::format("hipMemPoolSetAttribute(ReleaseThreshold) on device {}", device));
+  }
+  return pool;
+}
+
+result<memory_pool_usage> memory_pool_usage_of(hipMemPool_t pool) {
+  std::uint64_t reserved = 0;
+  std::uint64_t used = 0;
+  DTL_HIP_TRY(hipMemPoolGetAttribute(pool, pool_enum::reserved_now, &reserved));
+  DTL_HIP_TRY(hipMemPoolGetAttribute(pool, pool_enum::used_now, &used));
+  return memory_pool_usage{static_cast<std::size_t>(reserved), static_cast<std::size_t>(used)};
+}
 
 }  // namespace dtl::hip::platform

@@ -6,6 +6,7 @@
 #include <dtl/hip/pointer.hpp>
 #include <dtl/hip/runtime.hpp>
 
+#include <cstddef>
 #include <string>
 
 namespace dtl::hip::platform {
@@ -15,6 +16,27 @@ const char* name() noexcept;
 
 /// The device's architecture name: gcnArchName on AMD ("gfx90a:sramecc+:xnack-"), "sm_90" on NVIDIA.
 std::string arch_name(const hipDeviceProp_t& prop);
+
+/// Whether `device` supports the runtime's stream-ordered memory pools (hipDeviceAttributeMemoryPoolsSupported).
+result<bool> memory_pools_supported(int device);
+
+/// Whether a pool with automatic backing should use the runtime's pools on this platform (when the device
+/// supports them) rather than our own caching pool.
+bool prefer_runtime_pools() noexcept;
+
+/// A new pool of device memory on `device` whose release threshold keeps all freed memory (until trimmed).
+result<hipMemPool_t> create_memory_pool(int device);
+
+/// Bytes `pool` holds from the device (ReservedMemCurrent) and bytes of them allocated (UsedMemCurrent).
+struct memory_pool_usage {
+  std::size_t reserved = 0;
+  std::size_t used = 0;
+};
+result<memory_pool_usage> memory_pool_usage_of(hipMemPool_t pool);
+
+/// The device `stream` belongs to. The null stream, and every stream where the runtime cannot tell (HIP 5
+/// on AMD has no hipStreamGetDevice), belong to the current device.
+result<int> stream_device(hipStream_t stream);
 
 /// Classifies a non-null pointer (see dtl::hip::query_pointer). A pointer the runtime does not know is
 /// host_pageable; no HIP error is left pending for the calling thread.

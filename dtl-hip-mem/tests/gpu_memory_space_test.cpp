@@ -5,6 +5,8 @@
 #include "test_kernels.hpp"
 
 #include <dtl/hip/device.hpp>
+#include <dtl/hip/hip_device_preferred_memory_space.hpp>
+#include <dtl/hip/hip_managed_memory_space.hpp>
 #include <dtl/hip/hip_memory_space.hpp>
 #include <dtl/hip/hip_memory_transfer.hpp>
 #include <dtl/hip/hip_pinned_memory_space.hpp>
@@ -24,6 +26,51 @@ namespace {
 
 bool aligned_to(const void* p, std::size_t alignment) {
   return reinterpret_cast<std::uintptr_t>(p) % alignment == 0;
+}
+
+// deallocate with a wrong size, a foreign pointer, an interior pointer or a pointer already freed is a
+// reported error that frees nothing, changes no count and never reaches HIP.
+template <class Space>
+void check_bad_deallocations() {
+  Space space;
+  if (!space.availability().ok()) {
+    MESSAGE(Space::name() << " is not available here: " << space.availability().to_string());
+    return;
+  }
+  Space other;
+  dtl_test::clear_pending_hip_error();
+  const auto r = space.allocate(1024);
+  const auto theirs = other.allocate(1024);
+  REQUIRE(r.has_value());
+  REQUIRE(theirs.has_value());
+  auto* p = static_cast<unsigned char*>(*r);
+  const dtl::allocation_stats before = space.stats();
+
+  CHECK(space.try_deallocate(p, 2048) == status_code::invalid_argument);  // larger than allocated
+  CHECK(space.try_deallocate(p, 512) == status_code::invalid_argument);   // smaller
+  CHECK(space.try_deallocate(p, 2048).message().find("1024") != std::string_view::npos);
+  CHECK(space.try_deallocate(p + 256, 768) == status_code::invalid_pointer);  // interior
+  std::vector<unsigned char> host(1024);
+  CHECK(space.try_deallocate(host.data(), 1024) == status_code::invalid_pointer);  // foreign
+  CHECK(space.try_deallocate(*theirs, 1024) == status_code::invalid_pointer);      // another space's
+  CHECK(dtl_test::same_counts(space.stats(), before));
+  CHECK(hipGetLastError() == hipSuccess);  // HIP never saw any of them
+
+  {  // deallocate() cannot return the error: it goes to report_unhandled(), and nothing changes either.
+    const dtl_test::unhandled_counter unhandled;
+    space.deallocate(p, 4096);
+    CHECK(unhandled.reports() == 1);
+    CHECK(unhandled.last_code() == status_code::invalid_argument);
+  }
+  CHECK(dtl_test::same_counts(space.stats(), before));
+
+  // The right size still frees it; a second free is a foreign pointer, and the counts never wrap.
+  CHECK(space.try_deallocate(p, 1024).ok());
+  CHECK(space.try_deallocate(p, 1024) == status_code::invalid_pointer);
+  const dtl::allocation_stats after = space.stats();
+  CHECK(after.bytes_in_use == 0);
+  CHECK(after.live_allocations == 0);
+  CHECK(other.try_deallocate(*theirs, 1024).ok());
 }
 
 }  // namespace
@@ -176,6 +223,13 @@ TEST_SUITE("gpu.memory_space") {
     CHECK(space.stats().bytes_in_use == 0);
     CHECK(space.stats().live_allocations == 0);
     CHECK(hip_current_device() == device);
+  }
+
+  TEST_CASE("a wrong size or a pointer the space did not give out is a reported error, for every space") {
+    SUBCASE("hip_memory_space") { check_bad_deallocations<hip_memory_space>(); }
+    SUBCASE("hip_pinned_memory_space") { check_bad_deallocations<hip_pinned_memory_space>(); }
+    SUBCASE("hip_managed_memory_space") { check_bad_deallocations<hip_managed_memory_space>(); }
+    SUBCASE("hip_device_preferred_memory_space") { check_bad_deallocations<hip_device_preferred_memory_space>(); }
   }
 
   TEST_CASE("leak check: statistics return to zero after mixed use") {

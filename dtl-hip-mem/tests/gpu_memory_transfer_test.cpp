@@ -18,28 +18,10 @@
 
 using dtl::status_code;
 using namespace dtl::hip;
+using dtl_test::device_buffer;
 using dtl_test::hip_current_device;
 
 namespace {
-
-// A device buffer that frees itself, for tests that only need memory.
-class device_buffer {
- public:
-  device_buffer(hip_memory_space& space, std::size_t bytes) : space_(space), bytes_(bytes) {
-    const auto r = space.allocate(bytes);
-    REQUIRE(r.has_value());
-    ptr_ = *r;
-  }
-  ~device_buffer() { space_.deallocate(ptr_, bytes_); }
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-  [[nodiscard]] void* get() const noexcept { return ptr_; }
-
- private:
-  hip_memory_space& space_;
-  std::size_t bytes_;
-  void* ptr_ = nullptr;
-};
 
 bool mentions(const dtl::status& s, std::string_view text) { return s.message().find(text) != std::string_view::npos; }
 
@@ -232,7 +214,7 @@ TEST_SUITE("gpu.transfer") {
     const int device = hip_current_device();
     hip_memory_space space;
     device_buffer d(space, 1u << 16);
-    const auto on_device = query_pointer(static_cast<char*>(d.get()) + 4097);  // an interior pointer
+    const auto on_device = query_pointer(d.get() + 4097);  // an interior pointer
     REQUIRE(on_device.has_value());
     CHECK(on_device->kind == memory_kind::device);
     CHECK(on_device->device == device);

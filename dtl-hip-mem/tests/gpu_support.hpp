@@ -1,8 +1,12 @@
 #pragma once
-// Helpers for the gpu tests: test data, an owned stream, guarded host buffers, the current device.
+// Helpers for the gpu tests: test data, an owned stream, guarded host and device buffers, the current
+// device, counting what reaches dtl::report_unhandled().
 
 #include "doctest.hpp"
 
+#include <dtl/core/allocation_stats.hpp>
+#include <dtl/core/status.hpp>
+#include <dtl/hip/basic_memory_space.hpp>
 #include <dtl/hip/runtime.hpp>
 #include <dtl/hip/stream_ref.hpp>
 
@@ -94,5 +98,53 @@ class scoped_current_device {
  private:
   int previous_;
 };
+
+/// Device memory from a hip_memory_space, freed at the end of the scope.
+class device_buffer {
+ public:
+  device_buffer(dtl::hip::hip_memory_space& space, std::size_t bytes) : space_(space), bytes_(bytes) {
+    const auto r = space.allocate(bytes);
+    REQUIRE(r.has_value());
+    ptr_ = static_cast<unsigned char*>(*r);
+  }
+  ~device_buffer() { space_.deallocate(ptr_, bytes_); }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  [[nodiscard]] unsigned char* get() const noexcept { return ptr_; }
+
+ private:
+  dtl::hip::hip_memory_space& space_;
+  std::size_t bytes_;
+  unsigned char* ptr_ = nullptr;
+};
+
+/// Counts what dtl::report_unhandled() reports while it exists, instead of printing it.
+class unhandled_counter {
+ public:
+  unhandled_counter() : previous_(dtl::set_unhandled_error_handler(record)) {
+    reports_ = 0;
+    last_ = dtl::status_code::ok;
+  }
+  ~unhandled_counter() { dtl::set_unhandled_error_handler(previous_); }
+  unhandled_counter(const unhandled_counter&) = delete;
+  unhandled_counter& operator=(const unhandled_counter&) = delete;
+  [[nodiscard]] int reports() const noexcept { return reports_; }
+  [[nodiscard]] dtl::status_code last_code() const noexcept { return last_; }
+
+ private:
+  static void record(const dtl::status& s) noexcept {
+    ++reports_;
+    last_ = s.code();
+  }
+  static inline int reports_ = 0;
+  static inline dtl::status_code last_ = dtl::status_code::ok;
+  dtl::unhandled_error_handler previous_;
+};
+
+/// The counts of what callers allocated are the same (pool_stats compares as its allocation_stats).
+inline bool same_counts(const dtl::allocation_stats& a, const dtl::allocation_stats& b) {
+  return a.bytes_in_use == b.bytes_in_use && a.peak_bytes == b.peak_bytes && a.live_allocations == b.live_allocations &&
+         a.total_allocations == b.total_allocations;
+}
 
 }  // namespace dtl_test

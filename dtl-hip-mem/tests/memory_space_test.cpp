@@ -32,6 +32,23 @@ static_assert(hip_managed_memory_space::name() == "hip_managed");
 static_assert(hip_device_preferred_memory_space::name() == "hip_device_preferred");
 static_assert(hip_pinned_memory_space::name() == "hip_pinned");
 
+// One implementation: the four names are aliases of basic_memory_space<space_kind>, and the extras exist
+// only where they mean something.
+static_assert(std::is_same_v<hip_memory_space, basic_memory_space<space_kind::device>>);
+static_assert(std::is_same_v<hip_pinned_memory_space, basic_memory_space<space_kind::pinned>>);
+template <class Space>
+concept reports_support = requires(const Space& s) { s.support(); };
+template <class Space>
+concept prefetches = requires(const Space& s, const void* p) {
+  s.prefetch_to_device(p, 4);
+  s.prefetch_to_host(p, 4);
+};
+static_assert(reports_support<hip_managed_memory_space> && reports_support<hip_device_preferred_memory_space>);
+static_assert(!reports_support<hip_memory_space> && !reports_support<hip_pinned_memory_space>);
+static_assert(prefetches<hip_device_preferred_memory_space>);
+static_assert(!prefetches<hip_memory_space> && !prefetches<hip_managed_memory_space> &&
+              !prefetches<hip_pinned_memory_space>);
+
 // A space owns counters and statistics: it is neither copied nor moved by accident.
 static_assert(!std::is_copy_constructible_v<hip_memory_space> && !std::is_move_constructible_v<hip_memory_space>);
 static_assert(!std::is_copy_constructible_v<hip_pinned_memory_space>);

@@ -15,7 +15,26 @@ __global__ void add_kernel(unsigned* data, std::size_t n, unsigned delta) {
   if (i < n) data[i] += delta;
 }
 
+// Holds its stream for about `cycles` clock ticks, then writes `value` everywhere: work that is still
+// writing a buffer when the host frees it.
+__global__ void slow_fill_kernel(unsigned* out, std::size_t n, unsigned value, long long cycles) {
+  if (threadIdx.x == 0) {
+    const long long start = clock64();
+    while (clock64() - start < cycles) {
+    }
+  }
+  __syncthreads();
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += stride)
+    out[i] = value;
+}
+
 unsigned blocks_for(std::size_t n, unsigned block) { return static_cast<unsigned>((n + block - 1) / block); }
+
+unsigned capped_blocks_for(std::size_t n, unsigned block) {
+  const unsigned blocks = blocks_for(n, block);
+  return blocks < 1024 ? (blocks == 0 ? 1 : blocks) : 1024;
+}
 
 }  // namespace
 
@@ -28,5 +47,12 @@ hipError_t dtl_test_fill_index(unsigned* out, std::size_t n, unsigned seed, hipS
 hipError_t dtl_test_add(unsigned* data, std::size_t n, unsigned delta, hipStream_t stream) {
   const unsigned block = 256;
   hipLaunchKernelGGL(add_kernel, dim3(blocks_for(n, block)), dim3(block), 0, stream, data, n, delta);
+  return hipGetLastError();
+}
+
+hipError_t dtl_test_slow_fill(unsigned* out, std::size_t n, unsigned value, long long cycles, hipStream_t stream) {
+  const unsigned block = 256;
+  hipLaunchKernelGGL(slow_fill_kernel, dim3(capped_blocks_for(n, block)), dim3(block), 0, stream, out, n, value,
+                     cycles);
   return hipGetLastError();
 }

@@ -6,6 +6,8 @@
 #include <dtl/hip/error.hpp>
 #include <dtl/hip/pointer.hpp>
 
+#include "staging.hpp"
+
 #include <fmt/format.h>
 
 #include <cstdint>
@@ -46,8 +48,8 @@ bool destination_is_host(transfer_kind kind) noexcept {
 }
 
 // Checks that the memory behind one side suits what `kind` says it is.
-status check_side(const void* ptr, bool want_host, std::string_view side, transfer_kind kind, std::string_view call) {
-  DTL_ASSIGN_OR_RETURN(const pointer_attributes attr, query_pointer(ptr));
+status check_side(const void* ptr, const pointer_attributes& attr, bool want_host, std::string_view side,
+                  transfer_kind kind, std::string_view call) {
   const bool fits = want_host ? is_host_side(attr.kind) : is_device_side(attr.kind);
   if (fits) return {};
   return status(status_code::invalid_pointer,
@@ -77,17 +79,32 @@ status check_copy_arguments(const void* dst, const void* src, std::size_t bytes,
   return {};
 }
 
-// Everything that can be checked before HIP is asked to copy; gives the hipMemcpyKind to use.
-result<hipMemcpyKind> check_transfer(void* dst, const void* src, std::size_t bytes, transfer_kind kind,
-                                     std::string_view call) {
+struct checked_transfer {
+  hipMemcpyKind kind = hipMemcpyDefault;
+  bool stage = false;      // through the pinned chunks (staging.hpp)
+  bool to_device = false;  // the direction of a staged copy
+};
+
+// Everything that can be checked before HIP is asked to copy: gives the hipMemcpyKind to use, and whether
+// the copy is staged. Memory our own spaces allocated is classified without a runtime call, so the checks
+// cost a small copy next to nothing; foreign pointers are asked of the runtime.
+result<checked_transfer> check_transfer(void* dst, const void* src, std::size_t bytes, transfer_kind kind,
+                                        std::string_view call) {
   DTL_TRY(check_copy_arguments(dst, src, bytes, kind, call));
   if (device_count() == 0)
     return status(status_code::backend_not_available, fmt::format("{}: no HIP device is available", call));
+  checked_transfer checked{to_hip(kind)};
+  // An automatic copy is classified only when it is large enough to be staged.
+  if (kind == transfer_kind::automatic && !detail::may_stage(bytes)) return checked;
+  DTL_ASSIGN_OR_RETURN(const pointer_attributes from, query_pointer(src));
+  DTL_ASSIGN_OR_RETURN(const pointer_attributes to, query_pointer(dst));
   if (kind != transfer_kind::automatic) {
-    DTL_TRY(check_side(src, source_is_host(kind), "src", kind, call));
-    DTL_TRY(check_side(dst, destination_is_host(kind), "dst", kind, call));
+    DTL_TRY(check_side(src, from, source_is_host(kind), "src", kind, call));
+    DTL_TRY(check_side(dst, to, destination_is_host(kind), "dst", kind, call));
   }
-  return to_hip(kind);
+  checked.stage = detail::should_stage(from.kind, to.kind, bytes);
+  checked.to_device = from.kind == memory_kind::host_pageable;
+  return checked;
 }
 
 }  // namespace
@@ -98,8 +115,9 @@ status hip_memory_transfer::check_arguments(const void* dst, const void* src, st
 }
 
 result<void> hip_memory_transfer::copy(void* dst, const void* src, std::size_t bytes, transfer_kind kind) {
-  DTL_ASSIGN_OR_RETURN(const hipMemcpyKind hip_kind, check_transfer(dst, src, bytes, kind, "copy"));
-  if (const hipError_t e = hipMemcpy(dst, src, bytes, hip_kind); e != hipSuccess)
+  DTL_ASSIGN_OR_RETURN(const checked_transfer checked, check_transfer(dst, src, bytes, kind, "copy"));
+  if (checked.stage) return detail::staged_copy(dst, src, bytes, checked.to_device, nullptr, true);
+  if (const hipError_t e = hipMemcpy(dst, src, bytes, checked.kind); e != hipSuccess)
     return to_status(e, fmt::format("hipMemcpy({} bytes, {})", bytes, kind));
   // hipMemcpy may return before the data has landed: a copy to device memory can still be in flight
   // (host-to-device from pageable memory, device-to-device). copy() promises that it has landed, so wait
@@ -113,11 +131,16 @@ result<void> hip_memory_transfer::copy(void* dst, const void* src, std::size_t b
 
 result<void> hip_memory_transfer::copy_async(void* dst, const void* src, std::size_t bytes, transfer_kind kind,
                                              stream_ref stream) {
-  DTL_ASSIGN_OR_RETURN(const hipMemcpyKind hip_kind, check_transfer(dst, src, bytes, kind, "copy_async"));
-  if (const hipError_t e = hipMemcpyAsync(dst, src, bytes, hip_kind, stream.get()); e != hipSuccess)
+  DTL_ASSIGN_OR_RETURN(const checked_transfer checked, check_transfer(dst, src, bytes, kind, "copy_async"));
+  if (checked.stage) return detail::staged_copy(dst, src, bytes, checked.to_device, stream.get(), false);
+  if (const hipError_t e = hipMemcpyAsync(dst, src, bytes, checked.kind, stream.get()); e != hipSuccess)
     return to_status(e, fmt::format("hipMemcpyAsync({} bytes, {}, stream {})", bytes, kind,
                                     static_cast<const void*>(stream.get())));
   return {};
 }
+
+staging_options hip_memory_transfer::staging() noexcept { return detail::current_staging(); }
+
+status hip_memory_transfer::set_staging(const staging_options& options) { return detail::configure_staging(options); }
 
 }  // namespace dtl::hip

@@ -34,6 +34,11 @@ def main(program):
     ok = sorted([no_device, one_device]) == [0, 77]
     failures += not ok
     print(f"{'ok  ' if ok else 'FAIL'} no-device and devices:1 exclude each other -> {no_device}, {one_device}")
+    # pool needs a device (and the pool backing DTL_HIP_POOL_BACKING names): without one it is a skip.
+    pool, _ = run(program, "--requires=pool", "--test-suite=error")
+    ok = pool in (0, 77) and (one_device != 77 or pool == 77)
+    failures += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} pool skips where devices:1 does -> {pool}")
     return 1 if failures else 0
 
 

@@ -6,6 +6,8 @@
 //   --requires=no-device    only where the HIP runtime finds no device (the statuses given without one)
 //   --requires=devices:N    at least N devices (devices:1 for the gpu suites, devices:2 for cases that
 //                           use two devices)
+//   --requires=pool         a device on which a hip_pool_memory_space built with the automatic backing
+//                           (so the one DTL_HIP_POOL_BACKING names) can be had; not_supported is a skip
 // A run in which no test case ran (all skipped by doctest::skip, or none selected) tested nothing: it
 // exits 77 too.
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -16,6 +18,7 @@
 #endif
 
 #include <dtl/hip/device.hpp>
+#include <dtl/hip/hip_pool_memory_space.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -31,11 +34,17 @@ constexpr int exit_skip = 77;  // Meson's SKIP
 struct requirement {
   bool no_device = false;  // only where no device is present
   int min_devices = 0;     // at least this many devices
+  bool pool = false;       // a device that can give the pool backing the environment names
 };
 
-/// Parses "any", "no-device" or "devices:N"; false when the text is none of them.
+/// Parses "any", "no-device", "devices:N" or "pool"; false when the text is none of them.
 bool parse_requirement(std::string_view text, requirement& out) {
   if (text == "any") return true;
+  if (text == "pool") {
+    out.pool = true;
+    out.min_devices = 1;
+    return true;
+  }
   if (text == "no-device") {
     out.no_device = true;
     return true;
@@ -57,6 +66,10 @@ std::string unmet(const requirement& r, int devices) {
   if (devices < r.min_devices)
     return "these tests need " + std::to_string(r.min_devices) + " HIP device" + (r.min_devices == 1 ? "" : "s") +
            "; " + have;
+  if (r.pool) {
+    const dtl::hip::hip_pool_memory_space probe;  // other failures are the tests' to report
+    if (probe.availability() == dtl::status_code::not_supported) return probe.availability().to_string();
+  }
   return {};
 }
 
@@ -95,7 +108,7 @@ int main(int argc, char** argv) {
     const std::string_view arg = argv[i];
     if (i > 0 && arg.substr(0, flag.size()) == flag) {
       if (!parse_requirement(arg.substr(flag.size()), need)) {
-        std::fprintf(stderr, "%s: unknown requirement '%s' (any, no-device or devices:N)\n", argv[0], argv[i]);
+        std::fprintf(stderr, "%s: unknown requirement '%s' (any, no-device, devices:N or pool)\n", argv[0], argv[i]);
         return EXIT_FAILURE;
       }
       continue;

@@ -29,9 +29,22 @@ class allocation_counter {
     }
   }
 
-  void record_deallocate(std::size_t bytes) noexcept {
-    bytes_in_use_.fetch_sub(bytes, std::memory_order_relaxed);
-    live_.fetch_sub(1, std::memory_order_relaxed);
+  /// Counts a deallocation of `bytes`. The counters never wrap: a deallocation of more bytes than are in
+  /// use, or with nothing live, clamps them at zero and returns false, so that the caller can report a
+  /// size that does not match what was allocated.
+  [[nodiscard]] bool record_deallocate(std::size_t bytes) noexcept {
+    bool consistent = true;
+    std::size_t in_use = bytes_in_use_.load(std::memory_order_relaxed);
+    std::size_t next = 0;
+    do {
+      consistent = bytes <= in_use;
+      next = consistent ? in_use - bytes : 0;
+    } while (!bytes_in_use_.compare_exchange_weak(in_use, next, std::memory_order_relaxed));
+    std::size_t live = live_.load(std::memory_order_relaxed);
+    do {
+      if (live == 0) return false;
+    } while (!live_.compare_exchange_weak(live, live - 1, std::memory_order_relaxed));
+    return consistent;
   }
 
   [[nodiscard]] allocation_stats snapshot() const noexcept {

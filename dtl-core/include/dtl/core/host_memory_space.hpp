@@ -25,6 +25,7 @@ class host_memory_space {
   /// alignment must be a power of two <= max_alignment.
   result<void*> allocate(std::size_t bytes, std::size_t alignment);
   /// Frees ptr (nullptr is ignored). bytes must be what was asked for; it keeps the statistics exact.
+  /// A size larger than the bytes in use goes to dtl::report_unhandled() and the counters clamp at zero.
   void deallocate(void* ptr, std::size_t bytes) noexcept;
 
   [[nodiscard]] memory_space_properties properties() const noexcept;

@@ -11,7 +11,8 @@
 namespace dtl::hip {
 
 /// The number of usable HIP devices. 0 when there is none, including when the runtime reports
-/// any error (AMD says hipErrorNoDevice, NVIDIA without a driver says error 35). Never fails.
+/// any error (AMD says hipErrorNoDevice, NVIDIA without a driver says error 35). Never fails. The runtime is
+/// asked once per process: the devices a process sees are fixed when the runtime starts.
 [[nodiscard]] int device_count() noexcept;
 
 /// ok when the HIP runtime finds a device; otherwise backend_not_available ("<what>: no HIP device is

@@ -1,5 +1,6 @@
 #pragma once
-// hip_memory_transfer: copies between host and device memory (hipMemcpy / hipMemcpyAsync).
+// hip_memory_transfer: copies between host and device memory (hipMemcpy / hipMemcpyAsync, and staged
+// copies for pageable host memory).
 //
 //   using dtl::hip::hip_memory_transfer;
 //   DTL_TRY(hip_memory_transfer::copy(d_ptr, h_ptr, n, dtl::hip::transfer_kind::host_to_device));
@@ -21,12 +22,21 @@
 //   copy_async()  is ordered on `stream` and returns without waiting in the normal case. Read dst, and
 //                 reuse or free src, only after the stream has reached the copy (stream.wait(), an event).
 //                 With PINNED host memory (hip_pinned_memory_space) the copy is truly asynchronous.
-//                 With PAGEABLE host memory the runtime stages the data through its own pinned buffers,
-//                 and the call may block the host: host_to_device may return only after src has been
-//                 consumed into the staging buffer (possibly after waiting for earlier work on the stream),
-//                 and device_to_host usually returns only after the copy completed. Both CUDA and ROCm do
-//                 this, in platform- and size-dependent ways, so never rely on a pageable copy overlapping
-//                 with host work, and never on it being finished without waiting on the stream.
+//                 With PAGEABLE host memory the call blocks the host, as the runtime's own pageable copies
+//                 do: see "Staged copies". Never rely on a pageable copy overlapping with host work.
+//
+// Staged copies. A copy between PAGEABLE host memory and device (or managed) memory of at least
+// staging().min_bytes goes through pinned chunks that are reused from copy to copy, never allocated per
+// call: several host threads copy one chunk while the DMA of the previous one runs (staging_options).
+//   host_to_device  copy_async() returns once src has been consumed into the chunks, which may mean
+//                   waiting for earlier work on the stream (a chunk is refilled only after its previous
+//                   DMA has completed); the last DMAs may still be in flight, ordered on the stream. src
+//                   may then be reused; dst is ready once the stream reaches the copy. copy() returns
+//                   once the data is in dst.
+//   device_to_host  both calls return once dst holds the data (after earlier work on the stream).
+// Smaller pageable copies, and copies with staging off, go to the runtime, which stages them itself and
+// may block in the same ways. The stream of a staged copy must belong to the current device (or, on
+// NVIDIA with CUDA 12.8 or later, to any device): its events are recorded there.
 
 #include <dtl/core/memory_transfer.hpp>
 #include <dtl/core/result.hpp>
@@ -39,6 +49,22 @@ namespace dtl::hip {
 /// dtl::hip::transfer_kind::host_to_device etc., as the HIP guide spells them.
 using transfer_kind = dtl::transfer_kind;
 
+/// How copies between pageable host memory and device memory are staged (see "Staged copies" above).
+/// The environment variables in parentheses set the values a process starts with.
+struct staging_options {
+  /// Stage at all; off sends such copies to the runtime as they are (DTL_HIP_STAGING=off).
+  bool enabled = true;
+  /// Smaller copies go to the runtime as they are (DTL_HIP_STAGING_MIN_BYTES).
+  std::size_t min_bytes = std::size_t{1} << 20;
+  /// Bytes per pinned chunk, 4 KiB to 1 GiB (DTL_HIP_STAGING_CHUNK_BYTES; sizes may end in K, M or G).
+  std::size_t chunk_bytes = std::size_t{8} << 20;
+  /// Chunks in flight per copy, 2 to 16: 2 double-buffers, 3 triple-buffers (DTL_HIP_STAGING_CHUNKS).
+  unsigned chunks = 3;
+  /// Host threads that fill or empty a chunk, the caller included, 1 to 64 (DTL_HIP_STAGING_THREADS;
+  /// the default is half the hardware threads, at most 8).
+  unsigned threads = 1;
+};
+
 struct hip_memory_transfer {
   /// Copies `bytes` from src to dst and returns when they have arrived.
   [[nodiscard]] static result<void> copy(void* dst, const void* src, std::size_t bytes, transfer_kind kind);
@@ -46,6 +72,12 @@ struct hip_memory_transfer {
   /// Enqueues the copy on `stream` (a hipStream_t or an owning hip_stream converts to stream_ref).
   [[nodiscard]] static result<void> copy_async(void* dst, const void* src, std::size_t bytes, transfer_kind kind,
                                                stream_ref stream);
+
+  /// The staging in force: read from the environment at first use, or set by set_staging().
+  [[nodiscard]] static staging_options staging() noexcept;
+  /// Sets the staging of later copies (copies in progress finish with the old one). invalid_argument
+  /// for a value out of range.
+  [[nodiscard]] static status set_staging(const staging_options& options);
 
   /// The first checks of copy() and copy_async(), on the arguments alone (no device needed): a null dst
   /// or src, 0 bytes, overlapping ranges or an unknown kind is invalid_argument. For callers that must
