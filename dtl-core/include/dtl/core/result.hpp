@@ -2,6 +2,7 @@
 // dtl::result<T>: a value or an error status; never an ok status as its error.
 // Reading the value of an error aborts with a clear message (never undefined behaviour).
 
+#include <dtl/core/export.hpp>
 #include <dtl/core/status.hpp>
 
 #include <concepts>
@@ -24,10 +25,10 @@ inline constexpr bool is_result_v<result<T>> = true;
 namespace detail {
 
 /// Prints "dtl::result::value() called on an error: <status>" and the caller's location, then aborts.
-[[noreturn]] void bad_result_access(const status& error, std::source_location where) noexcept;
+[[noreturn]] DTL_CORE_API void bad_result_access(const status& error, std::source_location where) noexcept;
 
 /// The status a result holds when it was (wrongly) given an ok status as its error.
-status ok_status_as_error(std::source_location where);
+DTL_CORE_API status ok_status_as_error(std::source_location where);
 
 /// The result type of invoking F; must be a dtl::result.
 template <class F, class... Args>

@@ -10,6 +10,7 @@
 // Continuations run on the thread that completes the future (usually a poller); keep them short.
 // A continuation that throws completes its own future with the error; nothing else is affected.
 
+#include <dtl/hip/export_exec.hpp>
 #include <dtl/core/event.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/future_state.hpp>
@@ -36,9 +37,9 @@ class promise;
 namespace detail {
 
 /// invalid_state: the future is empty.
-[[nodiscard]] status empty_future_status();
+[[nodiscard]] DTL_HIP_EXEC_API status empty_future_status();
 /// timeout: the wait gave up after `waited`.
-[[nodiscard]] status wait_timeout_status(std::chrono::nanoseconds waited);
+[[nodiscard]] DTL_HIP_EXEC_API status wait_timeout_status(std::chrono::nanoseconds waited);
 
 struct future_access {
   template <class T>

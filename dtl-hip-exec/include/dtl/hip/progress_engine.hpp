@@ -20,6 +20,7 @@
 // - Each completion (and each continuation) is isolated: one that fails or throws loses no other.
 // - unwatch() is safe during a poll: it waits until the source's poll function has returned.
 
+#include <dtl/hip/export_exec.hpp>
 #include <dtl/core/event.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/future.hpp>
@@ -42,7 +43,7 @@ class hip_stream;
 namespace detail {
 
 /// A host completion source: polled until it reports complete or failed.
-class source_node {
+class DTL_HIP_EXEC_API source_node {
  public:
   source_node() = default;
   source_node(const source_node&) = delete;
@@ -77,7 +78,7 @@ struct watch_handle {
   future<void> done;
 };
 
-class progress_engine {
+class DTL_HIP_EXEC_API progress_engine {
  public:
   /// An engine with its own event pools (one per device, created when first used).
   progress_engine();
@@ -136,7 +137,7 @@ class progress_engine {
 };
 
 /// Starts an engine's background thread for a scope.
-class [[nodiscard]] scoped_background_progress {
+class [[nodiscard]] DTL_HIP_EXEC_API scoped_background_progress {
  public:
   explicit scoped_background_progress(progress_engine& engine = progress_engine::global(),
                                       std::chrono::microseconds interval = std::chrono::microseconds(20));

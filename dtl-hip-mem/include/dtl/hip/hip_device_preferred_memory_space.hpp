@@ -6,6 +6,7 @@
 // It needs a device with concurrent managed access; without one the advice would do nothing, so
 // every allocate returns not_supported instead (see availability()).
 
+#include <dtl/hip/export_mem.hpp>
 #include <dtl/core/memory_space.hpp>
 #include <dtl/hip/memory_space_base.hpp>
 #include <dtl/hip/managed_memory.hpp>
@@ -16,7 +17,7 @@
 
 namespace dtl::hip {
 
-class hip_device_preferred_memory_space : public memory_space_base {
+class DTL_HIP_MEM_API hip_device_preferred_memory_space : public memory_space_base {
  public:
   static constexpr bool host_accessible = true;
   static constexpr bool device_accessible = true;

@@ -7,6 +7,7 @@
 // whether host and device may touch the memory concurrently (without it, e.g. AMD without XNACK, the
 // memory stays in host memory and the device reaches it over the bus).
 
+#include <dtl/hip/export_mem.hpp>
 #include <dtl/core/memory_space.hpp>
 #include <dtl/hip/memory_space_base.hpp>
 #include <dtl/hip/managed_memory.hpp>
@@ -16,7 +17,7 @@
 
 namespace dtl::hip {
 
-class hip_managed_memory_space : public memory_space_base {
+class DTL_HIP_MEM_API hip_managed_memory_space : public memory_space_base {
  public:
   static constexpr bool host_accessible = true;
   static constexpr bool device_accessible = true;

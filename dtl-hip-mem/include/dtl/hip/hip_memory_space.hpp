@@ -11,6 +11,7 @@
 // Failures are statuses, never nullptr: invalid_argument (0 bytes, a bad alignment or device id),
 // out_of_memory (the device is full; the native HIP error is kept), backend_not_available (no device).
 
+#include <dtl/hip/export_mem.hpp>
 #include <dtl/core/memory_space.hpp>
 #include <dtl/hip/memory_space_base.hpp>
 
@@ -19,7 +20,7 @@
 
 namespace dtl::hip {
 
-class hip_memory_space : public memory_space_base {
+class DTL_HIP_MEM_API hip_memory_space : public memory_space_base {
  public:
   static constexpr bool host_accessible = false;
   static constexpr bool device_accessible = true;

@@ -28,6 +28,7 @@
 //                 this, in platform- and size-dependent ways, so never rely on a pageable copy overlapping
 //                 with host work, and never on it being finished without waiting on the stream.
 
+#include <dtl/hip/export_mem.hpp>
 #include <dtl/core/memory_transfer.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/stream_ref.hpp>
@@ -39,7 +40,7 @@ namespace dtl::hip {
 /// dtl::hip::transfer_kind::host_to_device etc., as the seed spells them.
 using transfer_kind = dtl::transfer_kind;
 
-struct hip_memory_transfer {
+struct DTL_HIP_MEM_API hip_memory_transfer {
   /// Copies `bytes` from src to dst and returns when they have arrived.
   [[nodiscard]] static result<void> copy(void* dst, const void* src, std::size_t bytes, transfer_kind kind);
 

@@ -4,6 +4,7 @@
 // asynchronous (pageable memory is staged; see hip_memory_transfer.hpp).
 // Note: hipHostFree may synchronise the device, so keep pinned buffers for reuse.
 
+#include <dtl/hip/export_mem.hpp>
 #include <dtl/core/memory_space.hpp>
 #include <dtl/hip/memory_space_base.hpp>
 
@@ -12,7 +13,7 @@
 
 namespace dtl::hip {
 
-class hip_pinned_memory_space : public memory_space_base {
+class DTL_HIP_MEM_API hip_pinned_memory_space : public memory_space_base {
  public:
   static constexpr bool host_accessible = true;
   static constexpr bool device_accessible = true;

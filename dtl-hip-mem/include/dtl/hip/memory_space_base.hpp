@@ -5,6 +5,7 @@
 // hip_memory_space, hip_managed_memory_space, hip_device_preferred_memory_space and
 // hip_pinned_memory_space derive from it and add their name, properties and extras.
 
+#include <dtl/hip/export_mem.hpp>
 #include <dtl/core/allocation_stats.hpp>
 #include <dtl/core/memory_space.hpp>
 #include <dtl/core/result.hpp>
@@ -18,7 +19,7 @@ namespace detail {
 struct allocator_calls;  // how a space gets and returns memory (private to dtl-hip-mem)
 }
 
-class memory_space_base {
+class DTL_HIP_MEM_API memory_space_base {
  public:
   using pointer = void*;
   /// hipMalloc, hipMallocManaged and hipHostMalloc align to 256 bytes. Larger alignments would need
