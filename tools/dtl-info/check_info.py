@@ -28,10 +28,13 @@ def check_report(r):
     for key in ("dtl_version", "build", "runtime", "devices", "peer_access", "no_device"):
         check(key in r, f"key '{key}' present")
     build = r["build"]
-    for key in ("hip", "platform", "kernel_archs", "build_type", "compiler", "mpi", "nccl"):
-        check(isinstance(build.get(key), (str, bool)) and build.get(key) != "", f"build.{key} set")
+    for key in ("platform", "build_type", "compiler", "mpi", "nccl"):
+        check(isinstance(build.get(key), str) and build[key] != "", f"build.{key} set")
     check(build["hip"] == (build["platform"] in ("amd", "nvidia")), "build.hip matches build.platform")
-    check(build["hip"] or bool(build["without_hip_reason"]), "a build without HIP says why")
+    if build["hip"]:
+        check(bool(build["kernel_archs"]) and r["runtime"] is not None, "a HIP build names its kernel targets and runtime")
+    else:
+        check(bool(build["without_hip_reason"]) and r["runtime"] is None, "a build without HIP says why")
     if not r["devices"]:
         check(bool(r["no_device"] and r["no_device"]["reason"]), "no device: the reason is given")
         return

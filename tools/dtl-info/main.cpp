@@ -40,7 +40,7 @@ std::string bandwidth_text(const dtl_info::bandwidth& b) {
 void print_text(const build_info& build, const report& r) {
   fmt::print("dtl-info {}\n\nBuild\n", build.version);
   if (build.platform == "none")
-    fmt::print("  HIP               no ({})\n", DTL_INFO_WITHOUT_HIP);
+    fmt::print("  HIP               not built: {}\n", DTL_INFO_WITHOUT_HIP);
   else
     fmt::print("  HIP platform      {} (kernels for {})\n", build.platform, build.kernel_archs);
   fmt::print("  build type        {}\n  compiler          {}\n  MPI               {}\n  RCCL/NCCL         {}\n",

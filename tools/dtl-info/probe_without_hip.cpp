@@ -7,7 +7,7 @@ namespace dtl_info {
 
 report probe(bool) {
   report r;
-  r.no_device_reason = "this dtl-info was built without HIP (" DTL_INFO_WITHOUT_HIP ")";
+  r.no_device_reason = "this dtl-info was built without HIP: " DTL_INFO_WITHOUT_HIP;
   r.no_device_hints.push_back("rebuild with a HIP toolchain: meson setup <dir> -Dhip=enabled (see README)");
   return r;
 }
