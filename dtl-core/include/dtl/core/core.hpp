@@ -12,3 +12,4 @@
 #include <dtl/core/result.hpp>
 #include <dtl/core/status.hpp>
 #include <dtl/core/status_code.hpp>
+#include <dtl/core/status_error.hpp>

@@ -12,6 +12,8 @@ enum class memory_location { host, device, unified };
 inline constexpr int no_device = -1;
 /// Device id of unified (managed) data, which any device may touch.
 inline constexpr int any_device = -2;
+/// Device id of placements whose device is chosen at run time (the context's device).
+inline constexpr int runtime_device = -3;
 
 /// Host memory (the default).
 struct host_only {
@@ -31,6 +33,16 @@ struct device_only {
   static constexpr bool device_accessible = true;
   static constexpr bool managed = false;
   static constexpr int device_id = N;
+};
+
+/// Device memory (hipMalloc) on the device the container's context chose for this rank at run time
+/// (one GPU per rank, which is how multi-GPU jobs run).
+struct device_only_runtime {
+  static constexpr memory_location location = memory_location::device;
+  static constexpr bool host_accessible = false;
+  static constexpr bool device_accessible = true;
+  static constexpr bool managed = false;
+  static constexpr int device_id = runtime_device;
 };
 
 /// Managed memory (hipMallocManaged), reachable from the host and every device.

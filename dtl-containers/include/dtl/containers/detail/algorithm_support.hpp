@@ -1,0 +1,153 @@
+#pragma once
+// What every algorithm shares: argument checks, the reductions collectives know natively, and host
+// parallel loops. Not for users.
+
+#include <dtl/containers/collective_types.hpp>
+#include <dtl/containers/context.hpp>
+#include <dtl/containers/detail/context_services.hpp>
+#include <dtl/containers/host_device.hpp>
+#include <dtl/containers/ops.hpp>
+#include <dtl/containers/reduce_result.hpp>
+#include <dtl/core/result.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace dtl::detail {
+
+/// ok when `a` and `b` can meet in one algorithm: the same context (or a copy), the same global size and
+/// therefore the same block partition.
+template <class A, class B>
+status check_same_layout(const A& a, const B& b, const char* algorithm) {
+  if (!a.get_context().same_as(b.get_context()))
+    return status(status_code::invalid_argument,
+                  std::string(algorithm) + ": the vectors belong to different contexts");
+  if (a.global_size() != b.global_size())
+    return status(status_code::extent_mismatch, std::string(algorithm) + ": the vectors hold " +
+                                                    std::to_string(a.global_size()) + " and " +
+                                                    std::to_string(b.global_size()) + " elements");
+  if (a.local_range() != b.local_range())
+    return status(status_code::dimension_mismatch, std::string(algorithm) + ": the vectors are partitioned differently");
+  return {};
+}
+
+/// What a reduction computes: every rank's value (all), the root's only (root), or this rank's (local).
+enum class reduce_scope { all, root, local };
+
+/// x -> x, for reductions of the elements themselves.
+struct identity_transform {
+  template <class X>
+  DTL_HOST_DEVICE constexpr const X& operator()(const X& x) const noexcept {
+    return x;
+  }
+};
+
+/// A reduction that MPI, RCCL and NCCL perform natively, with its identity.
+template <class T>
+struct native_reduction {
+  reduce_op op;
+  T identity;
+};
+
+template <class Op, class T>
+constexpr std::optional<native_reduction<T>> native_reduction_of() {
+  if constexpr (!has_datatype_v<T>) {
+    return std::nullopt;
+  } else if constexpr (std::is_same_v<Op, std::plus<>> || std::is_same_v<Op, std::plus<T>>) {
+    return native_reduction<T>{reduce_op::sum, T{0}};
+  } else if constexpr (std::is_same_v<Op, std::multiplies<>> || std::is_same_v<Op, std::multiplies<T>>) {
+    return native_reduction<T>{reduce_op::product, T{1}};
+  } else if constexpr (std::is_same_v<Op, reduce_min<T>> || std::is_same_v<Op, reduce_min<>>) {
+    return native_reduction<T>{reduce_op::min, reduce_min<T>::identity()};
+  } else if constexpr (std::is_same_v<Op, reduce_max<T>> || std::is_same_v<Op, reduce_max<>>) {
+    return native_reduction<T>{reduce_op::max, reduce_max<T>::identity()};
+  } else {
+    return std::nullopt;
+  }
+}
+
+template <class Op, class T>
+inline constexpr bool is_native_reduction_v = native_reduction_of<Op, T>().has_value();
+
+/// A partial result that may be absent (a rank without elements contributes nothing), so that user
+/// operators need no identity.
+template <class T>
+struct maybe {
+  T value;
+  int present;  // int, not bool: a fixed layout for every compiler and collective
+};
+
+/// Runs body(begin, end) over [0, n) on up to hardware_concurrency threads (one thread below `grain`).
+template <class Body>
+void parallel_for(std::size_t n, Body body, std::size_t grain = std::size_t{1} << 15) {
+  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t chunks = std::min(hw, std::max<std::size_t>(1, n / grain));
+  if (chunks <= 1) {
+    body(std::size_t{0}, n);
+    return;
+  }
+  std::vector<std::thread> threads;
+  threads.reserve(chunks - 1);
+  const std::size_t step = n / chunks, extra = n % chunks;
+  std::size_t begin = 0;
+  for (std::size_t c = 0; c < chunks; ++c) {
+    const std::size_t end = begin + step + (c < extra ? 1 : 0);
+    if (c + 1 == chunks)
+      body(begin, end);
+    else
+      threads.emplace_back([&body, begin, end] { body(begin, end); });
+    begin = end;
+  }
+  for (auto& t : threads) t.join();
+}
+
+/// Folds [begin, end) of `data` (transformed by `f`) into a maybe<T> on host threads.
+template <bool Parallel, class In, class T, class Op, class F>
+maybe<T> host_fold(const In* data, std::size_t n, Op& op, F& f) {
+  auto fold = [&](std::size_t begin, std::size_t end) {
+    maybe<T> acc{T{}, 0};
+    for (std::size_t i = begin; i < end; ++i) {
+      if (acc.present == 0)
+        acc = {static_cast<T>(f(data[i])), 1};
+      else
+        acc.value = op(acc.value, static_cast<T>(f(data[i])));
+    }
+    return acc;
+  };
+  if constexpr (!Parallel) {
+    return fold(0, n);
+  } else {
+    const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t chunks = std::min<std::size_t>(hw, std::max<std::size_t>(1, n >> 15));
+    std::vector<maybe<T>> parts(chunks, maybe<T>{T{}, 0});
+    parallel_for(chunks, [&](std::size_t b, std::size_t e) {
+      for (std::size_t c = b; c < e; ++c) parts[c] = fold(n * c / chunks, n * (c + 1) / chunks);
+    }, 1);
+    maybe<T> acc{T{}, 0};
+    for (const auto& p : parts) {
+      if (p.present == 0) continue;
+      acc = acc.present == 0 ? p : maybe<T>{op(acc.value, p.value), 1};
+    }
+    return acc;
+  }
+}
+
+/// Combines every rank's partial in rank order, starting from `init` (on the host: host operators).
+template <class T, class Op>
+result<T> combine_partials_on_host(const context& ctx, const maybe<T>& mine, const T& init, Op& op) {
+  std::vector<maybe<T>> all(static_cast<std::size_t>(ctx.size()));
+  if (result<void> r = allgather_host(ctx, &mine, all.data(), sizeof(mine)); !r) return std::move(r).error();
+  T acc = init;
+  for (const auto& p : all)
+    if (p.present != 0) acc = op(acc, p.value);
+  return acc;
+}
+
+}  // namespace dtl::detail

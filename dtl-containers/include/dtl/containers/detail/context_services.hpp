@@ -1,0 +1,29 @@
+#pragma once
+// What containers need from a context beyond its public API. Not for users.
+
+#include <dtl/containers/context.hpp>
+#include <dtl/containers/detail/window.hpp>
+#include <dtl/containers/export.hpp>
+#include <dtl/core/result.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace dtl::detail {
+
+/// Exposes [base, base + bytes) of this rank to one-sided access by the others (collective). When the
+/// context's environment ends first, the window is freed then, and later accesses return invalid_state.
+[[nodiscard]] DTL_CONTAINERS_API result<std::shared_ptr<window>> open_window(const context& ctx, void* base,
+                                                                             std::size_t bytes);
+
+/// Root receives bytes_per_rank[r] bytes from each rank r, in rank order (host buffers; collective).
+[[nodiscard]] DTL_CONTAINERS_API result<void> gatherv(const context& ctx, const void* send, std::size_t bytes,
+                                                      void* recv, const std::vector<std::size_t>& bytes_per_rank,
+                                                      int root);
+
+/// allgather on host buffers only, whatever the pointers are (for small host-side partials).
+[[nodiscard]] DTL_CONTAINERS_API result<void> allgather_host(const context& ctx, const void* send, void* recv,
+                                                             std::size_t bytes_each);
+
+}  // namespace dtl::detail

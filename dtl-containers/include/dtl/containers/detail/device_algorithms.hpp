@@ -1,0 +1,307 @@
+#pragma once
+// The device side of the algorithms: one rank's block on its GPU, under each execution policy. Not for
+// users. fill and copy need no kernel of the caller's (the library has them); the others instantiate
+// kernels for the user's functions, so their file must be compiled by the kernel compiler (dtl-hip-kc).
+// Elsewhere they are declared only to explain that at compile time.
+
+#include <dtl/containers/config.hpp>
+#include <dtl/containers/context.hpp>
+#include <dtl/containers/detail/algorithm_support.hpp>
+#include <dtl/containers/detail/dispatch.hpp>
+#include <dtl/core/memory_transfer.hpp>
+
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#if DTL_CONTAINERS_HAS_HIP
+#include <dtl/containers/detail/device_lane.hpp>
+#include <dtl/hip/hip_memory_transfer.hpp>
+#endif
+
+#if (defined(__HIPCC__) || defined(__CUDACC__)) && DTL_CONTAINERS_HAS_HIP
+#define DTL_CONTAINERS_DEVICE_ALGORITHMS 1
+#include <dtl/containers/detail/device_primitives.hpp>
+#else
+#define DTL_CONTAINERS_DEVICE_ALGORITHMS 0
+#endif
+
+namespace dtl::detail::device_algo {
+
+#if DTL_CONTAINERS_HAS_HIP
+// --- any compiler ---
+
+template <class Policy, class T>
+auto fill(const Policy& policy, const context& ctx, int device, T* data, std::size_t n, const T& value) {
+  return run_on_lane(policy, ctx, device, [&](hipStream_t s, device::device_scratch&) -> status {
+    return fill_pattern(data, n, &value, sizeof(T), s);
+  });
+}
+
+template <class Policy, class T>
+auto copy(const Policy& policy, const context& ctx, int device, const T* in, T* out, std::size_t n, transfer_kind kind) {
+  return run_on_lane(policy, ctx, device, [&](hipStream_t s, device::device_scratch&) -> status {
+    if (n == 0) return {};
+    return hip::hip_memory_transfer::copy_async(out, in, n * sizeof(T), kind, hip::stream_ref(s)).error();
+  });
+}
+#endif
+
+#if DTL_CONTAINERS_DEVICE_ALGORITHMS
+
+template <class T, class F>
+struct maybe_transform {
+  F f;
+  DTL_DEVICE_EXEC_CHECK_DISABLE
+  template <class X>
+  __host__ __device__ maybe<T> operator()(const X& x) const {
+    return maybe<T>{static_cast<T>(f(x)), 1};
+  }
+};
+
+template <class T, class Op>
+struct maybe_op {
+  Op op;
+  DTL_DEVICE_EXEC_CHECK_DISABLE
+  __host__ __device__ maybe<T> operator()(const maybe<T>& a, const maybe<T>& b) const {
+    if (a.present == 0) return b;
+    if (b.present == 0) return a;
+    return maybe<T>{static_cast<T>(op(a.value, b.value)), 1};
+  }
+};
+
+template <class T, class Op>
+maybe_op<T, device::device_callable_t<Op>> make_maybe_op(const Op& op) {
+  return {device::to_device(op)};
+}
+
+template <class Policy, class T>
+auto iota(const Policy& policy, const context& ctx, int device, T* data, std::size_t n, const T& first) {
+  return run_on_lane(policy, ctx, device, [&](hipStream_t s, device::device_scratch&) {
+    return device::iota(data, n, first, s);
+  });
+}
+
+template <class Policy, class T, class F>
+auto for_each(const Policy& policy, const context& ctx, int device, T* data, std::size_t n, F f) {
+  return run_on_lane(policy, ctx, device, [&](hipStream_t s, device::device_scratch&) {
+    return device::for_each(data, n, f, s);
+  });
+}
+
+template <class Policy, class T, class F>
+auto for_each_indexed(const Policy& policy, const context& ctx, int device, T* data, std::size_t n,
+                      std::size_t first_index, F f) {
+  return run_on_lane(policy, ctx, device, [&](hipStream_t s, device::device_scratch&) {
+    return device::for_each_indexed(data, n, first_index, f, s);
+  });
+}
+
+template <class Policy, class In, class Out, class F>
+auto transform(const Policy& policy, const context& ctx, int device, const In* in, Out* out, std::size_t n, F f) {
+  return run_on_lane(policy, ctx, device, [&](hipStream_t s, device::device_scratch&) {
+    return device::transform(in, out, n, f, s);
+  });
+}
+
+template <class Policy, class A, class B, class Out, class F>
+auto transform2(const Policy& policy, const context& ctx, int device, const A* a, const B* b, Out* out, std::size_t n,
+                F f) {
+  return run_on_lane(policy, ctx, device, [&](hipStream_t s, device::device_scratch&) {
+    return device::transform(a, b, out, n, f, s);
+  });
+}
+
+/// Copies `count` Ts from device memory to host memory on `stream` and waits for it.
+template <class T>
+status read_back(T* host, const T* device_ptr, std::size_t count, hipStream_t stream) {
+  DTL_HIP_TRY(hipMemcpyAsync(host, device_ptr, count * sizeof(T), hipMemcpyDeviceToHost, stream));
+  DTL_HIP_TRY(hipStreamSynchronize(stream));
+  return {};
+}
+
+/// init op every present partial, folded on the device (the operator may be device-only).
+template <class T, class Op>
+result<T> fold_on_device(const std::vector<maybe<T>>& partials, const T& init, const Op& op,
+                         device::device_scratch& scratch, hipStream_t stream) {
+  std::vector<maybe<T>> items;
+  items.reserve(partials.size() + 1);
+  items.push_back(maybe<T>{init, 1});
+  items.insert(items.end(), partials.begin(), partials.end());
+  DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(sizeof(maybe<T>) * (items.size() + 1)));
+  auto* d_out = static_cast<maybe<T>*>(slot);
+  maybe<T>* d_items = d_out + 1;
+  DTL_HIP_TRY(hipMemcpyAsync(d_items, items.data(), items.size() * sizeof(maybe<T>), hipMemcpyHostToDevice, stream));
+  DTL_TRY(device::reduce(d_items, items.size(), maybe<T>{T{}, 0}, make_maybe_op<T>(op), d_out, scratch, stream));
+  maybe<T> out{};
+  DTL_TRY(read_back(&out, d_out, 1, stream));
+  return out.value;
+}
+
+/// The reduction of one rank's block (transformed by f), combined over the ranks as `scope` says.
+template <class Policy, class In, class T, class Op, class F>
+auto reduce(const Policy& policy, const context& ctx, int device, const In* data, std::size_t n, const T& init, Op op,
+            F f, reduce_scope scope, int root) {
+  using Pol = std::remove_cvref_t<Policy>;
+  using R = reduce_result<T>;
+  auto lane_or = acquire_lane(ctx, device);
+  if (!lane_or) return failed_outcome<Pol, R>(std::move(lane_or).error());
+  std::shared_ptr<device_lane> lane = std::move(lane_or).value();
+  std::unique_lock lock(lane->mutex);
+  auto guard = hip::device_guard::enter(device);
+  if (!guard) return failed_outcome<Pol, R>(std::move(guard).error());
+  const hipStream_t stream = stream_for(policy, *lane);
+  device::device_scratch& scratch = lane->scratch_for(stream);
+  const bool has_global = scope == reduce_scope::all || (scope == reduce_scope::root && ctx.rank() == root);
+
+  if constexpr (is_native_reduction_v<Op, T>) {
+    // The partials meet in a native collective on the stream (RCCL/NCCL, or MPI), without the host.
+    constexpr auto native = *native_reduction_of<Op, T>();
+    auto enqueue = [&]() -> result<void*> {
+      DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(2 * sizeof(T)));
+      T* d_local = static_cast<T*>(slot);
+      DTL_TRY(device::transform_reduce(data, n, native.identity, op, f, d_local, scratch, stream));
+      if (scope == reduce_scope::all) {
+        auto done = ctx.allreduce(d_local, d_local + 1, 1, native.op, hip::stream_ref(stream));
+        if (done.is_ready()) DTL_TRY(done.get());
+      } else if (scope == reduce_scope::root) {
+        auto done = ctx.reduce(d_local, d_local + 1, 1, native.op, root, hip::stream_ref(stream));
+        if (done.is_ready()) DTL_TRY(done.get());
+      }
+      DTL_ASSIGN_OR_RETURN(void* pinned, lane->take_slot());
+      if (const hipError_t e = hipMemcpyAsync(pinned, d_local, 2 * sizeof(T), hipMemcpyDeviceToHost, stream);
+          e != hipSuccess) {
+        lane->give_back(pinned);
+        return hip::to_status(e, "hipMemcpyAsync of a reduction's result");
+      }
+      return pinned;
+    };
+    auto pinned = enqueue();
+    if (!pinned) return failed_outcome<Pol, R>(std::move(pinned).error());
+    // Reads the result once the stream has reached it, and always returns the pinned slot.
+    auto finish = [lane, slot = *pinned, init, op, has_global](result<void> done) -> result<R> {
+      T values[2];
+      std::memcpy(values, slot, sizeof values);
+      lane->give_back(slot);
+      if (!done) return std::move(done).error();
+      return R{op(init, values[0]), has_global ? op(init, values[1]) : T{}, has_global};
+    };
+    if constexpr (is_async_v<Pol>) {
+      lock.unlock();
+      return hip::progress_engine::global().enqueue(hip::stream_ref(stream), device).then(std::move(finish));
+    } else {
+      const hipError_t e = hipStreamSynchronize(stream);
+      return finish(e == hipSuccess ? result<void>() : result<void>(hip::to_status(e, "hipStreamSynchronize after a reduction")));
+    }
+  } else {
+    // Any other operator: fold the block into a maybe<T> (no identity needed), then combine the ranks'
+    // partials in rank order, on the device. Blocking under every policy (it goes through the host).
+    auto compute = [&]() -> result<R> {
+      DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(sizeof(maybe<T>)));
+      auto* d_mine = static_cast<maybe<T>*>(slot);
+      DTL_TRY(device::transform_reduce(data, n, maybe<T>{T{}, 0}, make_maybe_op<T>(op),
+                                       maybe_transform<T, device::device_callable_t<F>>{device::to_device(f)}, d_mine,
+                                       scratch, stream));
+      maybe<T> mine{};
+      DTL_TRY(read_back(&mine, d_mine, 1, stream));
+      DTL_ASSIGN_OR_RETURN(const T local_value, fold_on_device(std::vector<maybe<T>>{mine}, init, op, scratch, stream));
+      if (scope == reduce_scope::local) return R{local_value, local_value, false};
+      std::vector<maybe<T>> all(static_cast<std::size_t>(ctx.size()));
+      DTL_TRY(allgather_host(ctx, &mine, all.data(), sizeof(mine)));
+      if (!has_global) return R{local_value, T{}, false};
+      DTL_ASSIGN_OR_RETURN(const T global, fold_on_device(all, init, op, scratch, stream));
+      return R{local_value, global, true};
+    };
+    return host_outcome<Pol, R>(compute());
+  }
+}
+
+/// Inclusive or exclusive scan of one rank's block, offset by the blocks of the ranks before it.
+template <bool Inclusive, class Policy, class T, class Op>
+auto scan(const Policy& policy, const context& ctx, int device, const T* in, T* out, std::size_t n, const T& init,
+          Op op) {
+  using Pol = std::remove_cvref_t<Policy>;
+  auto lane_or = acquire_lane(ctx, device);
+  if (!lane_or) return failed_outcome<Pol, void>(std::move(lane_or).error());
+  std::shared_ptr<device_lane> lane = std::move(lane_or).value();
+  std::unique_lock lock(lane->mutex);
+  auto guard = hip::device_guard::enter(device);
+  if (!guard) return failed_outcome<Pol, void>(std::move(guard).error());
+  const hipStream_t stream = stream_for(policy, *lane);
+  device::device_scratch& scratch = lane->scratch_for(stream);
+
+  auto compute = [&]() -> result<void> {
+    // This block's total: the last element of the inclusive scan, or a reduction before the exclusive one.
+    maybe<T> total{T{}, 0};
+    if (n != 0) {
+      if constexpr (Inclusive) {
+        DTL_TRY(device::inclusive_scan(in, out, n, op, scratch, stream));
+        DTL_TRY(read_back(&total.value, out + (n - 1), 1, stream));
+      } else {
+        DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(sizeof(maybe<T>)));
+        auto* d_total = static_cast<maybe<T>*>(slot);
+        DTL_TRY(device::transform_reduce(in, n, maybe<T>{T{}, 0}, make_maybe_op<T>(op),
+                                         maybe_transform<T, identity_transform>{}, d_total, scratch, stream));
+        DTL_TRY(read_back(&total, d_total, 1, stream));
+      }
+      total.present = 1;
+    }
+    std::vector<maybe<T>> all(static_cast<std::size_t>(ctx.size()));
+    DTL_TRY(allgather_host(ctx, &total, all.data(), sizeof(total)));
+    all.resize(static_cast<std::size_t>(ctx.rank()));  // the blocks before this one
+    DTL_ASSIGN_OR_RETURN(const T prefix, fold_on_device(all, init, op, scratch, stream));
+    if (n == 0) return {};
+    if constexpr (Inclusive) {
+      DTL_TRY(device::apply_prefix(out, n, prefix, op, stream));
+    } else {
+      DTL_TRY(device::exclusive_scan(in, out, n, prefix, op, scratch, stream));
+    }
+    DTL_HIP_TRY(hipStreamSynchronize(stream));
+    return {};
+  };
+  return host_outcome<Pol, void>(compute());
+}
+
+#else  // no kernel compiler: say so where it matters, at compile time
+
+template <class...>
+inline constexpr bool needs_kernel_compiler_v = false;
+#define DTL_CONTAINERS_NEEDS_KERNEL_COMPILER(name)                                                                \
+  template <class... Args>                                                                                        \
+  auto name(Args&&...) {                                                                                          \
+    static_assert(needs_kernel_compiler_v<Args...>,                                                               \
+                  "dtl::" #name " on a device placement launches kernels for your function: compile this file "  \
+                  "with the kernel compiler (hipcc or nvcc, through dtl-hip-kc; see docs/containers.md)");       \
+    return result<void>();                                                                                        \
+  }
+DTL_CONTAINERS_NEEDS_KERNEL_COMPILER(iota)
+DTL_CONTAINERS_NEEDS_KERNEL_COMPILER(for_each)
+DTL_CONTAINERS_NEEDS_KERNEL_COMPILER(for_each_indexed)
+DTL_CONTAINERS_NEEDS_KERNEL_COMPILER(transform)
+DTL_CONTAINERS_NEEDS_KERNEL_COMPILER(transform2)
+DTL_CONTAINERS_NEEDS_KERNEL_COMPILER(reduce)
+#undef DTL_CONTAINERS_NEEDS_KERNEL_COMPILER
+template <bool Inclusive, class... Args>
+auto scan(Args&&...) {
+  static_assert(needs_kernel_compiler_v<Args...>,
+                "dtl::inclusive_scan / exclusive_scan on a device placement launches kernels: compile this file "
+                "with the kernel compiler (hipcc or nvcc, through dtl-hip-kc; see docs/containers.md)");
+  return result<void>();
+}
+#if !DTL_CONTAINERS_HAS_HIP
+template <class... Args>
+auto fill(Args&&...) {
+  static_assert(needs_kernel_compiler_v<Args...>, "device placements need DTL built with HIP");
+  return result<void>();
+}
+template <class... Args>
+auto copy(Args&&...) {
+  static_assert(needs_kernel_compiler_v<Args...>, "device placements need DTL built with HIP");
+  return result<void>();
+}
+#endif
+
+#endif
+
+}  // namespace dtl::detail::device_algo

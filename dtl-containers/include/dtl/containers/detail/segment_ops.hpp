@@ -1,0 +1,68 @@
+#pragma once
+// Moving and setting a rank's segment, wherever it lives. Not for users: distributed_vector calls these.
+
+#include <dtl/containers/context.hpp>
+#include <dtl/containers/export.hpp>
+#include <dtl/core/memory_transfer.hpp>
+#include <dtl/core/result.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <utility>
+
+namespace dtl::detail {
+
+/// Sets `count` elements of `pattern_bytes` bytes at dst to `pattern`. `device` is the device dst lives
+/// on, or no_device for host memory. Device memory is set by a kernel on the context's stream for that
+/// device, without staging through the host; the call returns when the memory is set.
+[[nodiscard]] DTL_CONTAINERS_API status fill_segment(const context& ctx, int device, void* dst, std::size_t count,
+                                                     const void* pattern, std::size_t pattern_bytes);
+
+/// Copies bytes between host and device memory (dtl::hip::hip_memory_transfer::copy; memcpy for
+/// host_to_host); returns when they have arrived.
+[[nodiscard]] DTL_CONTAINERS_API status copy_segment(void* dst, const void* src, std::size_t bytes, transfer_kind kind);
+
+/// Owns a rank's segment, whatever memory space it came from (the space stays alive with it).
+class segment_allocation {
+ public:
+  segment_allocation() noexcept = default;
+  template <class Space>
+  segment_allocation(std::shared_ptr<Space> space, void* data, std::size_t bytes) noexcept
+      : space_(std::move(space)), data_(data), bytes_(bytes), free_([](void* s, void* p, std::size_t n) noexcept {
+          static_cast<Space*>(s)->deallocate(p, n);
+        }) {}
+  segment_allocation(segment_allocation&& other) noexcept
+      : space_(std::move(other.space_)),
+        data_(std::exchange(other.data_, nullptr)),
+        bytes_(std::exchange(other.bytes_, 0)),
+        free_(other.free_) {}
+  segment_allocation& operator=(segment_allocation&& other) noexcept {
+    if (this != &other) {
+      reset();
+      space_ = std::move(other.space_);
+      data_ = std::exchange(other.data_, nullptr);
+      bytes_ = std::exchange(other.bytes_, 0);
+      free_ = other.free_;
+    }
+    return *this;
+  }
+  segment_allocation(const segment_allocation&) = delete;
+  segment_allocation& operator=(const segment_allocation&) = delete;
+  ~segment_allocation() { reset(); }
+
+  [[nodiscard]] void* data() const noexcept { return data_; }
+  [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+
+ private:
+  void reset() noexcept {
+    if (data_ != nullptr) free_(space_.get(), data_, bytes_);
+    data_ = nullptr;
+    bytes_ = 0;
+  }
+  std::shared_ptr<void> space_;
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+  void (*free_)(void*, void*, std::size_t) noexcept = nullptr;
+};
+
+}  // namespace dtl::detail

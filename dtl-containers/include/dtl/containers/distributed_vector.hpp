@@ -1,0 +1,310 @@
+#pragma once
+// dtl::distributed_vector<T, Placement>: a vector of global_size() elements split into contiguous blocks
+// over the ranks of a context (dtl::block_partition), each rank's block allocated in the placement's
+// memory on the right device.
+//
+//   dtl::distributed_vector<float, dtl::device_only<0>> vec(1000, ctx);        // hipMalloc on device 0
+//   dtl::distributed_vector<float, dtl::unified_memory> vec_unified(1000, ctx);  // hipMallocManaged
+//   auto made = dtl::distributed_vector<float, dtl::device_only_runtime>::create(n, ctx);   // no exceptions
+//
+// Construction is collective: every rank of the context constructs the vector, and if any rank fails
+// (out of memory, a bad device id, ...) every rank gets a status. The constructors throw
+// dtl::status_error carrying it; create() returns it. Elements start value-initialised (zero), or as
+// `value`. Nothing is staged through the host.
+//
+// Capabilities (checked at compile time; see docs/containers.md for the matrix):
+//   local_view()   host_only, unified_memory, device_preferred_on<N>  (placements the host can touch)
+//   device_view()  device_only<N>, device_only_runtime, unified_memory, device_preferred_on<N>
+//   local_data(), segmented_view(), global_view(), copy_to_host/copy_from_host, gather, clone: all
+// Movable, not copyable (clone() copies). T must be trivially copyable.
+// Not provided: resize() and redistribute() (the partition is fixed at construction).
+
+#include <dtl/containers/block_partition.hpp>
+#include <dtl/containers/context.hpp>
+#include <dtl/containers/detail/context_services.hpp>
+#include <dtl/containers/detail/segment_ops.hpp>
+#include <dtl/containers/global_view.hpp>
+#include <dtl/containers/placement_traits.hpp>
+#include <dtl/containers/views.hpp>
+#include <dtl/core/memory_space.hpp>
+#include <dtl/core/placement.hpp>
+#include <dtl/core/result.hpp>
+#include <dtl/core/status_error.hpp>
+#include <dtl/core/try.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#if DTL_CONTAINERS_HAS_HIP
+#include <dtl/hip/hip_memory_transfer.hpp>
+#include <dtl/hip/stream_ref.hpp>
+#endif
+
+namespace dtl {
+
+namespace detail {
+/// Whether MPI may be handed this context's device memory (a GPU-aware MPI, confirmed by a probe).
+[[nodiscard]] DTL_CONTAINERS_API bool mpi_takes_device_memory(const context& ctx) noexcept;
+/// Agrees on success across the ranks: ok when every rank's `local` is ok; otherwise this rank's own
+/// error, or collective_failure naming how many ranks failed.
+[[nodiscard]] DTL_CONTAINERS_API status agree(const context& ctx, const status& local);
+}  // namespace detail
+
+template <class T, PlacementPolicy P = host_only>
+class distributed_vector {
+  static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>,
+                "distributed_vector holds trivially copyable, non-const element types");
+
+ public:
+  using value_type = T;
+  using size_type = std::size_t;
+  using placement_policy = P;
+  using memory_space_type = typename placement_traits<P>::space_type;
+
+  /// `global_size` value-initialised elements. Throws dtl::status_error on failure (see create()).
+  distributed_vector(size_type global_size, const context& ctx) : distributed_vector(value_or_throw(create(global_size, ctx))) {}
+  /// `global_size` copies of `value`. Throws dtl::status_error on failure.
+  distributed_vector(size_type global_size, const T& value, const context& ctx)
+      : distributed_vector(value_or_throw(create(global_size, value, ctx))) {}
+
+  /// Like the constructors, without exceptions. Errors: invalid_state (the context's environment ended),
+  /// invalid_argument (a device id past the devices there are, a context without a device for
+  /// device_only_runtime), backend_not_available (no GPU), out_of_memory, collective_failure (another
+  /// rank failed).
+  [[nodiscard]] static result<distributed_vector> create(size_type global_size, const context& ctx) {
+    return make(global_size, ctx, nullptr, std::shared_ptr<memory_space_type>());
+  }
+  [[nodiscard]] static result<distributed_vector> create(size_type global_size, const T& value, const context& ctx) {
+    return make(global_size, ctx, &value, std::shared_ptr<memory_space_type>());
+  }
+  /// With a memory space of your own (a pool, say): any MemorySpace whose accessibility matches P. The
+  /// vector keeps `space` alive and deallocates through it.
+  template <MemorySpace Space>
+  [[nodiscard]] static result<distributed_vector> create(size_type global_size, const context& ctx,
+                                                         std::shared_ptr<Space> space) {
+    static_assert(Space::host_accessible == P::host_accessible && Space::device_accessible == P::device_accessible,
+                  "the memory space must be as accessible as the placement");
+    if (!space) return status(status_code::null_pointer, "create() was given a null memory space");
+    return make(global_size, ctx, nullptr, std::move(space));
+  }
+
+  distributed_vector(distributed_vector&&) noexcept = default;
+  distributed_vector& operator=(distributed_vector&&) noexcept = default;
+  distributed_vector(const distributed_vector&) = delete;
+  distributed_vector& operator=(const distributed_vector&) = delete;
+  /// Frees this rank's segment. Collective when global_view() was used (it frees the MPI window).
+  ~distributed_vector() = default;
+
+  // --- sizes and the partition ---
+  [[nodiscard]] size_type global_size() const noexcept { return partition_.global_size(); }
+  [[nodiscard]] size_type size() const noexcept { return global_size(); }
+  [[nodiscard]] bool empty() const noexcept { return global_size() == 0; }
+  [[nodiscard]] size_type local_size() const noexcept { return range_.size(); }
+  /// Global index of this rank's first element.
+  [[nodiscard]] size_type global_offset() const noexcept { return range_.begin; }
+  [[nodiscard]] index_range local_range() const noexcept { return range_; }
+  /// The rank owning global element i; out_of_range past the end.
+  [[nodiscard]] result<int> owner(size_type i) const { return partition_.owner(i); }
+  [[nodiscard]] const block_partition& partition() const noexcept { return partition_; }
+  [[nodiscard]] int rank() const noexcept { return ctx_.rank(); }
+  [[nodiscard]] int num_ranks() const noexcept { return ctx_.size(); }
+  [[nodiscard]] const context& get_context() const noexcept { return ctx_; }
+
+  // --- where the data is ---
+  [[nodiscard]] static constexpr bool is_host_accessible() noexcept { return P::host_accessible; }
+  [[nodiscard]] static constexpr bool is_device_accessible() noexcept { return P::device_accessible; }
+  /// The device this rank's segment lives on (for unified_memory: the device it was allocated with),
+  /// or dtl::no_device for host_only.
+  [[nodiscard]] int device_id() const noexcept { return device_; }
+  /// This rank's elements: a device pointer for device placements. nullptr when local_size() is 0.
+  [[nodiscard]] T* local_data() noexcept { return static_cast<T*>(storage_.data()); }
+  [[nodiscard]] const T* local_data() const noexcept { return static_cast<const T*>(storage_.data()); }
+
+  // --- views ---
+  [[nodiscard]] dtl::local_view<T> local_view() noexcept
+    requires(P::host_accessible)
+  {
+    return {local_data(), local_size()};
+  }
+  [[nodiscard]] dtl::local_view<const T> local_view() const noexcept
+    requires(P::host_accessible)
+  {
+    return {local_data(), local_size()};
+  }
+  [[nodiscard]] dtl::device_view<T> device_view() noexcept
+    requires(P::device_accessible)
+  {
+    return {local_data(), local_size(), device_};
+  }
+  [[nodiscard]] dtl::device_view<const T> device_view() const noexcept
+    requires(P::device_accessible)
+  {
+    return {local_data(), local_size(), device_};
+  }
+  [[nodiscard]] dtl::segmented_view<T> segmented_view() noexcept { return {partition_, rank(), local_data()}; }
+  [[nodiscard]] dtl::segmented_view<const T> segmented_view() const noexcept { return {partition_, rank(), local_data()}; }
+
+  /// Every element by global index (slow; see global_view.hpp). Collective the first time it is called
+  /// on a vector: every rank calls it.
+  [[nodiscard]] dtl::global_view<T> global_view() {
+    if (!window_ && window_error_.ok()) open_window();
+    return dtl::global_view<T>(partition_, rank(), local_data(), P::host_accessible, window_, window_error_);
+  }
+
+  // --- bulk copies of this rank's segment ---
+  /// Copies the local segment into `dst` (host memory for `count` == local_size() elements).
+  [[nodiscard]] result<void> copy_to_host(T* dst, size_type count) const {
+    DTL_TRY(check_host_buffer(dst, count));
+    if (count == 0) return {};
+    return detail::copy_segment(dst, local_data(), count * sizeof(T), from_segment());
+  }
+  [[nodiscard]] result<std::vector<T>> copy_to_host() const {
+    std::vector<T> out(local_size());
+    DTL_TRY(copy_to_host(out.data(), out.size()));
+    return out;
+  }
+  /// Copies `count` == local_size() elements from host memory `src` into the local segment.
+  [[nodiscard]] result<void> copy_from_host(const T* src, size_type count) {
+    DTL_TRY(check_host_buffer(src, count));
+    if (count == 0) return {};
+    return detail::copy_segment(local_data(), src, count * sizeof(T), to_segment());
+  }
+
+#if DTL_CONTAINERS_HAS_HIP
+  /// copy_to_host ordered on `stream` (dtl::hip::hip_memory_transfer::copy_async): read dst only once the
+  /// stream has reached the copy. Pinned dst memory makes it truly asynchronous.
+  [[nodiscard]] result<void> copy_to_host_async(T* dst, size_type count, hip::stream_ref stream) const {
+    DTL_TRY(check_host_buffer(dst, count));
+    if (count == 0) return {};
+    return hip::hip_memory_transfer::copy_async(dst, local_data(), count * sizeof(T), from_segment(), stream);
+  }
+  /// copy_from_host ordered on `stream`; reuse src only once the stream has reached the copy.
+  [[nodiscard]] result<void> copy_from_host_async(const T* src, size_type count, hip::stream_ref stream) {
+    DTL_TRY(check_host_buffer(src, count));
+    if (count == 0) return {};
+    return hip::hip_memory_transfer::copy_async(local_data(), src, count * sizeof(T), to_segment(), stream);
+  }
+#endif
+
+  /// Every element, in global order, on `root` (an empty vector on the other ranks). Collective.
+  [[nodiscard]] result<std::vector<T>> gather(int root = 0) const {
+    if (root < 0 || root >= num_ranks())
+      return status(status_code::invalid_rank, "gather: root " + std::to_string(root) + " is not a rank");
+    DTL_ASSIGN_OR_RETURN(std::vector<T> mine, copy_to_host());
+    std::vector<std::size_t> bytes(static_cast<std::size_t>(num_ranks()));
+    for (int r = 0; r < num_ranks(); ++r)
+      bytes[static_cast<std::size_t>(r)] = partition_.local_range(r).value().size() * sizeof(T);
+    std::vector<T> all(rank() == root ? global_size() : 0);
+    DTL_TRY(detail::gatherv(ctx_, mine.data(), mine.size() * sizeof(T), all.data(), bytes, root));
+    return all;
+  }
+
+  /// A new vector with the same context, partition, placement and elements (copied on the device for
+  /// device placements). Collective.
+  [[nodiscard]] result<distributed_vector> clone() const {
+    DTL_ASSIGN_OR_RETURN(distributed_vector copy, make(global_size(), ctx_, nullptr, std::shared_ptr<memory_space_type>(), /*initialise=*/false));
+    if (local_size() != 0) {
+      const transfer_kind kind = P::location == memory_location::host ? transfer_kind::host_to_host
+                                                                      : transfer_kind::device_to_device;
+      DTL_TRY(detail::copy_segment(copy.local_data(), local_data(), local_size() * sizeof(T), kind));
+    }
+    return copy;
+  }
+
+  /// Waits for every rank of the vector's context.
+  [[nodiscard]] result<void> barrier() const { return ctx_.barrier(); }
+
+ private:
+  distributed_vector(context ctx, block_partition partition, index_range range, int device,
+                     detail::segment_allocation storage) noexcept
+      : ctx_(std::move(ctx)), partition_(partition), range_(range), device_(device), storage_(std::move(storage)) {}
+
+  template <class Space = memory_space_type>
+  static result<distributed_vector> make(size_type global_size, const context& ctx, const T* value,
+                                         std::shared_ptr<Space> space, bool initialise = true) {
+    DTL_TRY(ctx.check());
+    DTL_ASSIGN_OR_RETURN(const block_partition partition, block_partition::create(global_size, ctx.size()));
+    DTL_ASSIGN_OR_RETURN(const index_range range, partition.local_range(ctx.rank()));
+    auto local = allocate_local(ctx, range.size(), value, std::move(space), initialise);
+    DTL_TRY(detail::agree(ctx, local.has_value() ? status{} : local.error()));
+    auto [device, storage] = std::move(local).value();
+    return distributed_vector(ctx, partition, range, device, std::move(storage));
+  }
+
+  struct local_part {
+    int device;
+    detail::segment_allocation storage;
+  };
+
+  template <class Space>
+  static result<local_part> allocate_local(const context& ctx, size_type count, const T* value,
+                                           std::shared_ptr<Space> space, bool initialise) {
+    DTL_ASSIGN_OR_RETURN(const int device, placement_traits<P>::device(ctx));
+    if constexpr (std::is_same_v<Space, memory_space_type>) {
+      if (!space) {
+        DTL_ASSIGN_OR_RETURN(space, placement_traits<P>::space(device));
+      }
+    }
+    if (count == 0) return local_part{device, {}};
+    if (count > std::numeric_limits<size_type>::max() / sizeof(T))
+      return status(status_code::out_of_memory, "distributed_vector: " + std::to_string(count) +
+                                                    " elements of " + std::to_string(sizeof(T)) + " bytes overflow");
+    const size_type bytes = count * sizeof(T);
+    DTL_ASSIGN_OR_RETURN(void* data, space->allocate(bytes, std::max(alignof(T), alignof(std::max_align_t))));
+    detail::segment_allocation storage(space, data, bytes);
+    if (initialise) {
+      const T init = value != nullptr ? *value : T{};
+      DTL_TRY(detail::fill_segment(ctx, P::location == memory_location::host ? no_device : device, data, count, &init,
+                                   sizeof(T)));
+    }
+    return local_part{device, std::move(storage)};
+  }
+
+  void open_window() {
+    // Every rank takes the same branch: whether MPI takes device memory was agreed when the context was made.
+    const bool device_memory = !P::host_accessible;
+    if (device_memory && num_ranks() > 1 && !detail::mpi_takes_device_memory(ctx_)) {
+      window_error_ = status(status_code::not_supported,
+                             "global_view: remote elements of device memory need a GPU-aware MPI, and this "
+                             "context's MPI is not (" +
+                                 ctx_.device_collective_reason() + "); use gather() or copy_to_host()");
+      return;
+    }
+    auto w = detail::open_window(ctx_, local_data(), local_size() * sizeof(T));
+    if (w.has_value())
+      window_ = std::move(w).value();
+    else
+      window_error_ = std::move(w).error();
+  }
+
+  status check_host_buffer(const void* buffer, size_type count) const {
+    if (count != local_size())
+      return status(status_code::extent_mismatch, "the host buffer holds " + std::to_string(count) +
+                                                      " elements; this rank's segment holds " +
+                                                      std::to_string(local_size()));
+    if (count != 0 && buffer == nullptr) return status(status_code::null_pointer, "the host buffer is nullptr");
+    return {};
+  }
+  static constexpr transfer_kind from_segment() noexcept {
+    return P::location == memory_location::host ? transfer_kind::host_to_host : transfer_kind::device_to_host;
+  }
+  static constexpr transfer_kind to_segment() noexcept {
+    return P::location == memory_location::host ? transfer_kind::host_to_host : transfer_kind::host_to_device;
+  }
+
+  context ctx_;
+  block_partition partition_;
+  index_range range_;
+  int device_ = no_device;
+  detail::segment_allocation storage_;
+  std::shared_ptr<detail::window> window_;
+  status window_error_;
+};
+
+}  // namespace dtl

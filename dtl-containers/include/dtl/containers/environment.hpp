@@ -1,0 +1,91 @@
+#pragma once
+// dtl::environment: brings up what DTL runs on (MPI, the GPU of this rank) and makes contexts.
+//
+//   int main(int argc, char** argv) {
+//     dtl::environment env(argc, argv);
+//     auto ctx = env.make_world_context();
+//     dtl::distributed_vector<float, dtl::device_only_runtime> v(1 << 20, ctx);
+//   }
+//
+// MPI: the environment calls MPI_Init_thread (asking for MPI_THREAD_MULTIPLE) unless MPI is already
+// initialised, and calls MPI_Finalize at its end only if it initialised MPI. Builds without MPI run as
+// one process (rank 0 of 1).
+//
+// The GPU: each rank takes device (node-local rank % devices on the node), the node-local rank coming
+// from MPI_Comm_split_type(MPI_COMM_TYPE_SHARED). The environment variable DTL_DEVICE, or
+// environment_options::device, overrides the choice. Unless options say otherwise, the chosen device is
+// made current on the constructing thread, as MPI + GPU programs expect. Without a GPU the contexts have
+// no device (host placements still work).
+//
+// One environment at a time. When it ends, the contexts it made become unusable (their calls return
+// invalid_state) and their MPI resources are released before MPI is finalised.
+
+#include <dtl/containers/context.hpp>
+#include <dtl/containers/export.hpp>
+#include <dtl/core/result.hpp>
+
+#include <memory>
+#include <optional>
+
+namespace dtl {
+
+namespace detail {
+struct environment_state;
+}
+
+struct environment_options {
+  /// The GPU for this rank; default: DTL_DEVICE, else node-local rank % devices on the node.
+  std::optional<int> device;
+  /// Make the chosen device current on the constructing thread.
+  bool make_device_current = true;
+  /// Use no GPU at all, even when one is present.
+  bool disable_gpu = false;
+};
+
+class DTL_CONTAINERS_API environment {
+ public:
+  /// Initialises MPI with the program's arguments (unless it is initialised already). Throws
+  /// dtl::status_error when that fails or another environment is alive; create() returns it instead.
+  environment(int& argc, char**& argv, environment_options options = {});
+  /// Same, without the argument list.
+  explicit environment(environment_options options = {});
+
+  [[nodiscard]] static result<environment> create(int& argc, char**& argv, environment_options options = {});
+  [[nodiscard]] static result<environment> create(environment_options options = {});
+
+  environment(environment&&) noexcept;
+  environment& operator=(environment&&) noexcept;
+  environment(const environment&) = delete;
+  environment& operator=(const environment&) = delete;
+  /// Ends the environment (see above).
+  ~environment();
+
+  /// A context over every rank (a duplicate of MPI_COMM_WORLD), on this rank's device. Throws
+  /// dtl::status_error on failure; try_make_world_context() returns it.
+  [[nodiscard]] context make_world_context() const;
+  [[nodiscard]] result<context> try_make_world_context() const;
+  /// Same, on `device` instead of the environment's choice (dtl::no_device for none).
+  [[nodiscard]] context make_world_context(int device) const;
+  [[nodiscard]] result<context> try_make_world_context(int device) const;
+
+  [[nodiscard]] int rank() const noexcept;
+  [[nodiscard]] int size() const noexcept;
+  /// The device chosen for this rank, or dtl::no_device.
+  [[nodiscard]] int device() const noexcept;
+  /// Ranks on this node and this rank among them.
+  [[nodiscard]] int local_rank() const noexcept;
+  [[nodiscard]] int local_size() const noexcept;
+  [[nodiscard]] bool has_mpi() const noexcept;
+  [[nodiscard]] bool has_hip() const noexcept;
+  [[nodiscard]] bool has_nccl() const noexcept;
+  /// Whether this environment initialised MPI (and so finalises it).
+  [[nodiscard]] bool owns_mpi() const noexcept;
+  /// The thread support MPI granted (MPI_THREAD_SINGLE = 0 ... MPI_THREAD_MULTIPLE = 3; 3 without MPI).
+  [[nodiscard]] int mpi_thread_level() const noexcept;
+
+ private:
+  explicit environment(std::shared_ptr<detail::environment_state> state) noexcept;
+  std::shared_ptr<detail::environment_state> state_;
+};
+
+}  // namespace dtl

@@ -1,0 +1,60 @@
+#pragma once
+// Execution policies: how an algorithm runs and when it returns.
+//
+//   policy            host placements             device placements
+//   dtl::seq{}        a loop on this thread       on the GPU, on the context's stream; returns when done
+//   dtl::par{}        loops on several threads    same as seq
+//   dtl::async{}      runs now, a ready future    on the GPU, on the context's stream; returns a future
+//                                                  (dtl::hip::future) at once, to chain with .then()
+//   dtl::on_stream{s} like seq                    enqueued on stream s (of the vector's device); returns
+//                                                  without waiting, except algorithms that give a value
+//                                                  (reduce, count_if), which wait for s
+// dtl::hip_exec is another name for on_stream (the HIP counterpart of upstream DTL's cuda_exec).
+// async and on_stream exist in HIP builds.
+
+#include <dtl/containers/config.hpp>
+
+#include <type_traits>
+
+#if DTL_CONTAINERS_HAS_HIP
+#include <dtl/hip/future.hpp>
+#include <dtl/hip/stream_ref.hpp>
+#endif
+
+namespace dtl {
+
+/// Sequential (host) / blocking (device).
+struct seq {};
+/// Parallel on host threads / blocking (device).
+struct par {};
+
+#if DTL_CONTAINERS_HAS_HIP
+/// Returns a future instead of waiting.
+struct async {};
+/// Ordered on a stream of the vector's device.
+struct on_stream {
+  hip::stream_ref stream;
+  explicit on_stream(hip::stream_ref s) noexcept : stream(s) {}
+};
+using hip_exec = on_stream;
+#endif
+
+namespace detail {
+template <class P>
+inline constexpr bool is_async_v = false;
+template <class P>
+inline constexpr bool is_on_stream_v = false;
+#if DTL_CONTAINERS_HAS_HIP
+template <>
+inline constexpr bool is_async_v<async> = true;
+template <>
+inline constexpr bool is_on_stream_v<on_stream> = true;
+#endif
+template <class P>
+inline constexpr bool is_policy_v = std::is_same_v<P, seq> || std::is_same_v<P, par> || is_async_v<P> || is_on_stream_v<P>;
+}  // namespace detail
+
+template <class P>
+concept ExecutionPolicy = detail::is_policy_v<std::remove_cvref_t<P>>;
+
+}  // namespace dtl

@@ -1,0 +1,151 @@
+#include "mpi_runtime.hpp"
+#include "state.hpp"
+
+#include <dtl/containers/environment.hpp>
+#include <dtl/core/placement.hpp>
+#include <dtl/core/status_error.hpp>
+#include <dtl/core/try.hpp>
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+namespace dtl {
+
+namespace detail {
+
+status environment_state::end() {
+  if (!alive.exchange(false)) return {};
+  std::vector<std::weak_ptr<context_state>> made;
+  {
+    std::lock_guard lock(mutex);
+    made.swap(contexts);
+  }
+  for (auto& weak : made)
+    if (auto state = weak.lock()) state->end();
+  return owns_mpi ? mpi_runtime::finish() : status{};
+}
+
+}  // namespace detail
+
+namespace {
+
+std::mutex g_mutex;  // one environment at a time
+std::weak_ptr<detail::environment_state> g_current;
+
+// DTL_DEVICE, when set: a device id among this process's visible devices.
+result<std::optional<int>> device_from_environment() {
+  const char* text = std::getenv("DTL_DEVICE");
+  if (text == nullptr || *text == '\0') return std::optional<int>{};
+  int value = -1;
+  const char* end = text + std::strlen(text);
+  const auto [ptr, ec] = std::from_chars(text, end, value);
+  if (ec != std::errc() || ptr != end || value < 0)
+    return status(status_code::invalid_argument, fmt::format("DTL_DEVICE={} is not a device id (0, 1, ...)", text));
+  return std::optional<int>(value);
+}
+
+result<int> choose_device(const environment_options& options, const detail::mpi_runtime::node_info& node) {
+  if (options.disable_gpu || !detail::device_support::built()) return no_device;
+  std::optional<int> chosen = options.device;
+  if (!chosen) {
+    DTL_ASSIGN_OR_RETURN(chosen, device_from_environment());
+  }
+  if (chosen) {
+    DTL_TRY(detail::device_support::check_device(*chosen));
+    return *chosen;
+  }
+  const int count = detail::device_support::device_count();
+  if (count == 0) return no_device;
+  return node.local_rank % count;
+}
+
+result<std::shared_ptr<detail::environment_state>> start(int* argc, char*** argv, const environment_options& options) {
+  std::lock_guard lock(g_mutex);
+  if (auto current = g_current.lock(); current && current->alive)
+    return status(status_code::invalid_state, "a dtl::environment is already alive in this process");
+  DTL_ASSIGN_OR_RETURN(const detail::mpi_runtime::start_info info, detail::mpi_runtime::start(argc, argv));
+  auto state = std::make_shared<detail::environment_state>();
+  state->owns_mpi = info.initialised_here;
+  state->thread_level = info.thread_level;
+  // From here on a failure must still finalise what start() initialised.
+  auto setup = [&]() -> status {
+    DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::comm_backend> world, detail::mpi_runtime::world());
+    state->rank = world->rank();
+    state->size = world->size();
+    world->release();
+    DTL_ASSIGN_OR_RETURN(const detail::mpi_runtime::node_info node, detail::mpi_runtime::node());
+    state->local_rank = node.local_rank;
+    state->local_size = node.local_size;
+    DTL_ASSIGN_OR_RETURN(state->device, choose_device(options, node));
+    if (options.make_device_current && state->device >= 0) DTL_TRY(detail::device_support::make_current(state->device));
+    return {};
+  };
+  if (status s = setup(); !s.ok()) {
+    static_cast<void>(state->end());
+    return s;
+  }
+  g_current = state;
+  return state;
+}
+
+}  // namespace
+
+environment::environment(std::shared_ptr<detail::environment_state> state) noexcept : state_(std::move(state)) {}
+
+environment::environment(int& argc, char**& argv, environment_options options)
+    : environment(value_or_throw(start(&argc, &argv, options))) {}
+
+environment::environment(environment_options options) : environment(value_or_throw(start(nullptr, nullptr, options))) {}
+
+result<environment> environment::create(int& argc, char**& argv, environment_options options) {
+  DTL_ASSIGN_OR_RETURN(auto state, start(&argc, &argv, options));
+  return environment(std::move(state));
+}
+
+result<environment> environment::create(environment_options options) {
+  DTL_ASSIGN_OR_RETURN(auto state, start(nullptr, nullptr, options));
+  return environment(std::move(state));
+}
+
+environment::environment(environment&&) noexcept = default;
+
+environment& environment::operator=(environment&& other) noexcept {
+  if (this != &other) {
+    if (state_) report_unhandled(state_->end());
+    state_ = std::move(other.state_);
+  }
+  return *this;
+}
+
+environment::~environment() {
+  if (state_) report_unhandled(state_->end());
+}
+
+result<context> environment::try_make_world_context() const { return try_make_world_context(device()); }
+
+result<context> environment::try_make_world_context(int device) const {
+  if (!state_ || !state_->alive) return status(status_code::invalid_state, "this dtl::environment has ended");
+  if (device != no_device) DTL_TRY(detail::device_support::check_device(device));
+  DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::comm_backend> world, detail::mpi_runtime::world());
+  return detail::make_context(state_, std::move(world), device);
+}
+
+context environment::make_world_context() const { return value_or_throw(try_make_world_context()); }
+context environment::make_world_context(int device) const { return value_or_throw(try_make_world_context(device)); }
+
+int environment::rank() const noexcept { return state_ ? state_->rank : 0; }
+int environment::size() const noexcept { return state_ ? state_->size : 1; }
+int environment::device() const noexcept { return state_ ? state_->device : no_device; }
+int environment::local_rank() const noexcept { return state_ ? state_->local_rank : 0; }
+int environment::local_size() const noexcept { return state_ ? state_->local_size : 1; }
+bool environment::has_mpi() const noexcept { return detail::mpi_runtime::built(); }
+bool environment::has_hip() const noexcept { return detail::device_support::built(); }
+bool environment::has_nccl() const noexcept { return build::has_nccl; }
+bool environment::owns_mpi() const noexcept { return state_ && state_->owns_mpi; }
+int environment::mpi_thread_level() const noexcept { return state_ ? state_->thread_level : 3; }
+
+}  // namespace dtl

@@ -1,0 +1,110 @@
+// Every host algorithm against a sequential reference, on one rank (the MPI tests cover several).
+#include "doctest.hpp"
+
+#include <dtl/containers/algorithms.hpp>
+#include <dtl/containers/distributed_vector.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+namespace {
+
+const std::size_t sizes[] = {0, 1, 2, 3, 257, 100003};
+
+template <class T>
+std::vector<T> values_of(const dtl::distributed_vector<T>& v) {
+  return std::vector<T>(v.local_view().begin(), v.local_view().end());
+}
+
+struct bit_or {  // associative and commutative, with no native collective
+  std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const { return a | b; }
+};
+
+}  // namespace
+
+TEST_SUITE("algorithms") {
+  TEST_CASE_TEMPLATE("fill, iota, for_each, transform, copy", Policy, dtl::seq, dtl::par) {
+    const auto ctx = dtl::make_cpu_context();
+    for (const std::size_t n : sizes) {
+      dtl::distributed_vector<int> a(n, ctx), b(n, ctx);
+      REQUIRE(dtl::fill(Policy{}, a, 3).has_value());
+      CHECK(std::all_of(a.local_view().begin(), a.local_view().end(), [](int x) { return x == 3; }));
+      REQUIRE(dtl::iota(Policy{}, a, 5).has_value());
+      std::vector<int> ref(n);
+      std::iota(ref.begin(), ref.end(), 5);
+      CHECK(values_of(a) == ref);
+      REQUIRE(dtl::for_each(Policy{}, a, [](int& x) { x *= 2; }).has_value());
+      for (auto& x : ref) x *= 2;
+      CHECK(values_of(a) == ref);
+      REQUIRE(dtl::for_each_indexed(Policy{}, b, [](std::size_t i, int& x) { x = static_cast<int>(i % 11); }).has_value());
+      REQUIRE(dtl::transform(Policy{}, a, b, a, [](int x, int y) { return x - y; }).has_value());
+      for (std::size_t i = 0; i < n; ++i) ref[i] -= static_cast<int>(i % 11);
+      CHECK(values_of(a) == ref);
+      REQUIRE(dtl::transform(Policy{}, a, b, [](int x) { return x + 1; }).has_value());
+      for (auto& x : ref) x += 1;
+      CHECK(values_of(b) == ref);
+      dtl::distributed_vector<int> c(n, ctx);
+      REQUIRE(dtl::copy(Policy{}, b, c).has_value());
+      CHECK(values_of(c) == ref);
+    }
+  }
+
+  TEST_CASE_TEMPLATE("reductions", Policy, dtl::seq, dtl::par) {
+    const auto ctx = dtl::make_cpu_context();
+    for (const std::size_t n : sizes) {
+      dtl::distributed_vector<std::int64_t> v(n, ctx);
+      REQUIRE(dtl::iota(v, 1).has_value());
+      const auto N = static_cast<std::int64_t>(n);
+      CHECK(dtl::reduce(Policy{}, v, std::int64_t{10}) == 10 + N * (N + 1) / 2);
+      CHECK(dtl::try_reduce(Policy{}, v, 0, std::plus<>{}).value() == N * (N + 1) / 2);
+      CHECK(dtl::reduce(Policy{}, v, std::int64_t{1} << 40, dtl::reduce_min<std::int64_t>{}) == (n == 0 ? std::int64_t{1} << 40 : 1));
+      CHECK(dtl::reduce(Policy{}, v, 0, dtl::reduce_max<>{}) == N);
+      const auto r = dtl::distributed_reduce(Policy{}, v, 0, std::plus<>{});
+      CHECK(r.has_global);
+      CHECK(r.local_value == N * (N + 1) / 2);
+      CHECK(r.global_value == N * (N + 1) / 2);
+      const auto root = dtl::reduce_to_root(Policy{}, v, 0, std::plus<>{}, 0);
+      CHECK(root.has_global);
+      CHECK(root.value() == N * (N + 1) / 2);
+      CHECK(dtl::local_reduce(Policy{}, v, 2) == 2 + N * (N + 1) / 2);
+      CHECK(dtl::transform_reduce(Policy{}, v, 0.0, std::plus<>{}, [](std::int64_t x) { return 0.5 * static_cast<double>(x); }) ==
+            doctest::Approx(0.25 * static_cast<double>(N * (N + 1))));
+      CHECK(dtl::count_if(Policy{}, v, [](std::int64_t x) { return x % 3 == 0; }) == n / 3);
+      CHECK(dtl::count(Policy{}, v, 2) == (n >= 2 ? 1u : 0u));
+      // An operator without a native collective (combined after an allgather).
+      dtl::distributed_vector<std::uint32_t> bits(n, ctx);
+      REQUIRE(dtl::for_each_indexed(bits, [](std::size_t i, std::uint32_t& x) { x = 1u << (i % 17); }).has_value());
+      CHECK(dtl::reduce(Policy{}, bits, std::uint32_t{1u << 30}, bit_or{}) ==
+            ((1u << 30) | (n >= 17 ? 0x1FFFFu : (1u << n) - 1u)));
+    }
+  }
+
+  TEST_CASE("scans, in place and not") {
+    const auto ctx = dtl::make_cpu_context();
+    for (const std::size_t n : sizes) {
+      dtl::distributed_vector<std::int64_t> in(n, ctx), out(n, ctx);
+      REQUIRE(dtl::iota(in, 1).has_value());
+      std::vector<std::int64_t> x = values_of(in), inc(n), exc(n);
+      std::inclusive_scan(x.begin(), x.end(), inc.begin(), std::plus<>{}, std::int64_t{7});
+      std::exclusive_scan(x.begin(), x.end(), exc.begin(), std::int64_t{7});
+      REQUIRE(dtl::inclusive_scan(in, out, 7).has_value());
+      CHECK(values_of(out) == inc);
+      REQUIRE(dtl::exclusive_scan(in, out, 7).has_value());
+      CHECK(values_of(out) == exc);
+      REQUIRE(dtl::inclusive_scan(dtl::par{}, in, in, 7, std::plus<>{}).has_value());  // in place
+      CHECK(values_of(in) == inc);
+    }
+  }
+
+  TEST_CASE("mismatched vectors are statuses") {
+    const auto ctx = dtl::make_cpu_context();
+    const auto other = dtl::make_cpu_context();
+    dtl::distributed_vector<int> a(10, ctx), b(11, ctx), c(10, other);
+    CHECK(dtl::transform(a, b, [](int x) { return x; }).error() == dtl::status_code::extent_mismatch);
+    CHECK(dtl::copy(a, c).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::inclusive_scan(a, b).error() == dtl::status_code::extent_mismatch);
+    CHECK(dtl::transform(a, a, b, [](int x, int y) { return x + y; }).error() == dtl::status_code::extent_mismatch);
+  }
+}

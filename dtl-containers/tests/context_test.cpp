@@ -1,0 +1,65 @@
+#include "doctest.hpp"
+
+#include <dtl/containers/context.hpp>
+#include <dtl/core/placement.hpp>
+
+#include <vector>
+
+TEST_SUITE("context") {
+  TEST_CASE("a cpu context is rank 0 of 1 without a device") {
+    const dtl::context ctx = dtl::make_cpu_context();
+    CHECK(ctx.rank() == 0);
+    CHECK(ctx.size() == 1);
+    CHECK(ctx.is_root());
+    CHECK(ctx.device() == dtl::no_device);
+    CHECK_FALSE(ctx.has_device());
+    CHECK(ctx.valid());
+    CHECK(ctx.barrier().has_value());
+    CHECK(ctx.device_collective_path() == dtl::collective_path::self);
+  }
+
+  TEST_CASE("collectives on one rank copy send to receive") {
+    const dtl::context ctx = dtl::make_cpu_context();
+    const std::vector<double> send{1.5, -2.0, 3.25};
+    std::vector<double> recv(3, 0.0);
+    REQUIRE(ctx.allreduce(send.data(), recv.data(), send.size(), dtl::reduce_op::sum).has_value());
+    CHECK(recv == send);
+    CHECK(ctx.allreduce_value(41, dtl::reduce_op::max).value() == 41);
+    std::vector<int> gathered(2, 0);
+    const std::vector<int> mine{7, 8};
+    REQUIRE(ctx.allgather(mine.data(), gathered.data(), 2).has_value());
+    CHECK(gathered == mine);
+    int data = 5;
+    CHECK(ctx.broadcast(&data, 1, 0).has_value());
+    CHECK(data == 5);
+  }
+
+  TEST_CASE("bad arguments are statuses") {
+    const dtl::context ctx = dtl::make_cpu_context();
+    int x = 1;
+    CHECK(ctx.broadcast(&x, 1, 1).error() == dtl::status_code::invalid_rank);
+    CHECK(ctx.broadcast(&x, 1, -1).error() == dtl::status_code::invalid_rank);
+    CHECK(ctx.reduce(&x, &x, 1, dtl::reduce_op::sum, 3).error() == dtl::status_code::invalid_rank);
+    CHECK(ctx.allreduce<int>(nullptr, &x, 1, dtl::reduce_op::sum).error() == dtl::status_code::invalid_argument);
+    CHECK(ctx.allreduce<int>(&x, nullptr, 1, dtl::reduce_op::sum).error() == dtl::status_code::invalid_argument);
+    CHECK(ctx.allreduce<int>(nullptr, nullptr, 0, dtl::reduce_op::sum).has_value());  // nothing to do
+    CHECK(ctx.split(-1).error() == dtl::status_code::invalid_argument);
+  }
+
+  TEST_CASE("split gives a sub-context, and copies are the same context") {
+    const dtl::context ctx = dtl::make_cpu_context();
+    const dtl::context copy = ctx;
+    CHECK(copy.same_as(ctx));
+    const auto sub = ctx.split(0);
+    REQUIRE(sub.has_value());
+    CHECK(sub->size() == 1);
+    CHECK(sub->rank() == 0);
+    CHECK_FALSE(sub->same_as(ctx));
+  }
+
+  TEST_CASE("names") {
+    CHECK(dtl::collective_path_name(dtl::collective_path::nccl) == "nccl");
+    CHECK(dtl::collective_path_name(dtl::collective_path::mpi_staged) == "mpi_staged");
+    CHECK(dtl::reduce_op_name(dtl::reduce_op::product) == "product");
+  }
+}

@@ -1,0 +1,58 @@
+// One process, one environment (MPI cannot start twice in a process, so each case that ends an
+// environment is a test suite of its own, run as its own process by Meson).
+#include "doctest.hpp"
+
+#include <dtl/containers/algorithms.hpp>
+#include <dtl/containers/distributed_vector.hpp>
+#include <dtl/containers/environment.hpp>
+
+TEST_SUITE("environment") {
+  TEST_CASE("one process is rank 0 of 1, and only one environment lives at a time") {
+    dtl::environment env;
+    CHECK(env.rank() == 0);
+    CHECK(env.size() == 1);
+    CHECK(env.local_rank() == 0);
+    const auto ctx = env.make_world_context();
+    CHECK(ctx.size() == 1);
+    CHECK(ctx.device() == env.device());
+    auto second = dtl::environment::create();
+    CHECK(second.error() == dtl::status_code::invalid_state);
+    dtl::distributed_vector<int> v(10, 1, ctx);
+    CHECK(dtl::reduce(v, 0) == 10);
+  }
+}
+
+TEST_SUITE("environment_end") {
+  TEST_CASE("a context used after its environment ended gives invalid_state") {
+    std::optional<dtl::context> kept;
+    std::optional<dtl::distributed_vector<double>> vec;
+    {
+      dtl::environment env;
+      kept = env.make_world_context();
+      vec.emplace(100, 1.0, *kept);
+      CHECK(kept->valid());
+    }
+    CHECK_FALSE(kept->valid());
+    CHECK(kept->check() == dtl::status_code::invalid_state);
+    CHECK(kept->barrier().error() == dtl::status_code::invalid_state);
+    CHECK(kept->allreduce_value(1, dtl::reduce_op::sum).error() == dtl::status_code::invalid_state);
+    CHECK(dtl::distributed_vector<int>::create(10, *kept).error() == dtl::status_code::invalid_state);
+    CHECK_THROWS_AS(dtl::distributed_vector<int>(10, *kept), dtl::status_error);
+    CHECK(dtl::fill(*vec, 2.0).error() == dtl::status_code::invalid_state);
+    CHECK(dtl::try_reduce(*vec, 0.0).error() == dtl::status_code::invalid_state);
+    CHECK_THROWS_AS(static_cast<void>(dtl::reduce(*vec, 0.0)), dtl::status_error);
+    CHECK(vec->local_view()[0] == 1.0);  // the data itself stays readable until the vector goes
+  }
+}
+
+TEST_SUITE("environment_device") {
+  TEST_CASE("DTL_DEVICE must name a device") {
+    // Set by the test's environment in meson.build: DTL_DEVICE=not-a-number.
+    auto env = dtl::environment::create();
+    if (dtl::build::has_hip) {
+      CHECK(env.error() == dtl::status_code::invalid_argument);
+    } else {
+      CHECK(env.has_value());  // without HIP there is no GPU to choose; DTL_DEVICE is not read
+    }
+  }
+}

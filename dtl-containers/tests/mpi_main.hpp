@@ -1,0 +1,46 @@
+#pragma once
+// main() for tests that run on several MPI ranks: every rank runs the doctest cases (only rank 0
+// prints more than failures), the environment lives for the whole run, and the process exits 77
+// (Meson's SKIP) when it was started with fewer ranks than `min_ranks`.
+
+#include "doctest.hpp"
+
+#include <dtl/containers/environment.hpp>
+
+#include <cstdio>
+#include <optional>
+
+namespace test_support {
+
+/// The environment of this run (valid inside test cases).
+inline std::optional<dtl::environment>& environment() {
+  static std::optional<dtl::environment> env;
+  return env;
+}
+
+inline int run_on_ranks(int argc, char** argv, int min_ranks) {
+  auto made = dtl::environment::create(argc, argv);
+  if (!made) {
+    std::fprintf(stderr, "dtl::environment failed: %s\n", made.error().to_string().c_str());
+    return 1;
+  }
+  environment().emplace(std::move(made).value());
+  const int rank = environment()->rank(), size = environment()->size();
+  if (size < min_ranks) {
+    if (rank == 0) std::printf("SKIP: needs %d ranks, started with %d\n", min_ranks, size);
+    environment().reset();
+    return 77;
+  }
+  doctest::Context context(argc, argv);
+  context.setOption("no-version", true);
+  if (rank != 0) context.setOption("minimal", true);
+  const int failed = context.run();
+  // Every rank reports; the run fails when any rank failed.
+  const auto world = environment()->make_world_context();
+  const int total = world.allreduce_value(failed != 0 ? 1 : 0, dtl::reduce_op::sum).value_or(1);
+  if (rank == 0) std::printf("%d ranks: %d failed\n", size, total);
+  environment().reset();
+  return total == 0 ? 0 : 1;
+}
+
+}  // namespace test_support
