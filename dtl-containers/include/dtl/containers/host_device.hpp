@@ -1,8 +1,9 @@
 #pragma once
-// DTL_HOST_DEVICE: functions callable from host and device code. It expands to __host__ __device__
-// under the kernel compilers (hipcc, nvcc) and to nothing under a plain C++ compiler.
+// DTL_HOST_DEVICE marks functions that user code and DTL's own function objects run on the device
+// as well as on the host. Under the kernel compilers (nvcc, hipcc) it is __host__ __device__; under a
+// plain C++ compiler, which never compiles device code, it is nothing.
 
-#if defined(__HIPCC__) || defined(__CUDACC__)
+#if defined(__CUDACC__) || defined(__HIPCC__)
 #define DTL_HOST_DEVICE __host__ __device__
 #else
 #define DTL_HOST_DEVICE

@@ -1,41 +1,59 @@
 #pragma once
-// Reduction operators with an identity, as upstream DTL names them. std::plus<> and std::multiplies<>
-// work too. All are callable from host and device code.
+// Reduction operators with upstream DTL's names, callable on the host and on the device.
+// They compile with g++, nvcc and hipcc. std::plus and std::multiplies work as operators of the
+// device algorithms too (dtl-containers maps them to device-callable equivalents internally).
 
 #include <dtl/containers/host_device.hpp>
 
 #include <limits>
+#include <type_traits>
 
 namespace dtl {
 
+/// The smaller of two values (the first one when they are equal, as std::min). reduce_min<> deduces T.
 template <class T = void>
 struct reduce_min {
-  [[nodiscard]] static constexpr T identity() noexcept {
-    return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
-  }
   DTL_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+
+  /// The value that changes no result: +infinity where T has one, else its largest value.
+  static constexpr T identity() noexcept {
+    if constexpr (std::numeric_limits<T>::has_infinity) {
+      return std::numeric_limits<T>::infinity();
+    } else {
+      return std::numeric_limits<T>::max();
+    }
+  }
 };
 
+/// The larger of two values (the first one when they are equal, as std::max). reduce_max<> deduces T.
 template <class T = void>
 struct reduce_max {
-  [[nodiscard]] static constexpr T identity() noexcept {
-    return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
-  }
   DTL_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+
+  /// The value that changes no result: -infinity where T has one, else its lowest value.
+  static constexpr T identity() noexcept {
+    if constexpr (std::numeric_limits<T>::has_infinity) {
+      return -std::numeric_limits<T>::infinity();
+    } else {
+      return std::numeric_limits<T>::lowest();
+    }
+  }
 };
 
 template <>
 struct reduce_min<void> {
-  template <class T>
-  DTL_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const {
+  using is_transparent = void;
+  template <class T, class U>
+  DTL_HOST_DEVICE constexpr std::common_type_t<T, U> operator()(const T& a, const U& b) const {
     return b < a ? b : a;
   }
 };
 
 template <>
 struct reduce_max<void> {
-  template <class T>
-  DTL_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const {
+  using is_transparent = void;
+  template <class T, class U>
+  DTL_HOST_DEVICE constexpr std::common_type_t<T, U> operator()(const T& a, const U& b) const {
     return a < b ? b : a;
   }
 };

@@ -1,0 +1,92 @@
+#pragma once
+// The NVIDIA backend of the device primitives: CUB, from the CUDA toolkit (CCCL). Include
+// device_platform.hpp, not this file. The rocPRIM backend (device_backend_rocprim.hpp) gives the same
+// functions; every function returns the hipError_t of the library call.
+// The functions that take (temp, bytes) follow CUB's convention: with temp == nullptr they only
+// write the temporary storage they need into `bytes`.
+
+#include <dtl/hip/runtime.hpp>
+
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_transform.cuh>
+
+#include <cuda/std/tuple>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+// nvcc checks that a __host__ __device__ function calls no __device__-only function. The wrappers of
+// user operators (device_ops.hpp) call __device__ lambdas, and only ever run on the device.
+#define DTL_DEVICE_EXEC_CHECK_DISABLE _Pragma("nv_exec_check_disable")
+
+namespace dtl::detail::device::backend {
+
+/// CUB scans in place for any n (DeviceScan's documentation: d_in == d_out is an in-place scan).
+inline constexpr std::size_t exclusive_scan_in_place_limit = std::numeric_limits<std::size_t>::max();
+
+/// CUB chooses its offset type from the type of num_items. Pass 32-bit counts whenever n fits, as a
+/// plain DeviceReduce::Sum(..., int n) does, so that we run the same kernels; 64-bit ones only beyond.
+template <class Call>
+hipError_t with_unsigned_count(std::size_t n, Call&& call) {
+  const cudaError_t e = n <= std::numeric_limits<std::uint32_t>::max()
+                            ? call(static_cast<std::uint32_t>(n))
+                            : call(static_cast<unsigned long long>(n));
+  return hipCUDAErrorTohipError(e);
+}
+
+/// DeviceTransform's counterpart: it picks a signed offset, 32-bit for int.
+template <class Call>
+hipError_t with_signed_count(std::size_t n, Call&& call) {
+  const cudaError_t e = n <= static_cast<std::size_t>(std::numeric_limits<int>::max())
+                            ? call(static_cast<int>(n))
+                            : call(static_cast<std::int64_t>(n));
+  return hipCUDAErrorTohipError(e);
+}
+
+template <class In, class Out, class F>
+hipError_t transform(const In* in, Out* out, std::size_t n, F f, hipStream_t stream) {
+  return with_signed_count(n, [&](auto count) { return cub::DeviceTransform::Transform(in, out, count, f, stream); });
+}
+
+template <class A, class B, class Out, class F>
+hipError_t transform(const A* a, const B* b, Out* out, std::size_t n, F f, hipStream_t stream) {
+  return with_signed_count(n, [&](auto count) {
+    return cub::DeviceTransform::Transform(::cuda::std::make_tuple(a, b), out, count, f, stream);
+  });
+}
+
+template <class T, class Op>
+hipError_t reduce(void* temp, std::size_t& bytes, const T* in, std::size_t n, const T& init, Op op, T* out,
+                  hipStream_t stream) {
+  return with_unsigned_count(n, [&](auto count) {
+    return cub::DeviceReduce::Reduce(temp, bytes, in, out, count, op, init, stream);
+  });
+}
+
+template <class In, class T, class ReduceOp, class TransformOp>
+hipError_t transform_reduce(void* temp, std::size_t& bytes, const In* in, std::size_t n, const T& init,
+                            ReduceOp reduce_op, TransformOp transform_op, T* out, hipStream_t stream) {
+  return with_unsigned_count(n, [&](auto count) {
+    return cub::DeviceReduce::TransformReduce(temp, bytes, in, out, count, reduce_op, transform_op, init, stream);
+  });
+}
+
+template <class T, class Op>
+hipError_t inclusive_scan(void* temp, std::size_t& bytes, const T* in, T* out, std::size_t n, Op op,
+                          hipStream_t stream) {
+  return with_unsigned_count(n, [&](auto count) {
+    return cub::DeviceScan::InclusiveScan(temp, bytes, in, out, op, count, stream);
+  });
+}
+
+template <class T, class Op>
+hipError_t exclusive_scan(void* temp, std::size_t& bytes, const T* in, T* out, std::size_t n, const T& init, Op op,
+                          hipStream_t stream) {
+  return with_unsigned_count(n, [&](auto count) {
+    return cub::DeviceScan::ExclusiveScan(temp, bytes, in, out, op, init, count, stream);
+  });
+}
+
+}  // namespace dtl::detail::device::backend

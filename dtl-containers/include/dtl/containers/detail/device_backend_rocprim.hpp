@@ -1,0 +1,61 @@
+#pragma once
+// The AMD backend of the device primitives: rocPRIM (Debian's librocprim-dev). Include
+// device_platform.hpp, not this file. The CUB backend (device_backend_cub.hpp) gives the same
+// functions; every function returns the hipError_t of the library call.
+// The functions that take (temp, bytes) follow rocPRIM's convention: with temp == nullptr they only
+// write the temporary storage they need into `bytes`.
+
+#include <dtl/hip/runtime.hpp>
+
+// The umbrella header: rocPRIM 2.10's device headers do not compile alone (they use std::cout
+// without including <iostream>).
+#include <rocprim/rocprim.hpp>
+
+#include <cstddef>
+
+// clang checks calls across host and device only in code it emits, so nothing needs silencing here.
+#define DTL_DEVICE_EXEC_CHECK_DISABLE
+
+namespace dtl::detail::device::backend {
+
+/// rocPRIM (2.10, ROCm 5.3) scans more than about 2^32 elements in several launches, and its exclusive
+/// scan then reads the input element before each launch's range (input[-1]), which an in-place scan has
+/// already overwritten. Up to 2^31 elements it is one launch, which reads each tile before writing it.
+inline constexpr std::size_t exclusive_scan_in_place_limit = std::size_t{1} << 31;
+
+template <class In, class Out, class F>
+hipError_t transform(const In* in, Out* out, std::size_t n, F f, hipStream_t stream) {
+  return rocprim::transform(in, out, n, f, stream);
+}
+
+template <class A, class B, class Out, class F>
+hipError_t transform(const A* a, const B* b, Out* out, std::size_t n, F f, hipStream_t stream) {
+  return rocprim::transform(a, b, out, n, f, stream);
+}
+
+template <class T, class Op>
+hipError_t reduce(void* temp, std::size_t& bytes, const T* in, std::size_t n, const T& init, Op op, T* out,
+                  hipStream_t stream) {
+  return rocprim::reduce(temp, bytes, in, out, init, n, op, stream);
+}
+
+template <class In, class T, class ReduceOp, class TransformOp>
+hipError_t transform_reduce(void* temp, std::size_t& bytes, const In* in, std::size_t n, const T& init,
+                            ReduceOp reduce_op, TransformOp transform_op, T* out, hipStream_t stream) {
+  const rocprim::transform_iterator<const In*, TransformOp, T> transformed(in, transform_op);
+  return rocprim::reduce(temp, bytes, transformed, out, init, n, reduce_op, stream);
+}
+
+template <class T, class Op>
+hipError_t inclusive_scan(void* temp, std::size_t& bytes, const T* in, T* out, std::size_t n, Op op,
+                          hipStream_t stream) {
+  return rocprim::inclusive_scan(temp, bytes, in, out, n, op, stream);
+}
+
+template <class T, class Op>
+hipError_t exclusive_scan(void* temp, std::size_t& bytes, const T* in, T* out, std::size_t n, const T& init, Op op,
+                          hipStream_t stream) {
+  return rocprim::exclusive_scan(temp, bytes, in, out, init, n, op, stream);
+}
+
+}  // namespace dtl::detail::device::backend

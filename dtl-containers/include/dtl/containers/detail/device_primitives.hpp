@@ -1,0 +1,219 @@
+#pragma once
+// The device primitives under dtl-containers' algorithms: raw device pointers, one stream.
+// CUB (NVIDIA) or rocPRIM (AMD) where they have the primitive (transform, reduce, transform_reduce,
+// scans), grid-stride kernels for the rest (fill, iota, for_each, for_each_indexed, apply_prefix).
+//
+// Rules shared by every function here:
+// - The work is enqueued on `stream` and not waited for. The caller has made the stream's device
+//   current; it stays current (nothing here changes the device).
+// - Failures come back as a dtl::status: HIP errors through dtl::hip::to_status, a launch's error read
+//   right after the launch, a null pointer with n > 0 as null_pointer. n == 0 launches nothing and
+//   succeeds (reduce and transform_reduce still write `init` to the result, the fold of no elements).
+// - Pointers are device memory of the current device (or memory it can access). Where the input and
+//   the output may be the same (transform, the scans), they are either the same or do not overlap.
+// - Operators: __device__ or __host__ __device__ lambdas (nvcc needs --extended-lambda, which dtl-hip-kc
+//   passes), function objects with a const __host__ __device__ (or __device__) call operator,
+//   dtl::reduce_min / reduce_max (<dtl/containers/ops.hpp>), std::plus and std::multiplies. Operators
+//   of reductions and scans must be associative; they are applied in no particular order.
+// - The functions that take a device_scratch take their temporary storage from it: it must belong to
+//   the current device and to `stream`. Its growth may wait for the stream (device_scratch.hpp).
+//
+// A translation unit that includes this header is compiled by the kernel compiler (dtl-hip-kc).
+
+#include <dtl/containers/detail/device_kernels.hpp>
+#include <dtl/containers/detail/device_ops.hpp>
+#include <dtl/containers/detail/device_platform.hpp>
+#include <dtl/containers/detail/device_scratch.hpp>
+#include <dtl/core/result.hpp>
+#include <dtl/core/try.hpp>
+#include <dtl/hip/error.hpp>
+
+#include <cstddef>
+#include <string>
+
+namespace dtl::detail::device {
+
+namespace primitives_detail {
+
+[[nodiscard]] inline status null_pointer(const char* what) {
+  return status(status_code::null_pointer, std::string(what) + ": null pointer for a non-empty range");
+}
+
+/// The scratch must serve the current device and this stream.
+[[nodiscard]] inline status check_scratch(const device_scratch& scratch, hipStream_t stream, const char* what) {
+  int device = -1;
+  DTL_HIP_TRY(hipGetDevice(&device));
+  if (scratch.device() != device || scratch.stream() != stream) {
+    return status(status_code::invalid_argument,
+                  std::string(what) + ": a device_scratch of device " + std::to_string(scratch.device()) +
+                      (scratch.stream() == stream ? "" : " and another stream") + " used on device " +
+                      std::to_string(device));
+  }
+  return {};
+}
+
+/// Runs a CUB/rocPRIM call that takes temporary storage: asks it how much it needs (temp == nullptr),
+/// takes that from the scratch, and runs it.
+template <class Call>
+[[nodiscard]] status with_temporary_storage(const char* what, device_scratch& scratch, hipStream_t stream,
+                                            Call&& call) {
+  DTL_TRY(check_scratch(scratch, stream, what));
+  std::size_t bytes = 0;
+  if (const hipError_t e = call(nullptr, bytes); e != hipSuccess) {
+    return hip::to_status(e, std::string(what) + " (asking for its temporary storage size)");
+  }
+  DTL_ASSIGN_OR_RETURN(void* temp, scratch.reserve(bytes));
+  if (const hipError_t e = call(temp, bytes); e != hipSuccess) return hip::to_status(e, what);
+  return {};
+}
+
+}  // namespace primitives_detail
+
+/// data[i] = value for i in [0, n). 16-byte stores for types of 4 or 8 bytes.
+template <class T>
+[[nodiscard]] status fill(T* data, std::size_t n, const T& value, hipStream_t stream) {
+  if (n == 0) return {};
+  if (data == nullptr) return primitives_detail::null_pointer("device fill");
+  fill_generator<T> gen{value, {}};
+  if constexpr (vectorisable_v<T>) {
+    T copies[16 / sizeof(T)];
+    for (T& c : copies) c = value;
+    gen.pattern = device::pack16<T>(copies);
+  }
+  return device::launch_generate(data, n, gen, stream, "device fill kernel launch");
+}
+
+/// data[i] = first + T(i) for i in [0, n).
+template <class T>
+[[nodiscard]] status iota(T* data, std::size_t n, const T& first, hipStream_t stream) {
+  if (n == 0) return {};
+  if (data == nullptr) return primitives_detail::null_pointer("device iota");
+  return device::launch_generate(data, n, iota_generator<T>{first}, stream, "device iota kernel launch");
+}
+
+/// f(data[i]) for i in [0, n); f takes T&.
+template <class T, class F>
+[[nodiscard]] status for_each(T* data, std::size_t n, F f, hipStream_t stream) {
+  if (n == 0) return {};
+  if (data == nullptr) return primitives_detail::null_pointer("device for_each");
+  return device::launch_each(n, for_each_body<T, F>{data, f}, stream, "device for_each kernel launch");
+}
+
+/// f(first_index + i, data[i]) for i in [0, n): the index is global when first_index is the offset of
+/// this block of elements.
+template <class T, class F>
+[[nodiscard]] status for_each_indexed(T* data, std::size_t n, std::size_t first_index, F f, hipStream_t stream) {
+  if (n == 0) return {};
+  if (data == nullptr) return primitives_detail::null_pointer("device for_each_indexed");
+  return device::launch_each(n, for_each_indexed_body<T, F>{data, first_index, f}, stream,
+                     "device for_each_indexed kernel launch");
+}
+
+/// out[i] = f(in[i]) for i in [0, n). in == out is allowed.
+template <class In, class Out, class F>
+[[nodiscard]] status transform(const In* in, Out* out, std::size_t n, F f, hipStream_t stream) {
+  if (n == 0) return {};
+  if (in == nullptr || out == nullptr) return primitives_detail::null_pointer("device transform");
+  return hip::to_status(backend::transform(in, out, n, device::returns<Out>(f), stream), "device transform");
+}
+
+/// out[i] = f(a[i], b[i]) for i in [0, n). out may be a or b.
+template <class A, class B, class Out, class F>
+[[nodiscard]] status transform(const A* a, const B* b, Out* out, std::size_t n, F f, hipStream_t stream) {
+  if (n == 0) return {};
+  if (a == nullptr || b == nullptr || out == nullptr) return primitives_detail::null_pointer("device transform");
+  return hip::to_status(backend::transform(a, b, out, n, device::returns<Out>(f), stream),
+                        "device transform (binary)");
+}
+
+/// *d_result (device memory) = op-fold of init and in[0..n). With n == 0: init.
+template <class T, class Op>
+[[nodiscard]] status reduce(const T* in, std::size_t n, const T& init, Op op, T* d_result, device_scratch& scratch,
+                            hipStream_t stream) {
+  if (d_result == nullptr) return primitives_detail::null_pointer("device reduce (result)");
+  if (n == 0) return device::fill(d_result, 1, init, stream);
+  if (in == nullptr) return primitives_detail::null_pointer("device reduce");
+  const auto reduce_op = device::returns<T>(op);
+  return primitives_detail::with_temporary_storage(
+      "device reduce", scratch, stream, [&](void* temp, std::size_t& bytes) {
+        return backend::reduce(temp, bytes, in, n, init, reduce_op, d_result, stream);
+      });
+}
+
+/// *d_result (device memory) = reduce_op-fold of init and transform_op(in[i]) for i in [0, n), in T.
+/// With n == 0: init.
+template <class In, class T, class ReduceOp, class TransformOp>
+[[nodiscard]] status transform_reduce(const In* in, std::size_t n, const T& init, ReduceOp reduce_op,
+                                      TransformOp transform_op, T* d_result, device_scratch& scratch,
+                                      hipStream_t stream) {
+  if (d_result == nullptr) return primitives_detail::null_pointer("device transform_reduce (result)");
+  if (n == 0) return device::fill(d_result, 1, init, stream);
+  if (in == nullptr) return primitives_detail::null_pointer("device transform_reduce");
+  const auto reduce_fn = device::returns<T>(reduce_op);
+  const auto transform_fn = device::returns<T>(transform_op);
+  return primitives_detail::with_temporary_storage(
+      "device transform_reduce", scratch, stream, [&](void* temp, std::size_t& bytes) {
+        return backend::transform_reduce(temp, bytes, in, n, init, reduce_fn, transform_fn, d_result, stream);
+      });
+}
+
+/// out[i] = in[0] op in[1] op ... op in[i]. in == out is allowed.
+template <class T, class Op>
+[[nodiscard]] status inclusive_scan(const T* in, T* out, std::size_t n, Op op, device_scratch& scratch,
+                                    hipStream_t stream) {
+  if (n == 0) return {};
+  if (in == nullptr || out == nullptr) return primitives_detail::null_pointer("device inclusive_scan");
+  const auto scan_op = device::returns<T>(op);
+  return primitives_detail::with_temporary_storage(
+      "device inclusive_scan", scratch, stream, [&](void* temp, std::size_t& bytes) {
+        return backend::inclusive_scan(temp, bytes, in, out, n, scan_op, stream);
+      });
+}
+
+/// out[0] = init, out[i] = init op in[0] op ... op in[i - 1]. in == out is allowed.
+template <class T, class Op>
+[[nodiscard]] status exclusive_scan(const T* in, T* out, std::size_t n, const T& init, Op op,
+                                    device_scratch& scratch, hipStream_t stream) {
+  if (n == 0) return {};
+  if (in == nullptr || out == nullptr) return primitives_detail::null_pointer("device exclusive_scan");
+  const auto scan_op = device::returns<T>(op);
+  if (in != out || n <= backend::exclusive_scan_in_place_limit) {
+    return primitives_detail::with_temporary_storage(
+        "device exclusive_scan", scratch, stream, [&](void* temp, std::size_t& bytes) {
+          return backend::exclusive_scan(temp, bytes, in, out, n, init, scan_op, stream);
+        });
+  }
+  // The library cannot scan this many elements in place (device_backend_*.hpp): scan from a copy of
+  // the input, kept at the front of the temporary storage.
+  constexpr std::size_t align = 256;
+  const std::size_t copy_bytes = (n * sizeof(T) + align - 1) / align * align;
+  return primitives_detail::with_temporary_storage(
+      "device exclusive_scan (in place, from a copy)", scratch, stream, [&](void* temp, std::size_t& bytes) {
+        if (temp == nullptr) {
+          const hipError_t e = backend::exclusive_scan(nullptr, bytes, in, out, n, init, scan_op, stream);
+          bytes += copy_bytes;
+          return e;
+        }
+        T* copy = static_cast<T*>(temp);
+        std::size_t scan_bytes = bytes - copy_bytes;
+        if (const hipError_t e = hipMemcpyAsync(copy, in, n * sizeof(T), hipMemcpyDeviceToDevice, stream);
+            e != hipSuccess) {
+          return e;
+        }
+        return backend::exclusive_scan(static_cast<unsigned char*>(temp) + copy_bytes, scan_bytes, copy, out, n,
+                                       init, scan_op, stream);
+      });
+}
+
+/// data[i] = op(prefix, data[i]) for i in [0, n): adds the carry of the blocks before this one to a
+/// block's scan.
+template <class T, class Op>
+[[nodiscard]] status apply_prefix(T* data, std::size_t n, const T& prefix, Op op, hipStream_t stream) {
+  if (n == 0) return {};
+  if (data == nullptr) return primitives_detail::null_pointer("device apply_prefix");
+  using device_op = device_callable_t<Op>;
+  return device::launch_each(n, apply_prefix_body<T, device_op>{data, prefix, device::to_device(op)}, stream,
+                     "device apply_prefix kernel launch");
+}
+
+}  // namespace dtl::detail::device

@@ -1,0 +1,2 @@
+// Configure-time probe (AMD platform): can the kernel compiler find rocPRIM?
+#include <rocprim/rocprim.hpp>
