@@ -4,6 +4,10 @@
 - layering: a component includes headers and depends (Meson dependency()) only on components below it;
   no relative include reaches into another component;
 - every test source in a component's tests/ folder is built by its tests/meson.build;
+- no test case decides at run time, on the device count, to pass without testing: neither
+  `if (<device count>) return;` nor `doctest::skip(<device count>)`. Such cases belong to a suite whose
+  Meson test states the requirement (--requires, see dtl-hip-mem/tests/support/test_main.cpp), so that
+  Meson reports them as SKIP where they cannot run;
 - platform macros (__HIP_PLATFORM_AMD__/__HIP_PLATFORM_NVIDIA__) appear only in the one platform file;
 - subprojects/dtl-* are symlinks to ../dtl-*.
 Prints each violation and exits 1 if there is any.
@@ -17,6 +21,35 @@ PLATFORM_FILES = {"dtl-hip-mem/src/platform.cpp", "dtl-hip-mem/include/dtl/hip/r
 SOURCE_EXT = (".hpp", ".cpp", ".hip", ".h")
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 DEPENDENCY_RE = re.compile(r"dependency\(\s*'(dtl-[a-z-]+)'")
+DEVICE_COUNT_VAR_RE = re.compile(r"(\w+)\s*=\s*(?:dtl::hip::)?device_count\(\)")
+DEVICE_SKIP_RE = re.compile(r"doctest::skip\([^;]*?(device_count|no_device)")
+PASSING_RETURN_RE = re.compile(r"\breturn\s*(0\s*)?;")
+
+
+def balanced(text, start, open_char, close_char):
+    """The text from text[start] (== open_char) to its matching close_char, inclusive."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += {open_char: 1, close_char: -1}.get(text[i], 0)
+        if depth == 0:
+            return text[start:i + 1]
+    return text[start:]
+
+
+def device_count_passes(text):
+    """`if (...)` statements that test the device count and return without failing: a test that
+    passes where it should skip."""
+    names = {"device_count()", *DEVICE_COUNT_VAR_RE.findall(text)}
+    found = []
+    for m in re.finditer(r"\bif\s*\(", text):
+        cond = balanced(text, m.end() - 1, "(", ")")
+        if not any(re.search(re.escape(n) if n.endswith(")") else rf"\b{re.escape(n)}\b", cond) for n in names):
+            continue
+        rest = text[m.end() - 1 + len(cond):].lstrip()
+        body = balanced(rest, 0, "{", "}") if rest.startswith("{") else rest.split(";", 1)[0] + ";"
+        if PASSING_RETURN_RE.search(body):
+            found.append(text.count("\n", 0, m.start()) + 1)
+    return found
 
 
 def walk(root, top):
@@ -54,6 +87,17 @@ def main(root):
                         errors.append(f"{rel}: depends on {dep}, which is not below {comp}")
 
         tests = os.path.join(root, comp, "tests")
+        for path in walk(root, os.path.join(comp, "tests")):
+            if not path.endswith((".cpp", ".hip", ".hpp")):
+                continue
+            text = open(path, encoding="utf-8").read()
+            rel = os.path.relpath(path, root)
+            for line in device_count_passes(text):
+                errors.append(f"{rel}:{line}: returns (passes) on the device count; give the case a suite "
+                              "whose Meson test states --requires")
+            for m in DEVICE_SKIP_RE.finditer(text):
+                errors.append(f"{rel}:{text.count(chr(10), 0, m.start()) + 1}: doctest::skip on the device count "
+                              "passes where it should skip; give the case a suite whose Meson test states --requires")
         if os.path.isdir(tests):
             build = open(os.path.join(tests, "meson.build"), encoding="utf-8").read()
             for f in sorted(os.listdir(tests)):

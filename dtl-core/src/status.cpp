@@ -39,6 +39,15 @@ std::string_view status::native_name() const noexcept {
 
 std::source_location status::location() const noexcept { return details_ ? details_->where : std::source_location(); }
 
+bool operator==(const status& a, const status& b) noexcept {
+  if (a.code_ != b.code_) return false;
+  if (a.message() != b.message()) return false;
+  const native_error* x = a.native();
+  const native_error* y = b.native();
+  if (x == nullptr || y == nullptr) return x == y;
+  return x->code == y->code && x->name == y->name && x->description == y->description;
+}
+
 std::string status::to_string() const {
   if (ok()) return "ok";
   std::string text = fmt::format("{} ({}, {})", name(), to_int(code_), category());

@@ -65,13 +65,28 @@ TEST_SUITE("death") {
     CHECK(out.stderr_text.find("hip_error (520, backend): kernel fault") != std::string::npos);
   }
 
-  TEST_CASE("operator* on an error aborts") {
+  TEST_CASE("operator* on an error aborts and names the caller, not result.hpp") {
     const auto out = run_in_child([] {
-      dtl::result<int> r = dtl::status(dtl::status_code::timeout);
+      dtl::result<int> r = dtl::status(dtl::status_code::timeout, "late");
       (void)*r;
     });
     CHECK(out.aborted);
-    CHECK(out.stderr_text.find("timeout") != std::string::npos);
+    CHECK(out.stderr_text.find("operator*") != std::string::npos);
+    CHECK(out.stderr_text.find("timeout (106, communication): late") != std::string::npos);
+    CHECK(out.stderr_text.find("result.hpp") == std::string::npos);
+    CHECK(out.stderr_text.find("dtl-core-tests") != std::string::npos);  // the calling frame's binary
+  }
+
+  TEST_CASE("operator-> on an error aborts and names the caller, not result.hpp") {
+    const auto out = run_in_child([] {
+      const dtl::result<std::string> r = dtl::status(dtl::status_code::not_supported, "nope");
+      (void)r->size();
+    });
+    CHECK(out.aborted);
+    CHECK(out.stderr_text.find("operator->") != std::string::npos);
+    CHECK(out.stderr_text.find("not_supported (420, bounds): nope") != std::string::npos);
+    CHECK(out.stderr_text.find("result.hpp") == std::string::npos);
+    CHECK(out.stderr_text.find("dtl-core-tests") != std::string::npos);
   }
 
   TEST_CASE("the child really runs: a value does not abort") {

@@ -4,6 +4,7 @@
 #include <dtl/core/try.hpp>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,22 @@ dtl::result<void> check_both(int a, int b) {
   DTL_TRY(parse_positive(b));
   return {};
 }
+
+/// Moving it throws once `armed`: assigning it into a result that holds an error then leaves the
+/// result's variant valueless (the error is gone, the value never arrived).
+struct throws_on_move {
+  bool armed = false;
+  throws_on_move() = default;
+  throws_on_move(const throws_on_move&) = default;
+  throws_on_move(throws_on_move&& other) : armed(other.armed) {
+    if (armed) throw std::runtime_error("move failed");
+  }
+  throws_on_move& operator=(const throws_on_move&) = default;
+  throws_on_move& operator=(throws_on_move&& other) {
+    if (other.armed) throw std::runtime_error("move failed");
+    return *this;
+  }
+};
 
 dtl::status check_status(int a) {
   DTL_TRY(parse_positive(a));
@@ -78,6 +95,26 @@ TEST_SUITE("result") {
 
     dtl::result<std::vector<int>> in_place(std::in_place, 3, 9);
     CHECK(in_place->size() == 3);
+  }
+
+  TEST_CASE("a result that lost its value to a throwing move reports an error, never ok") {
+    dtl::result<throws_on_move> r = dtl::status(dtl::status_code::timeout, "late");
+    dtl::result<throws_on_move> armed = throws_on_move{};
+    armed->armed = true;
+    CHECK_THROWS_AS(r = std::move(armed), std::runtime_error);
+    CHECK_FALSE(r.has_value());
+    CHECK(r.has_error());
+    CHECK_FALSE(r.error().ok());
+    CHECK(r.error().code() == dtl::status_code::internal_error);
+    CHECK(r.error().message().find("exception") != std::string_view::npos);
+    CHECK_FALSE(std::move(r).error().ok());
+    // What is built on it passes the error on.
+    CHECK(r.transform([](const throws_on_move&) { return 1; }).error().code() == dtl::status_code::internal_error);
+    CHECK(r.and_then([](const throws_on_move&) { return dtl::result<int>(1); }).error().code() ==
+          dtl::status_code::internal_error);
+    // It can be given a new value.
+    r = throws_on_move{};
+    CHECK(r.has_value());
   }
 
   TEST_CASE("and_then, transform, or_else") {

@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <string_view>
 
 TEST_SUITE("status") {
   TEST_CASE("codes keep DTL's numbering") {
@@ -25,30 +26,97 @@ TEST_SUITE("status") {
     CHECK(dtl::to_int(dtl::status_code::internal_error) == 900);
   }
 
-  TEST_CASE("every code has a distinct name and its category") {
-    std::set<std::string_view> names;
-    int count = 0;
-    for (int v = 0; v < 1000; ++v) {
-      const auto code = static_cast<dtl::status_code>(v);
-      const std::string_view name = dtl::status_code_name(code);
-      if (name == "unknown_status_code") continue;
-      ++count;
-      CHECK(names.insert(name).second);
-      CHECK_FALSE(dtl::status_category(code).empty());
+  TEST_CASE("every code has its name and its category") {
+    struct expected {
+      dtl::status_code code;
+      std::string_view name;
+      std::string_view category;
+    };
+    using c = dtl::status_code;
+    const expected table[] = {
+        {c::ok, "ok", "success"},
+        {c::not_found, "not_found", "sentinel"},
+        {c::end_iterator, "end_iterator", "sentinel"},
+        {c::communication_error, "communication_error", "communication"},
+        {c::send_failed, "send_failed", "communication"},
+        {c::recv_failed, "recv_failed", "communication"},
+        {c::broadcast_failed, "broadcast_failed", "communication"},
+        {c::reduce_failed, "reduce_failed", "communication"},
+        {c::barrier_failed, "barrier_failed", "communication"},
+        {c::timeout, "timeout", "communication"},
+        {c::canceled, "canceled", "communication"},
+        {c::connection_lost, "connection_lost", "communication"},
+        {c::rank_failure, "rank_failure", "communication"},
+        {c::collective_failure, "collective_failure", "communication"},
+        {c::collective_participation_error, "collective_participation_error", "communication"},
+        {c::memory_error, "memory_error", "memory"},
+        {c::allocation_failed, "allocation_failed", "memory"},
+        {c::out_of_memory, "out_of_memory", "memory"},
+        {c::invalid_pointer, "invalid_pointer", "memory"},
+        {c::memory_transfer_failed, "memory_transfer_failed", "memory"},
+        {c::device_memory_error, "device_memory_error", "memory"},
+        {c::serialization_error, "serialization_error", "serialization"},
+        {c::serialize_failed, "serialize_failed", "serialization"},
+        {c::deserialize_failed, "deserialize_failed", "serialization"},
+        {c::buffer_too_small, "buffer_too_small", "serialization"},
+        {c::invalid_format, "invalid_format", "serialization"},
+        {c::bounds_error, "bounds_error", "bounds"},
+        {c::out_of_bounds, "out_of_bounds", "bounds"},
+        {c::invalid_index, "invalid_index", "bounds"},
+        {c::invalid_rank, "invalid_rank", "bounds"},
+        {c::dimension_mismatch, "dimension_mismatch", "bounds"},
+        {c::extent_mismatch, "extent_mismatch", "bounds"},
+        {c::key_not_found, "key_not_found", "bounds"},
+        {c::out_of_range, "out_of_range", "bounds"},
+        {c::invalid_argument, "invalid_argument", "bounds"},
+        {c::null_pointer, "null_pointer", "bounds"},
+        {c::not_supported, "not_supported", "bounds"},
+        {c::backend_error, "backend_error", "backend"},
+        {c::backend_not_available, "backend_not_available", "backend"},
+        {c::backend_init_failed, "backend_init_failed", "backend"},
+        {c::backend_invalid, "backend_invalid", "backend"},
+        {c::cuda_error, "cuda_error", "backend"},
+        {c::hip_error, "hip_error", "backend"},
+        {c::mpi_error, "mpi_error", "backend"},
+        {c::nccl_error, "nccl_error", "backend"},
+        {c::shmem_error, "shmem_error", "backend"},
+        {c::algorithm_error, "algorithm_error", "algorithm"},
+        {c::precondition_failed, "precondition_failed", "algorithm"},
+        {c::postcondition_failed, "postcondition_failed", "algorithm"},
+        {c::convergence_failed, "convergence_failed", "algorithm"},
+        {c::consistency_error, "consistency_error", "consistency"},
+        {c::consistency_violation, "consistency_violation", "consistency"},
+        {c::structural_invalidation, "structural_invalidation", "consistency"},
+        {c::internal_error, "internal_error", "internal"},
+        {c::not_implemented, "not_implemented", "internal"},
+        {c::invalid_state, "invalid_state", "internal"},
+        {c::unknown_error, "unknown_error", "internal"},
+    };
+    std::set<int> listed;
+    for (const expected& e : table) {
+      CAPTURE(e.name);
+      CHECK(dtl::status_code_name(e.code) == e.name);
+      CHECK(dtl::status_category(e.code) == e.category);
+      CHECK(dtl::status(e.code).category() == e.category);
+      CHECK(listed.insert(dtl::to_int(e.code)).second);
     }
-    CHECK(count == 57);
-    CHECK(dtl::status_code_name(dtl::status_code::hip_error) == "hip_error");
-    CHECK(dtl::status_category(dtl::status_code::ok) == "success");
-    CHECK(dtl::status_category(dtl::status_code::timeout) == "communication");
-    CHECK(dtl::status_category(dtl::status_code::out_of_memory) == "memory");
-    CHECK(dtl::status_category(dtl::status_code::invalid_format) == "serialization");
-    CHECK(dtl::status_category(dtl::status_code::invalid_argument) == "bounds");
-    CHECK(dtl::status_category(dtl::status_code::hip_error) == "backend");
-    CHECK(dtl::status_category(dtl::status_code::convergence_failed) == "algorithm");
-    CHECK(dtl::status_category(dtl::status_code::consistency_violation) == "consistency");
-    CHECK(dtl::status_category(dtl::status_code::invalid_state) == "internal");
+    // The table is complete: every value with a name is in it.
+    for (int v = -100; v < 1100; ++v) {
+      const auto code = static_cast<dtl::status_code>(v);
+      if (dtl::status_code_name(code) != "unknown_status_code") CHECK(listed.count(v) == 1);
+    }
+    CHECK(listed.size() == 57);
+    // Values outside the enum: no name, and the internal category.
     CHECK(dtl::status_code_name(static_cast<dtl::status_code>(12345)) == "unknown_status_code");
     CHECK(dtl::status_category(static_cast<dtl::status_code>(-3)) == "internal");
+    CHECK(dtl::status_category(static_cast<dtl::status_code>(850)) == "internal");
+    CHECK(dtl::status_category(static_cast<dtl::status_code>(12345)) == "internal");
+  }
+
+  TEST_CASE("only ok is success: the sentinels are not ok") {
+    CHECK(dtl::status(dtl::status_code::not_found).is_error());
+    CHECK(dtl::status(dtl::status_code::end_iterator).is_error());
+    CHECK(dtl::status(dtl::status_code::not_found, "key 7").to_string().find("not_found (1, sentinel): key 7") == 0);
   }
 
   TEST_CASE("an ok status is cheap and empty") {
@@ -97,6 +165,32 @@ TEST_SUITE("status") {
     dtl::status c = std::move(a);
     CHECK(c.message() == "slow");
     CHECK(a.code() == dtl::status_code::timeout);  // NOLINT(bugprone-use-after-move): documented state
+  }
+
+  TEST_CASE("two statuses are equal when code, message and native error are equal") {
+    using c = dtl::status_code;
+    CHECK(dtl::status{} == dtl::status{});
+    CHECK(dtl::status{} == dtl::ok_status());
+    CHECK(dtl::status(c::timeout, "late") == dtl::status(c::timeout, "late"));
+    CHECK(dtl::status(c::timeout, "late") != dtl::status(c::timeout, "early"));
+    CHECK(dtl::status(c::timeout, "late") != dtl::status(c::canceled, "late"));
+    CHECK(dtl::status(c::timeout) != dtl::status{});
+    // Where a status was made is not part of what it says.
+    const dtl::status here(c::invalid_argument, "bad size");
+    const dtl::status there(c::invalid_argument, "bad size");
+    CHECK(here.location().line() != there.location().line());
+    CHECK(here == there);
+    // The native error is.
+    const dtl::status oom(c::hip_error, "hipMalloc failed", dtl::native_error{2, "hipErrorOutOfMemory", "out of memory"});
+    const dtl::status same(c::hip_error, "hipMalloc failed", dtl::native_error{2, "hipErrorOutOfMemory", "out of memory"});
+    const dtl::status other(c::hip_error, "hipMalloc failed", dtl::native_error{1, "hipErrorInvalidValue", "invalid"});
+    CHECK(oom == same);
+    CHECK(oom != other);
+    CHECK(oom != dtl::status(c::hip_error, "hipMalloc failed"));
+    // Against a bare code, only the code counts (shorthand for s.code() == code).
+    CHECK(dtl::status(c::timeout, "late") == c::timeout);
+    CHECK(dtl::status(c::timeout, "late") != c::canceled);
+    CHECK(dtl::status{} == c::ok);
   }
 
   TEST_CASE("fmt formatters") {

@@ -32,6 +32,18 @@ struct harvested {
 };
 thread_local std::vector<harvested> harvest_scratch;
 
+/// How many watch() poll functions this thread is inside (of any engine). unwatch() called from inside
+/// one never waits for another thread's poll function: that thread may be waiting for us.
+thread_local int poll_function_depth = 0;
+
+/// Counts the calling thread as inside a poll function for the duration of one call.
+struct inside_poll_function {
+  inside_poll_function() noexcept { ++poll_function_depth; }
+  ~inside_poll_function() { --poll_function_depth; }
+  inside_poll_function(const inside_poll_function&) = delete;
+  inside_poll_function& operator=(const inside_poll_function&) = delete;
+};
+
 /// The status of GPU work whose event query failed.
 status gpu_failure(hipError_t error, int device) noexcept {
   try {
@@ -311,10 +323,16 @@ void engine_core::harvest_sources() noexcept {
     return;  // out of memory: try again on the next poll
   }
 
-  // User code, no engine lock held. A source unwatched meanwhile (by another thread, which then waits
-  // for us, or by an earlier poll function on this thread) is not called again.
-  for (source_entry* s : claimed)
-    results.push_back(s->removed.load(std::memory_order_acquire) ? event_status::pending() : s->node->poll());
+  // User code, no engine lock held. A source unwatched meanwhile (by another thread, or by an earlier
+  // poll function on this thread) is not called again.
+  for (source_entry* s : claimed) {
+    if (s->removed.load(std::memory_order_acquire)) {
+      results.push_back(event_status::pending());
+      continue;
+    }
+    const inside_poll_function inside;
+    results.push_back(s->node->poll());
+  }
 
   {
     std::lock_guard lock(sources_mutex_);
@@ -344,12 +362,15 @@ bool engine_core::unwatch(std::uint64_t id) {
     if (it == source_index_.end() || it->second->removed) return false;
     entry = it->second;
     entry->removed.store(true, std::memory_order_release);
-    if (entry->busy && entry->poller != std::this_thread::get_id()) {
+    // From outside every poll function, wait for a call running on another thread to return. From
+    // inside one, do not: the other poller may itself be waiting for this thread (two poll functions
+    // that unwatch each other would wait forever).
+    if (entry->busy && entry->poller != std::this_thread::get_id() && poll_function_depth == 0) {
       ++unwatch_waiters_;
       sources_cv_.wait(lock, [&] { return !entry->busy; });
       --unwatch_waiters_;
     }
-    // Busy on this very thread: we are inside its poll function; that poller removes it on return.
+    // Still busy: its poller (this thread or another) removes it when the call returns.
     if (!entry->busy) remove_source(*entry, dead);
   }
   entry->state->set_error(status(status_code::canceled, fmt::format("watch {} was removed by unwatch()", id)));
@@ -360,12 +381,16 @@ bool engine_core::unwatch(std::uint64_t id) {
 // ---- background progress ----
 
 status engine_core::start_background(std::chrono::microseconds interval) {
+  if (interval.count() < 0)
+    return status(status_code::invalid_argument,
+                  fmt::format("start_background: the interval ({} us) is negative", interval.count()));
   std::lock_guard lock(bg_mutex_);
   if (bg_thread_.joinable()) return status(status_code::invalid_state, "the background progress thread is already running");
   try {
     auto stop = std::make_shared<std::atomic<bool>>(false);
     bg_thread_ = std::thread([this, interval, stop] { background_loop(interval, stop); });
     bg_stop_ = std::move(stop);
+    bg_running_.store(true, std::memory_order_release);
   } catch (...) {
     return exception_to_status("starting the background progress thread");
   }
@@ -380,6 +405,7 @@ status engine_core::stop_background() {
     if (bg_thread_.get_id() == std::this_thread::get_id())
       return status(status_code::invalid_state,
                     "stop_background() was called from the background progress thread (from a continuation)");
+    bg_running_.store(false, std::memory_order_release);  // waiters go back to polling themselves
     bg_stop_->store(true, std::memory_order_seq_cst);
     bg_cv_.notify_all();
     thread = std::move(bg_thread_);
@@ -422,6 +448,7 @@ void engine_core::background_loop(std::chrono::microseconds interval,
 // ---- events and shutdown ----
 
 status engine_core::reserve_events(int device, std::size_t count) {
+  if (status s = check_device(device); !s.ok()) return s;
   event_pool_core* events = pool(device);
   if (events == nullptr)
     return status(status_code::invalid_argument, fmt::format("progress_engine: no device {}", device));
@@ -479,6 +506,11 @@ void engine_core::shutdown() noexcept {
 
 void drive_engine(const std::weak_ptr<engine_core>& engine) noexcept {
   if (auto core = engine.lock()) core->poll();
+}
+
+bool engine_polled_in_background(const std::weak_ptr<engine_core>& engine) noexcept {
+  const auto core = engine.lock();
+  return core != nullptr && core->polled_in_background();
 }
 
 }  // namespace dtl::hip::detail

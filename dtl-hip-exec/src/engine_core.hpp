@@ -40,6 +40,8 @@ class engine_core : public std::enable_shared_from_this<engine_core> {
   status start_background(std::chrono::microseconds interval);
   status stop_background();
   [[nodiscard]] bool background_running() const noexcept;
+  /// Like background_running(), without a lock (for waiters deciding whether to sleep).
+  [[nodiscard]] bool polled_in_background() const noexcept { return bg_running_.load(std::memory_order_acquire); }
   status reserve_events(int device, std::size_t count);
 
   /// Stops the background thread and completes everything still pending with status_code::canceled.
@@ -126,6 +128,7 @@ class engine_core : public std::enable_shared_from_this<engine_core> {
   std::thread bg_thread_;
   std::shared_ptr<std::atomic<bool>> bg_stop_;
   std::atomic<bool> bg_sleeping_{false};
+  std::atomic<bool> bg_running_{false};  // a background thread runs and has not been asked to stop
 };
 
 }  // namespace dtl::hip::detail

@@ -40,6 +40,10 @@ hip_event::hip_event() : hip_event(from(create())) {}
 hip_event::hip_event(event_flags flags) : hip_event(from(create(flags))) {}
 
 result<hip_event> hip_event::create(event_flags flags, std::optional<int> device) {
+  constexpr auto known = event_flags::timing | event_flags::blocking_sync | event_flags::interprocess;
+  if ((static_cast<unsigned>(flags) & ~static_cast<unsigned>(known)) != 0)
+    return status(status_code::invalid_argument,
+                  fmt::format("hip_event: unknown event_flags bits {:#x}", static_cast<unsigned>(flags)));
   if (has_flag(flags, event_flags::interprocess) && has_flag(flags, event_flags::timing))
     return status(status_code::invalid_argument,
                   "hip_event: an interprocess event cannot record timing (HIP requires hipEventDisableTiming)");

@@ -13,6 +13,16 @@ namespace dtl::hip {
 
 namespace {
 
+status check_options(stream_flags flags, stream_priority priority) {
+  if (flags != stream_flags::default_flags && flags != stream_flags::non_blocking)
+    return status(status_code::invalid_argument,
+                  fmt::format("hip_stream: unknown stream_flags {}", static_cast<unsigned>(flags)));
+  if (priority != stream_priority::low && priority != stream_priority::normal && priority != stream_priority::high)
+    return status(status_code::invalid_argument,
+                  fmt::format("hip_stream: unknown stream_priority {}", static_cast<int>(priority)));
+  return {};
+}
+
 unsigned hip_flags(stream_flags flags) noexcept {
   return flags == stream_flags::non_blocking ? hipStreamNonBlocking : hipStreamDefault;
 }
@@ -55,6 +65,7 @@ result<hip_stream> hip_stream::default_stream(std::optional<int> device) {
 }
 
 result<hip_stream> hip_stream::create(stream_flags flags, stream_priority priority, std::optional<int> device) {
+  DTL_TRY(check_options(flags, priority));
   DTL_ASSIGN_OR_RETURN(const int dev, resolve_device(device));
   DTL_ASSIGN_OR_RETURN(device_guard guard, device_guard::enter(dev));
   hipStream_t handle = nullptr;
@@ -74,11 +85,10 @@ result<hip_stream> hip_stream::create(stream_flags flags, stream_priority priori
 }
 
 result<hip_stream> hip_stream::wrap(hipStream_t external, bool owns, std::optional<int> device) {
+  if (external == nullptr && owns)
+    return status(status_code::invalid_argument, "hip_stream: the default stream cannot be owned");
   DTL_ASSIGN_OR_RETURN(const int dev, resolve_device(device));
-  if (external == nullptr) {
-    if (owns) return status(status_code::invalid_argument, "hip_stream: the default stream cannot be owned");
-    return hip_stream(nullptr, dev, false, stream_flags::default_flags, stream_priority::normal);
-  }
+  if (external == nullptr) return hip_stream(nullptr, dev, false, stream_flags::default_flags, stream_priority::normal);
   DTL_ASSIGN_OR_RETURN(device_guard guard, device_guard::enter(dev));
   unsigned raw_flags = 0;
   if (const hipError_t e = hipStreamGetFlags(external, &raw_flags); e != hipSuccess)

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -195,6 +196,67 @@ TEST_SUITE("engine") {
     CHECK(engine.pending() == 0);
   }
 
+  TEST_CASE("two poll functions on two threads may unwatch each other: no deadlock") {
+    // Poller 1 is inside A's poll function, poller 2 inside B's; each then unwatches the other.
+    // Waiting there for the other's call to return would wait forever.
+    struct shared {
+      progress_engine engine;
+      std::atomic<bool> a_inside{false};
+      std::atomic<bool> b_inside{false};
+      std::atomic<std::uint64_t> a_id{0};
+      std::atomic<std::uint64_t> b_id{0};
+      std::atomic<int> a_unwatched_b{-1};
+      std::atomic<int> b_unwatched_a{-1};
+      std::atomic<int> pollers_done{0};
+    };
+    // Leaked if the test fails: deadlocked threads would still be using it.
+    auto* s = new shared;
+    const auto wait_for = [](const std::atomic<bool>& flag) {
+      const auto give_up = std::chrono::steady_clock::now() + 10s;
+      while (!flag.load() && std::chrono::steady_clock::now() < give_up) std::this_thread::yield();
+    };
+    auto a = s->engine.watch([s, wait_for] {
+      s->a_inside = true;
+      wait_for(s->b_inside);
+      s->a_unwatched_b = s->engine.unwatch(s->b_id.load()) ? 1 : 0;
+      return event_status::pending();
+    });
+    s->a_id = a.id;
+    std::thread poller1([s] {
+      s->engine.poll();
+      ++s->pollers_done;
+    });
+    wait_for(s->a_inside);  // A is claimed by poller 1: poller 2 can only claim B
+    auto b = s->engine.watch([s, wait_for] {
+      s->b_inside = true;
+      wait_for(s->a_inside);
+      s->b_unwatched_a = s->engine.unwatch(s->a_id.load()) ? 1 : 0;
+      return event_status::pending();
+    });
+    s->b_id = b.id;
+    std::thread poller2([s] {
+      s->engine.poll();
+      ++s->pollers_done;
+    });
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (s->pollers_done.load() < 2 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
+    if (s->pollers_done.load() < 2) {
+      poller1.detach();
+      poller2.detach();
+      FAIL("deadlock: the two pollers still wait for each other after 10 s");
+    }
+    poller1.join();
+    poller2.join();
+    CHECK(s->a_unwatched_b.load() == 1);
+    CHECK(s->b_unwatched_a.load() == 1);
+    CHECK(a.done.get(0ns).error().code() == status_code::canceled);
+    CHECK(b.done.get(0ns).error().code() == status_code::canceled);
+    CHECK(s->engine.pending() == 0);
+    s->engine.poll();  // neither function is called again
+    CHECK_FALSE(s->engine.unwatch(a.id));
+    delete s;
+  }
+
   TEST_CASE("the background thread completes futures nobody polls") {
     progress_engine engine;
     REQUIRE(engine.start_background(50us).has_value());
@@ -213,6 +275,45 @@ TEST_SUITE("engine") {
     REQUIRE(engine.stop_background().has_value());
     CHECK_FALSE(engine.background_running());
     CHECK(engine.stop_background().has_value());  // no-op
+  }
+
+  TEST_CASE("with a background poller a long wait sleeps: the waiter stops polling after a short spin") {
+    progress_engine engine;
+    REQUIRE(engine.start_background(50us).has_value());
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    std::atomic<std::thread::id> waiter_id{};
+    std::atomic<int> polls_by_waiter{0};
+    auto w = engine.watch([&, done] {
+      if (std::this_thread::get_id() == waiter_id.load()) polls_by_waiter.fetch_add(1);
+      return done->load() ? event_status::complete() : event_status::pending();
+    });
+    std::atomic<bool> got{false};
+    std::thread waiter([&] {
+      waiter_id = std::this_thread::get_id();
+      got = w.done.get(10s).has_value();
+    });
+    std::this_thread::sleep_for(200ms);  // a "long kernel": polling every 5-200 us would be 1000+ calls
+    done->store(true);
+    waiter.join();
+    CHECK(got.load());
+    CHECK(polls_by_waiter.load() <= 64);  // the spin before sleeping, nothing after it
+    CHECK(engine.stop_background().has_value());
+  }
+
+  TEST_CASE("a sleeping waiter goes back to polling when the background poller stops") {
+    progress_engine engine;
+    REQUIRE(engine.start_background(50us).has_value());
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    auto w = engine.watch(when_set(done));
+    std::atomic<bool> got{false};
+    std::thread waiter([&] { got = w.done.get(10s).has_value(); });
+    std::this_thread::sleep_for(50ms);  // the waiter sleeps, relying on the background poller
+    REQUIRE(engine.stop_background().has_value());
+    done->store(true);  // now only the waiter itself can notice
+    const auto start = std::chrono::steady_clock::now();
+    waiter.join();
+    CHECK(got.load());
+    CHECK(std::chrono::steady_clock::now() - start < 5s);
   }
 
   TEST_CASE("stop_background from the background thread is refused, not a deadlock") {

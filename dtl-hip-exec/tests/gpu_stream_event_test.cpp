@@ -1,4 +1,4 @@
-// hip_stream, hip_event and the event pool on a real device (suite gpu).
+// hip_stream, hip_event and the event pool on a real device (suites gpu.stream, gpu.event, gpu.multi_device).
 #include "doctest.hpp"
 
 #include "gpu_support.hpp"
@@ -73,14 +73,6 @@ TEST_SUITE("gpu.stream") {
     c = std::move(b);
     CHECK(c.native_handle() == h);
     CHECK(c.synchronize().has_value());
-  }
-
-  TEST_CASE("a stream of another device is refused by an event" * doctest::skip(device_count() < 2)) {
-    auto s = hip_stream::create(stream_flags::non_blocking, stream_priority::normal, 1);
-    REQUIRE(s.has_value());
-    auto e = hip_event::create(event_flags::none, 0);
-    REQUIRE(e.has_value());
-    CHECK(e->record(*s).error().code() == status_code::invalid_argument);
   }
 }
 
@@ -178,5 +170,16 @@ TEST_SUITE("gpu.event") {
     CHECK(pool->idle() == 7);  // a came back, b was destroyed
     for (int i = 0; i < 20; ++i) CHECK(pool->acquire().has_value());
     CHECK(pool->created() == 8);  // no event was created after the reserve
+  }
+}
+
+// Meson test gpu-multi-device (--requires=devices:2): SKIP with fewer than two devices.
+TEST_SUITE("gpu.multi_device") {
+  TEST_CASE("a stream of another device is refused by an event") {
+    auto s = hip_stream::create(stream_flags::non_blocking, stream_priority::normal, 1);
+    REQUIRE(s.has_value());
+    auto e = hip_event::create(event_flags::none, 0);
+    REQUIRE(e.has_value());
+    CHECK(e->record(*s).error().code() == status_code::invalid_argument);
   }
 }

@@ -20,10 +20,28 @@ int device_count() noexcept {
   return count < 0 ? 0 : count;
 }
 
+namespace {
+
+status no_device(std::string_view what) {
+  if (what.empty()) return status(status_code::backend_not_available, "no HIP device is available");
+  return status(status_code::backend_not_available, fmt::format("{}: no HIP device is available", what));
+}
+
+}  // namespace
+
+status require_device(std::string_view what) {
+  if (device_count() > 0) return {};
+  return no_device(what);
+}
+
 status check_device(int device) {
+  // The argument first: a negative id names no device on any machine.
+  if (device < 0)
+    return status(status_code::invalid_argument,
+                  fmt::format("device {} does not exist (device ids start at 0)", device));
   const int count = device_count();
-  if (count == 0) return status(status_code::backend_not_available, "no HIP device is available");
-  if (device < 0 || device >= count)
+  if (count == 0) return no_device({});
+  if (device >= count)
     return status(status_code::invalid_argument,
                   fmt::format("device {} does not exist (this process sees {} HIP device{})", device, count,
                               count == 1 ? "" : "s"));
@@ -37,7 +55,7 @@ result<int> resolve_device(std::optional<int> device) {
 }
 
 result<int> current_device() {
-  if (device_count() == 0) return status(status_code::backend_not_available, "no HIP device is available");
+  DTL_TRY(require_device({}));
   int device = -1;
   DTL_HIP_TRY(hipGetDevice(&device));
   return device;

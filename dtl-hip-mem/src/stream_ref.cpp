@@ -1,14 +1,18 @@
+#include <dtl/core/try.hpp>
+#include <dtl/hip/device.hpp>
 #include <dtl/hip/error.hpp>
 #include <dtl/hip/stream_ref.hpp>
 
 namespace dtl::hip {
 
 result<void> stream_ref::wait() const {
+  DTL_TRY(require_device("stream_ref::wait"));
   DTL_HIP_TRY(hipStreamSynchronize(stream_));
   return {};
 }
 
 result<bool> stream_ref::ready() const {
+  DTL_TRY(require_device("stream_ref::ready"));
   const hipError_t e = hipStreamQuery(stream_);
   if (e == hipSuccess) return true;
   if (e == hipErrorNotReady) {

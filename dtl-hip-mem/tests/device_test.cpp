@@ -1,11 +1,15 @@
-// Device queries and device_guard: runs with or without a GPU.
+// Device queries, device_guard and HIP error mapping. Suites device and error run everywhere; no_device
+// and gpu.device_ids run where the machine has (no) devices, as their Meson tests state.
 #include "doctest.hpp"
 
 #include <dtl/hip/device.hpp>
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/error.hpp>
+#include <dtl/hip/stream_ref.hpp>
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 TEST_SUITE("device") {
   TEST_CASE("device_count never fails and never goes negative") {
@@ -13,30 +17,13 @@ TEST_SUITE("device") {
     CHECK(std::string(dtl::hip::platform_name()).size() > 0);
   }
 
-  TEST_CASE("without a device every query says so") {
-    if (dtl::hip::device_count() != 0) {
-      MESSAGE("a device is present; the no-device statuses are checked on machines without one");
-      return;
-    }
-    CHECK(dtl::hip::current_device().error() == dtl::status_code::backend_not_available);
-    CHECK(dtl::hip::check_device(0) == dtl::status_code::backend_not_available);
-    CHECK(dtl::hip::get_device_properties(0).error() == dtl::status_code::backend_not_available);
-    CHECK(dtl::hip::get_memory_info(0).error() == dtl::status_code::backend_not_available);
-    CHECK(dtl::hip::device_guard::enter(0).error() == dtl::status_code::backend_not_available);
-    CHECK(dtl::hip::resolve_device(std::nullopt).error() == dtl::status_code::backend_not_available);
-    CHECK(dtl::hip::resolve_device(0).error() == dtl::status_code::backend_not_available);
-  }
-
-  TEST_CASE("an invalid device id is invalid_argument when devices exist") {
-    const int n = dtl::hip::device_count();
-    if (n == 0) return;
+  TEST_CASE("a negative device id is invalid_argument on every machine") {
     CHECK(dtl::hip::check_device(-1) == dtl::status_code::invalid_argument);
-    CHECK(dtl::hip::check_device(n) == dtl::status_code::invalid_argument);
-    CHECK(dtl::hip::device_guard::enter(n).error() == dtl::status_code::invalid_argument);
-    CHECK(dtl::hip::get_device_properties(n + 7).error() == dtl::status_code::invalid_argument);
-    CHECK(dtl::hip::resolve_device(n).error() == dtl::status_code::invalid_argument);
-    CHECK(dtl::hip::resolve_device(n - 1).value() == n - 1);
-    CHECK(dtl::hip::resolve_device(std::nullopt).value() == dtl::hip::current_device().value());
+    CHECK(dtl::hip::check_device(-7) == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::resolve_device(-1).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::get_device_properties(-1).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::get_memory_info(-2).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::device_guard::enter(-3).error() == dtl::status_code::invalid_argument);
   }
 }
 
@@ -76,5 +63,38 @@ TEST_SUITE("error") {
     CHECK(dtl::hip::is_sticky(hipErrorLaunchFailure));
     CHECK_FALSE(dtl::hip::is_sticky(hipErrorInvalidValue));
     CHECK_FALSE(dtl::hip::is_sticky(hipErrorNotReady));
+  }
+}
+
+// Meson test no_device (--requires=no-device): SKIP where a device is present.
+TEST_SUITE("no_device") {
+  TEST_CASE("without a device every query says so") {
+    CHECK(dtl::hip::current_device().error() == dtl::status_code::backend_not_available);
+    CHECK(dtl::hip::check_device(0) == dtl::status_code::backend_not_available);
+    CHECK(dtl::hip::get_device_properties(0).error() == dtl::status_code::backend_not_available);
+    CHECK(dtl::hip::get_memory_info(0).error() == dtl::status_code::backend_not_available);
+    CHECK(dtl::hip::device_guard::enter(0).error() == dtl::status_code::backend_not_available);
+    CHECK(dtl::hip::resolve_device(std::nullopt).error() == dtl::status_code::backend_not_available);
+    CHECK(dtl::hip::resolve_device(0).error() == dtl::status_code::backend_not_available);
+  }
+
+  TEST_CASE("without a device stream_ref says so, like every other call") {
+    const dtl::hip::stream_ref s;
+    CHECK(s.wait().error() == dtl::status_code::backend_not_available);
+    CHECK(s.ready().error() == dtl::status_code::backend_not_available);
+    CHECK(s.wait().error().message().find("no HIP device") != std::string_view::npos);
+  }
+}
+
+// Meson test gpu-device-ids (--requires=devices:1): SKIP without a device.
+TEST_SUITE("gpu.device_ids") {
+  TEST_CASE("an id past the last device is invalid_argument") {
+    const int n = dtl::hip::device_count();
+    CHECK(dtl::hip::check_device(n) == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::device_guard::enter(n).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::get_device_properties(n + 7).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::resolve_device(n).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::resolve_device(n - 1).value() == n - 1);
+    CHECK(dtl::hip::resolve_device(std::nullopt).value() == dtl::hip::current_device().value());
   }
 }

@@ -1,4 +1,5 @@
-// Memory spaces without a device: concepts, argument checks and the no-device statuses (suite unit).
+// Memory spaces without kernels: concepts, argument checks, the statuses given without a device
+// (suite no_device) and for ids past the last device (suite gpu.device_ids).
 #include "doctest.hpp"
 
 #include <dtl/hip/device.hpp>
@@ -112,53 +113,14 @@ TEST_SUITE("memory_space") {
     }
   }
 
-  TEST_CASE("without a device every space says so") {
-    if (device_count() != 0) {
-      MESSAGE("a device is present; the no-device statuses are checked on machines without one");
-      return;
-    }
-    SUBCASE("default constructed") {
-      hip_memory_space device_space;
-      check_without_device(device_space);
-      hip_managed_memory_space managed_space;
-      check_without_device(managed_space);
-      CHECK_FALSE(managed_space.support().managed_memory);
-      CHECK_FALSE(managed_space.support().concurrent_managed_access);
-      hip_device_preferred_memory_space preferred_space;
-      check_without_device(preferred_space);
-      hip_pinned_memory_space pinned_space;
-      check_without_device(pinned_space);
-    }
-    SUBCASE("built for device 0") {
-      for (const int device : {0, 1, -1}) {
-        CHECK(hip_memory_space(device).availability() == status_code::backend_not_available);
-        CHECK(hip_managed_memory_space(device).availability() == status_code::backend_not_available);
-        CHECK(hip_device_preferred_memory_space(device).availability() == status_code::backend_not_available);
-        CHECK(hip_pinned_memory_space(device).availability() == status_code::backend_not_available);
-      }
-      hip_device_preferred_memory_space space(0);
-      int host_value = 0;
-      CHECK(space.prefetch_to_device(&host_value, 4).error() == status_code::backend_not_available);
-      CHECK(space.prefetch_to_host(&host_value, 4).error() == status_code::backend_not_available);
-    }
-  }
-
-  TEST_CASE("an invalid device id is invalid_argument when devices exist") {
-    const int n = device_count();
-    if (n == 0) {
-      MESSAGE("no device: every id gives backend_not_available (checked above)");
-      return;
-    }
-    for (const int device : {-1, -7, n, n + 3}) {
+  TEST_CASE("a negative device id is invalid_argument on every machine") {
+    for (const int device : {-1, -7}) {
       CAPTURE(device);
       check_bad_device<hip_memory_space>(device);
       check_bad_device<hip_managed_memory_space>(device);
       check_bad_device<hip_device_preferred_memory_space>(device);
       check_bad_device<hip_pinned_memory_space>(device);
     }
-    hip_device_preferred_memory_space space(n);
-    int host_value = 0;
-    CHECK(space.prefetch_to_device(&host_value, 4).error() == status_code::invalid_argument);
   }
 
   TEST_CASE("properties describe each kind of memory") {
@@ -216,11 +178,57 @@ TEST_SUITE("pointer") {
     CHECK_FALSE(is_device_side(memory_kind::host_pinned));
   }
 
-  TEST_CASE("query_pointer refuses nullptr and needs a device") {
-    CHECK(query_pointer(nullptr).error() == status_code::invalid_argument);
-    if (device_count() == 0) {
-      int host_value = 0;
-      CHECK(query_pointer(&host_value).error() == status_code::backend_not_available);
+  TEST_CASE("query_pointer refuses nullptr") { CHECK(query_pointer(nullptr).error() == status_code::invalid_argument); }
+}
+
+// Meson test no_device (--requires=no-device): SKIP where a device is present.
+TEST_SUITE("no_device") {
+  TEST_CASE("without a device every space says so") {
+    SUBCASE("default constructed") {
+      hip_memory_space device_space;
+      check_without_device(device_space);
+      hip_managed_memory_space managed_space;
+      check_without_device(managed_space);
+      CHECK_FALSE(managed_space.support().managed_memory);
+      CHECK_FALSE(managed_space.support().concurrent_managed_access);
+      hip_device_preferred_memory_space preferred_space;
+      check_without_device(preferred_space);
+      hip_pinned_memory_space pinned_space;
+      check_without_device(pinned_space);
     }
+    SUBCASE("built for device 0") {
+      for (const int device : {0, 1}) {
+        CHECK(hip_memory_space(device).availability() == status_code::backend_not_available);
+        CHECK(hip_managed_memory_space(device).availability() == status_code::backend_not_available);
+        CHECK(hip_device_preferred_memory_space(device).availability() == status_code::backend_not_available);
+        CHECK(hip_pinned_memory_space(device).availability() == status_code::backend_not_available);
+      }
+      hip_device_preferred_memory_space space(0);
+      int host_value = 0;
+      CHECK(space.prefetch_to_device(&host_value, 4).error() == status_code::backend_not_available);
+      CHECK(space.prefetch_to_host(&host_value, 4).error() == status_code::backend_not_available);
+    }
+  }
+
+  TEST_CASE("query_pointer needs a device") {
+    int host_value = 0;
+    CHECK(query_pointer(&host_value).error() == status_code::backend_not_available);
+  }
+}
+
+// Meson test gpu-device-ids (--requires=devices:1): SKIP without a device.
+TEST_SUITE("gpu.device_ids") {
+  TEST_CASE("an id past the last device is invalid_argument") {
+    const int n = device_count();
+    for (const int device : {n, n + 3}) {
+      CAPTURE(device);
+      check_bad_device<hip_memory_space>(device);
+      check_bad_device<hip_managed_memory_space>(device);
+      check_bad_device<hip_device_preferred_memory_space>(device);
+      check_bad_device<hip_pinned_memory_space>(device);
+    }
+    hip_device_preferred_memory_space space(n);
+    int host_value = 0;
+    CHECK(space.prefetch_to_device(&host_value, 4).error() == status_code::invalid_argument);
   }
 }

@@ -1,4 +1,5 @@
-// Transfers and managed-memory helpers without a device: concepts and argument checks (suite unit).
+// Transfers and managed-memory helpers without kernels: concepts, argument checks, the statuses given
+// without a device (suite no_device) and for ids past the last device (suite gpu.device_ids).
 #include "doctest.hpp"
 
 #include <backends/hip/hip_memory_transfer.hpp>
@@ -92,21 +93,6 @@ TEST_SUITE("memory_transfer") {
       CHECK(adjacent.has_value());
     }
   }
-
-  TEST_CASE("without a device a well-formed copy is backend_not_available") {
-    if (device_count() != 0) {
-      MESSAGE("a device is present; the no-device statuses are checked on machines without one");
-      return;
-    }
-    std::array<unsigned char, 16> a{};
-    std::array<unsigned char, 16> b{};
-    for (const transfer_kind kind : all_kinds) {
-      CHECK(hip_memory_transfer::copy(a.data(), b.data(), a.size(), kind).error() ==
-            status_code::backend_not_available);
-      CHECK(hip_memory_transfer::copy_async(a.data(), b.data(), a.size(), kind, stream_ref{}).error() ==
-            status_code::backend_not_available);
-    }
-  }
 }
 
 TEST_SUITE("managed_memory") {
@@ -133,23 +119,43 @@ TEST_SUITE("managed_memory") {
     CHECK(last_prefetch_location(&host_value, 0).error() == status_code::invalid_argument);
   }
 
-  TEST_CASE("without a device the helpers say so") {
-    if (device_count() != 0) {
-      MESSAGE("a device is present; the no-device statuses are checked on machines without one");
-      return;
+  TEST_CASE("a bad device id is refused before anything else is looked at") {
+    int host_value = 0;
+    CHECK(query_managed_memory_support(-1).error() == status_code::invalid_argument);
+    CHECK(advise(&host_value, 4, mem_advice::set_preferred_location, -7).error() == status_code::invalid_argument);
+    CHECK(advise(&host_value, 4, mem_advice::set_accessed_by, -2).error() == status_code::invalid_argument);
+    CHECK(prefetch_to_device(&host_value, 4, -3).error() == status_code::invalid_argument);
+  }
+}
+
+// Meson test no_device (--requires=no-device): SKIP where a device is present.
+TEST_SUITE("no_device") {
+  TEST_CASE("without a device a well-formed copy is backend_not_available") {
+    std::array<unsigned char, 16> a{};
+    std::array<unsigned char, 16> b{};
+    for (const transfer_kind kind : all_kinds) {
+      CHECK(hip_memory_transfer::copy(a.data(), b.data(), a.size(), kind).error() ==
+            status_code::backend_not_available);
+      CHECK(hip_memory_transfer::copy_async(a.data(), b.data(), a.size(), kind, stream_ref{}).error() ==
+            status_code::backend_not_available);
     }
+  }
+
+  TEST_CASE("without a device the managed-memory helpers say so") {
     int host_value = 0;
     CHECK(query_managed_memory_support(0).error() == status_code::backend_not_available);
     CHECK(advise(&host_value, 4, mem_advice::set_read_mostly, 0).error() == status_code::backend_not_available);
+    CHECK(advise(&host_value, 4, mem_advice::set_preferred_location, location_host).error() ==
+          status_code::backend_not_available);
     CHECK(prefetch_to_device(&host_value, 4, 0).error() == status_code::backend_not_available);
     CHECK(prefetch_to_host(&host_value, 4).error() == status_code::backend_not_available);
     CHECK(preferred_location(&host_value, 4).error() == status_code::backend_not_available);
   }
+}
 
-  TEST_CASE("a bad device id is invalid_argument when devices exist") {
-    const int n = device_count();
-    if (n == 0) return;
-    CHECK(query_managed_memory_support(-1).error() == status_code::invalid_argument);
-    CHECK(query_managed_memory_support(n).error() == status_code::invalid_argument);
+// Meson test gpu-device-ids (--requires=devices:1): SKIP without a device.
+TEST_SUITE("gpu.device_ids") {
+  TEST_CASE("a managed-memory query for an id past the last device is invalid_argument") {
+    CHECK(query_managed_memory_support(device_count()).error() == status_code::invalid_argument);
   }
 }

@@ -58,9 +58,9 @@ status check_side(const void* ptr, bool want_host, std::string_view side, transf
                             want_host ? "host" : "device"));
 }
 
-// Everything that can be checked before HIP is asked to copy; gives the hipMemcpyKind to use.
-result<hipMemcpyKind> check_transfer(void* dst, const void* src, std::size_t bytes, transfer_kind kind,
-                                     std::string_view call) {
+// What the arguments alone tell, with no device: null pointers, 0 bytes, an unknown kind, overlap.
+status check_copy_arguments(const void* dst, const void* src, std::size_t bytes, transfer_kind kind,
+                            std::string_view call) {
   if (!is_known(kind))
     return status(status_code::invalid_argument,
                   fmt::format("{}: unknown transfer_kind {}", call, static_cast<int>(kind)));
@@ -74,6 +74,13 @@ result<hipMemcpyKind> check_transfer(void* dst, const void* src, std::size_t byt
     return status(status_code::invalid_argument,
                   fmt::format("{} {}: the {} bytes at src {} and dst {} overlap", call, kind, bytes, src,
                               static_cast<const void*>(dst)));
+  return {};
+}
+
+// Everything that can be checked before HIP is asked to copy; gives the hipMemcpyKind to use.
+result<hipMemcpyKind> check_transfer(void* dst, const void* src, std::size_t bytes, transfer_kind kind,
+                                     std::string_view call) {
+  DTL_TRY(check_copy_arguments(dst, src, bytes, kind, call));
   if (device_count() == 0)
     return status(status_code::backend_not_available, fmt::format("{}: no HIP device is available", call));
   if (kind != transfer_kind::automatic) {
@@ -84,6 +91,11 @@ result<hipMemcpyKind> check_transfer(void* dst, const void* src, std::size_t byt
 }
 
 }  // namespace
+
+status hip_memory_transfer::check_arguments(const void* dst, const void* src, std::size_t bytes,
+                                            transfer_kind kind) {
+  return check_copy_arguments(dst, src, bytes, kind, "hip_memory_transfer");
+}
 
 result<void> hip_memory_transfer::copy(void* dst, const void* src, std::size_t bytes, transfer_kind kind) {
   DTL_ASSIGN_OR_RETURN(const hipMemcpyKind hip_kind, check_transfer(dst, src, bytes, kind, "copy"));

@@ -21,10 +21,24 @@ result<bool> attribute_flag(hipDeviceAttribute_t attr, int device, const char* w
   return value != 0;
 }
 
-// nullptr, 0 bytes and memory that is not managed are refused before HIP sees them.
-result<pointer_attributes> check_managed_range(const void* ptr, std::size_t bytes, std::string_view what) {
+// nullptr and 0 bytes are refused before anything else is looked at.
+status check_range(const void* ptr, std::size_t bytes, std::string_view what) {
   if (ptr == nullptr) return status(status_code::invalid_argument, fmt::format("{}: ptr is nullptr", what));
   if (bytes == 0) return status(status_code::invalid_argument, fmt::format("{}: 0 bytes", what));
+  return {};
+}
+
+// A device id given as an argument: a device, or location_host where `host_allowed`. Whether that device
+// exists can only be told once the devices are counted (check_device, later).
+status check_device_argument(int device, bool host_allowed, std::string_view what) {
+  if (device >= 0 || (host_allowed && device == location_host)) return {};
+  return status(status_code::invalid_argument,
+                fmt::format("{}: device {} is neither a device id{}", what, device,
+                            host_allowed ? " nor location_host" : ""));
+}
+
+// Memory that is not managed is refused before HIP sees it (this needs a device).
+result<pointer_attributes> query_managed(const void* ptr, std::string_view what) {
   DTL_ASSIGN_OR_RETURN(const pointer_attributes attr, query_pointer(ptr));
   if (attr.kind != memory_kind::managed)
     return status(status_code::invalid_pointer,
@@ -71,7 +85,8 @@ bool is_known(mem_advice advice) noexcept {
 
 result<int> range_location(const void* ptr, std::size_t bytes, hipMemRangeAttribute attribute,
                            std::string_view what) {
-  DTL_TRY(check_managed_range(ptr, bytes, what));
+  DTL_TRY(check_range(ptr, bytes, what));
+  DTL_TRY(query_managed(ptr, what));
   int location = location_none;
   if (const hipError_t e = hipMemRangeGetAttribute(&location, sizeof location, attribute, ptr, bytes);
       e != hipSuccess)
@@ -109,8 +124,12 @@ result<void> advise(const void* ptr, std::size_t bytes, mem_advice advice, int d
   if (!is_known(advice))
     return status(status_code::invalid_argument,
                   fmt::format("advise: unknown mem_advice {}", static_cast<int>(advice)));
-  DTL_ASSIGN_OR_RETURN(const pointer_attributes attr, check_managed_range(ptr, bytes, "advise"));
+  DTL_TRY(check_range(ptr, bytes, "advise"));
   const bool read_mostly = advice == mem_advice::set_read_mostly || advice == mem_advice::unset_read_mostly;
+  if (!read_mostly) {
+    DTL_TRY(check_device_argument(device, true, "advise"));
+  }
+  DTL_ASSIGN_OR_RETURN(const pointer_attributes attr, query_managed(ptr, "advise"));
   int target = device;  // what hipMemAdvise is given
   if (read_mostly) {
     DTL_ASSIGN_OR_RETURN(target, owning_device(attr));  // the runtime ignores the device for this advice
@@ -129,7 +148,9 @@ result<void> advise(const void* ptr, std::size_t bytes, mem_advice advice, int d
 }
 
 result<void> prefetch_to_device(const void* ptr, std::size_t bytes, int device, stream_ref stream) {
-  DTL_TRY(check_managed_range(ptr, bytes, "prefetch_to_device"));
+  DTL_TRY(check_range(ptr, bytes, "prefetch_to_device"));
+  DTL_TRY(check_device_argument(device, false, "prefetch_to_device"));
+  DTL_TRY(query_managed(ptr, "prefetch_to_device"));
   DTL_TRY(check_device(device));
   DTL_TRY(require_concurrent_access(device, "prefetch_to_device"));
   if (const hipError_t e = hipMemPrefetchAsync(ptr, bytes, device, stream.get()); e != hipSuccess)
@@ -138,7 +159,8 @@ result<void> prefetch_to_device(const void* ptr, std::size_t bytes, int device, 
 }
 
 result<void> prefetch_to_host(const void* ptr, std::size_t bytes, stream_ref stream) {
-  DTL_ASSIGN_OR_RETURN(const pointer_attributes attr, check_managed_range(ptr, bytes, "prefetch_to_host"));
+  DTL_TRY(check_range(ptr, bytes, "prefetch_to_host"));
+  DTL_ASSIGN_OR_RETURN(const pointer_attributes attr, query_managed(ptr, "prefetch_to_host"));
   DTL_ASSIGN_OR_RETURN(const int device, owning_device(attr));
   DTL_TRY(require_concurrent_access(device, "prefetch_to_host"));
   if (const hipError_t e = hipMemPrefetchAsync(ptr, bytes, hipCpuDeviceId, stream.get()); e != hipSuccess)

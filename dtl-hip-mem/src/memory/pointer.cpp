@@ -17,7 +17,7 @@ std::string_view memory_kind_name(memory_kind kind) noexcept {
 
 result<pointer_attributes> query_pointer(const void* ptr) {
   if (ptr == nullptr) return status(status_code::invalid_argument, "query_pointer(nullptr)");
-  if (device_count() == 0) return status(status_code::backend_not_available, "no HIP device is available");
+  if (status s = require_device("query_pointer"); !s.ok()) return s;
   return platform::query_pointer(ptr);
 }
 

@@ -270,17 +270,17 @@ class distributed_vector {
     // Every rank takes the same branch: whether MPI takes device memory was agreed when the context was made.
     const bool device_memory = !P::host_accessible;
     if (device_memory && num_ranks() > 1 && !detail::mpi_takes_device_memory(ctx_)) {
-      window_error_ = status(status_code::not_supported,
+      static_cast<void>(window_error_ = status(status_code::not_supported,
                              "global_view: remote elements of device memory need a GPU-aware MPI, and this "
                              "context's MPI is not (" +
-                                 ctx_.device_collective_reason() + "); use gather() or copy_to_host()");
+                                 ctx_.device_collective_reason() + "); use gather() or copy_to_host()"));
       return;
     }
     auto w = detail::open_window(ctx_, local_data(), local_size() * sizeof(T));
     if (w.has_value())
       window_ = std::move(w).value();
     else
-      window_error_ = std::move(w).error();
+      static_cast<void>(window_error_ = std::move(w).error());  // (void): nvcc warns on assigning a [[nodiscard]] type
   }
 
   status check_host_buffer(const void* buffer, size_type count) const {

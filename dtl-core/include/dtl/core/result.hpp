@@ -1,6 +1,8 @@
 #pragma once
 // dtl::result<T>: a value or an error status; never an ok status as its error.
-// Reading the value of an error aborts with a clear message (never undefined behaviour).
+// Reading the value of an error aborts with a clear message (never undefined behaviour): value() names
+// the caller's file and line. *r and r-> cannot (C++ operators take no default arguments, so no
+// std::source_location): they name the operator and print the calling stack instead.
 
 #include <dtl/core/export.hpp>
 #include <dtl/core/status.hpp>
@@ -26,6 +28,14 @@ namespace detail {
 
 /// Prints "dtl::result::value() called on an error: <status>" and the caller's location, then aborts.
 [[noreturn]] DTL_CORE_API void bad_result_access(const status& error, std::source_location where) noexcept;
+
+/// For *r and r-> (`op`), which cannot know their caller's location: prints the status and the
+/// calling stack, then aborts.
+[[noreturn]] DTL_CORE_API void bad_result_dereference(const status& error, const char* op) noexcept;
+
+/// The error of a result<T> whose value was lost: an exception thrown while a value was moved or
+/// copied into it left its storage empty (std::variant's valueless_by_exception).
+DTL_CORE_API const status& valueless_result_error() noexcept;
 
 /// The status a result holds when it was (wrongly) given an ok status as its error.
 DTL_CORE_API status ok_status_as_error(std::source_location where);
@@ -78,21 +88,38 @@ class [[nodiscard]] result {
     return std::move(*std::get_if<0>(&storage_));
   }
 
-  T& operator*() & { return value(); }
-  const T& operator*() const& { return value(); }
-  T&& operator*() && { return std::move(*this).value(); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
+  /// Like value(); on an error the abort message names the operator and prints the calling stack.
+  T& operator*() & {
+    check_dereference("operator*");
+    return unchecked();
+  }
+  const T& operator*() const& {
+    check_dereference("operator*");
+    return unchecked();
+  }
+  T&& operator*() && {
+    check_dereference("operator*");
+    return std::move(*this).unchecked();
+  }
+  T* operator->() {
+    check_dereference("operator->");
+    return &unchecked();
+  }
+  const T* operator->() const {
+    check_dereference("operator->");
+    return &unchecked();
+  }
 
-  /// The error; an ok status when the result holds a value.
+  /// The error; an ok status when the result holds a value. A result whose value was lost to an
+  /// exception thrown while it was assigned holds neither: its error is internal_error, never ok.
   [[nodiscard]] const status& error() const& noexcept {
     static const status ok_value{};
-    const status* e = std::get_if<1>(&storage_);
-    return e != nullptr ? *e : ok_value;
+    if (const status* e = std::get_if<1>(&storage_)) return *e;
+    return storage_.valueless_by_exception() ? detail::valueless_result_error() : ok_value;
   }
   [[nodiscard]] status error() && noexcept {
-    status* e = std::get_if<1>(&storage_);
-    return e != nullptr ? std::move(*e) : status{};
+    if (status* e = std::get_if<1>(&storage_)) return std::move(*e);
+    return storage_.valueless_by_exception() ? detail::valueless_result_error() : status{};
   }
 
   template <class U>
@@ -126,7 +153,10 @@ class [[nodiscard]] result {
 
  private:
   void check(std::source_location where) const {
-    if (!has_value()) detail::bad_result_access(*std::get_if<1>(&storage_), where);
+    if (!has_value()) detail::bad_result_access(error(), where);
+  }
+  void check_dereference(const char* op) const {
+    if (!has_value()) detail::bad_result_dereference(error(), op);
   }
 
   template <class Self, class F>

@@ -52,9 +52,12 @@ class [[nodiscard]] DTL_CORE_API status {
   /// "hip_error (520, backend): hipMalloc(1024) failed [hipErrorOutOfMemory (2): out of memory] at file.cpp:12"
   [[nodiscard]] std::string to_string() const;
 
-  /// Compares the code only.
+  /// Two statuses are equal when they say the same thing: the same code, message and native error
+  /// (as absl::Status compares code, message and payloads). Where they were made is not compared.
+  friend bool operator==(const status& a, const status& b) noexcept;
+  /// Against a bare code only the code can be compared: `s == status_code::timeout` is shorthand for
+  /// `s.code() == status_code::timeout`.
   friend bool operator==(const status& s, status_code c) noexcept { return s.code_ == c; }
-  friend bool operator==(const status& a, const status& b) noexcept { return a.code_ == b.code_; }
 
  private:
   struct details;

@@ -9,6 +9,8 @@ namespace dtl {
 
 enum class status_code : int {
   ok = 0,
+
+  // 1-99 sentinels: expected outcomes that are not errors, yet not ok either
   not_found = 1,
   end_iterator = 2,
 
@@ -86,8 +88,9 @@ enum class status_code : int {
 /// The code's name, e.g. "hip_error"; "unknown_status_code" for a value outside the enum.
 [[nodiscard]] DTL_CORE_API std::string_view status_code_name(status_code code) noexcept;
 
-/// The code's category, decided by its hundreds digit: "success", "communication", "memory",
-/// "serialization", "bounds", "backend", "algorithm", "consistency" or "internal".
+/// The code's category: "success" for ok alone, "sentinel" for 1-99 (not_found, end_iterator), then by
+/// the hundreds digit "communication", "memory", "serialization", "bounds", "backend", "algorithm",
+/// "consistency"; "internal" for 9xx and for any value outside these ranges.
 [[nodiscard]] DTL_CORE_API std::string_view status_category(status_code code) noexcept;
 
 [[nodiscard]] constexpr int to_int(status_code code) noexcept { return static_cast<int>(code); }

@@ -25,6 +25,8 @@ class state_base;
 
 /// One progress pass of `engine`, if it still exists.
 DTL_HIP_EXEC_API void drive_engine(const std::weak_ptr<engine_core>& engine) noexcept;
+/// true while `engine` exists and its background thread polls it.
+[[nodiscard]] DTL_HIP_EXEC_API bool engine_polled_in_background(const std::weak_ptr<engine_core>& engine) noexcept;
 
 /// The exception being handled, as a status naming `what` threw it. Call only inside a catch block.
 [[nodiscard]] DTL_HIP_EXEC_API status exception_to_status(std::string_view what) noexcept;
@@ -79,11 +81,15 @@ class DTL_HIP_EXEC_API state_base {
 
   /// One progress pass of every engine this state depends on.
   void drive() noexcept;
-  /// Waits until ready or `deadline`, driving progress meanwhile; true when ready.
+  /// Waits until ready or `deadline`; true when ready. Spins briefly, driving progress; then sleeps on
+  /// the condition variable if every engine it depends on has a background poller (which completes
+  /// the state and wakes it), and otherwise keeps driving progress, sleeping between passes.
   [[nodiscard]] bool wait_until(std::chrono::steady_clock::time_point deadline) noexcept;
 
  private:
   void add_engine(const std::weak_ptr<engine_core>& engine);
+  /// true when every engine this state depends on has a background poller.
+  [[nodiscard]] bool polled_in_background() const noexcept;
 
   std::weak_ptr<engine_core> engine_;
   std::vector<std::weak_ptr<engine_core>> more_engines_;

@@ -49,7 +49,8 @@ class DTL_HIP_EXEC_API hip_event {
   explicit hip_event(event_flags flags);
 
   /// Like the constructors, but a failure comes back as a status. `device` defaults to the current one.
-  /// interprocess together with timing is rejected (invalid_argument), as HIP requires.
+  /// Unknown flag bits, and interprocess together with timing (as HIP requires), are invalid_argument,
+  /// checked before the device.
   [[nodiscard]] static result<hip_event> create(event_flags flags = event_flags::none,
                                                 std::optional<int> device = std::nullopt);
 

@@ -41,6 +41,8 @@ class DTL_HIP_EXEC_API hip_stream {
   hip_stream(hipStream_t external, bool owns);
 
   /// Like the constructors, but a failure comes back as a status. `device` defaults to the current one.
+  /// The arguments are checked first (unknown flags or priority, a negative device id, owning the
+  /// default stream: invalid_argument), then the device (backend_not_available without one).
   [[nodiscard]] static result<hip_stream> create(stream_flags flags = stream_flags::non_blocking,
                                                  stream_priority priority = stream_priority::normal,
                                                  std::optional<int> device = std::nullopt);

@@ -18,7 +18,9 @@
 // - Recording an event can block while a stream's command queue is full (about a thousand commands on
 //   CUDA); pollers skip that stream meanwhile instead of waiting on it.
 // - Each completion (and each continuation) is isolated: one that fails or throws loses no other.
-// - unwatch() is safe during a poll: it waits until the source's poll function has returned.
+// - unwatch() is safe during a poll. From outside every poll function it waits until a running call of
+//   the source's poll function has returned. From inside a poll function (of any engine) it never
+//   waits for another thread: two poll functions that unwatch each other would wait forever.
 
 #include <dtl/hip/export_exec.hpp>
 #include <dtl/core/event.hpp>
@@ -106,9 +108,12 @@ class DTL_HIP_EXEC_API progress_engine {
   [[nodiscard]] watch_handle watch(F&& poll_fn) {
     return watch_node(std::make_unique<detail::source_node_impl<std::decay_t<F>>>(std::forward<F>(poll_fn)));
   }
-  /// Stops polling source `id` and completes its future with status_code::canceled. If another
-  /// thread is inside its poll function, waits for that call to return; after unwatch() returns the
-  /// function is never called again. false when the source had already completed or was removed.
+  /// Stops polling source `id` and completes its future with status_code::canceled; the function is
+  /// never called again after unwatch() returns. If another thread is inside that function right now:
+  /// called from outside every poll function, unwatch() waits for that call to return; called from
+  /// inside a poll function it does not wait (the other thread may be waiting for this one), so that
+  /// last call may still be finishing when unwatch() returns. false when the source had already
+  /// completed or was removed.
   bool unwatch(std::uint64_t id);
 
   /// One progress pass: completes every operation whose work is done. Returns how many this call
@@ -121,7 +126,7 @@ class DTL_HIP_EXEC_API progress_engine {
   [[nodiscard]] result<void> drain(std::chrono::nanoseconds timeout = no_timeout);
 
   /// Starts a thread that polls every `interval` while work is pending and sleeps otherwise.
-  /// invalid_state if one is already running.
+  /// invalid_argument for a negative interval; invalid_state if one is already running.
   [[nodiscard]] result<void> start_background(std::chrono::microseconds interval = std::chrono::microseconds(20));
   /// Stops and joins the background thread (no-op when none runs). invalid_state when called from
   /// the background thread itself (from a continuation).
@@ -129,6 +134,7 @@ class DTL_HIP_EXEC_API progress_engine {
   [[nodiscard]] bool background_running() const noexcept;
 
   /// Creates `count` idle events on `device` ahead of time, so enqueue() makes no event-creation call.
+  /// The statuses of check_device() for a bad id or no device.
   [[nodiscard]] result<void> reserve_events(int device, std::size_t count);
 
  private:

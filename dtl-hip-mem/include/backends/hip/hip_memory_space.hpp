@@ -1,6 +1,8 @@
 #pragma once
-// The seed's include path for the HIP memory spaces; the definitions live under <dtl/hip/>.
+// The HIP guide's include path for the HIP memory spaces and the device queries of its API table
+// (dtl::hip::device_count()); the definitions live under <dtl/hip/>.
 
+#include <dtl/hip/device.hpp>
 #include <dtl/hip/hip_device_preferred_memory_space.hpp>
 #include <dtl/hip/hip_managed_memory_space.hpp>
 #include <dtl/hip/hip_memory_space.hpp>

@@ -1,4 +1,4 @@
 #pragma once
-// The seed's include path for hip_memory_transfer; the definition lives under <dtl/hip/>.
+// The HIP guide's include path for hip_memory_transfer; the definition lives under <dtl/hip/>.
 
 #include <dtl/hip/hip_memory_transfer.hpp>

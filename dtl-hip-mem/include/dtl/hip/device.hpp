@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace dtl::hip {
 
@@ -14,11 +15,16 @@ namespace dtl::hip {
 /// any error (AMD says hipErrorNoDevice, NVIDIA without a driver says error 35). Never fails.
 [[nodiscard]] DTL_HIP_MEM_API int device_count() noexcept;
 
+/// ok when the HIP runtime finds a device; otherwise backend_not_available ("<what>: no HIP device is
+/// available"). Every call that needs a device asks this after checking its arguments and before it
+/// calls HIP, so that "no device" always reads the same, whichever call met it first.
+[[nodiscard]] DTL_HIP_MEM_API status require_device(std::string_view what);
+
 /// The calling thread's current device; backend_not_available when there is no device.
 [[nodiscard]] DTL_HIP_MEM_API result<int> current_device();
 
-/// ok when `device` names a usable device: backend_not_available when there are none,
-/// invalid_argument when the id is out of range.
+/// ok when `device` names a usable device. A negative id is invalid_argument on every machine; then
+/// backend_not_available when there is no device, invalid_argument for an id past the last one.
 [[nodiscard]] DTL_HIP_MEM_API status check_device(int device);
 
 /// `device` once checked (check_device), or the calling thread's current device when none is given.

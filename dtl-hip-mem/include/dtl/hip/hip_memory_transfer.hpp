@@ -37,7 +37,7 @@
 
 namespace dtl::hip {
 
-/// dtl::hip::transfer_kind::host_to_device etc., as the seed spells them.
+/// dtl::hip::transfer_kind::host_to_device etc., as the HIP guide spells them.
 using transfer_kind = dtl::transfer_kind;
 
 struct DTL_HIP_MEM_API hip_memory_transfer {
@@ -47,6 +47,12 @@ struct DTL_HIP_MEM_API hip_memory_transfer {
   /// Enqueues the copy on `stream` (a hipStream_t or an owning hip_stream converts to stream_ref).
   [[nodiscard]] static result<void> copy_async(void* dst, const void* src, std::size_t bytes, transfer_kind kind,
                                                stream_ref stream);
+
+  /// The first checks of copy() and copy_async(), on the arguments alone (no device needed): a null dst
+  /// or src, 0 bytes, overlapping ranges or an unknown kind is invalid_argument. For callers that must
+  /// judge a copy's arguments before their own, as dtl::hip::copy_async does before its stream.
+  [[nodiscard]] static status check_arguments(const void* dst, const void* src, std::size_t bytes,
+                                              transfer_kind kind);
 };
 
 static_assert(MemoryTransfer<hip_memory_transfer>);

@@ -24,9 +24,11 @@ class DTL_HIP_MEM_API stream_ref {
   [[nodiscard]] constexpr hipStream_t get() const noexcept { return stream_; }
   [[nodiscard]] constexpr bool is_default() const noexcept { return stream_ == nullptr; }
 
-  /// Blocks until all work on the stream is done (hipStreamSynchronize).
+  /// Blocks until all work on the stream is done (hipStreamSynchronize). backend_not_available
+  /// without a device.
   [[nodiscard]] result<void> wait() const;
-  /// true when all work is done, false while some is pending (hipStreamQuery); a status on error.
+  /// true when all work is done, false while some is pending (hipStreamQuery); a status on error,
+  /// backend_not_available without a device.
   [[nodiscard]] result<bool> ready() const;
 
   friend constexpr bool operator==(stream_ref a, stream_ref b) noexcept { return a.stream_ == b.stream_; }

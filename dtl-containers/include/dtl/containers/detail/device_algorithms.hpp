@@ -154,6 +154,7 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
   const hipStream_t stream = stream_for(policy, *lane);
   device::device_scratch& scratch = lane->scratch_for(stream);
   const bool has_global = scope == reduce_scope::all || (scope == reduce_scope::root && ctx.rank() == root);
+  const bool single_rank = ctx.size() == 1;
 
   if constexpr (is_native_reduction_v<Op, T>) {
     // The partials meet in a native collective on the stream (RCCL/NCCL, or MPI), without the host.
@@ -161,8 +162,14 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
     auto enqueue = [&]() -> result<void*> {
       DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(2 * sizeof(T)));
       T* d_local = static_cast<T*>(slot);
-      DTL_TRY(device::transform_reduce(data, n, native.identity, op, f, d_local, scratch, stream));
-      if (scope == reduce_scope::all) {
+      if constexpr (std::is_same_v<F, identity_transform>) {
+        DTL_TRY(device::reduce(data, n, native.identity, op, d_local, scratch, stream));
+      } else {
+        DTL_TRY(device::transform_reduce(data, n, native.identity, op, f, d_local, scratch, stream));
+      }
+      if (single_rank) {
+        // The local value is the global one: nothing to combine (finish reads it twice).
+      } else if (scope == reduce_scope::all) {
         auto done = ctx.allreduce(d_local, d_local + 1, 1, native.op, hip::stream_ref(stream));
         if (done.is_ready()) DTL_TRY(done.get());
       } else if (scope == reduce_scope::root) {
@@ -170,7 +177,7 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
         if (done.is_ready()) DTL_TRY(done.get());
       }
       DTL_ASSIGN_OR_RETURN(void* pinned, lane->take_slot());
-      if (const hipError_t e = hipMemcpyAsync(pinned, d_local, 2 * sizeof(T), hipMemcpyDeviceToHost, stream);
+      if (const hipError_t e = hipMemcpyAsync(pinned, d_local, (single_rank ? 1 : 2) * sizeof(T), hipMemcpyDeviceToHost, stream);
           e != hipSuccess) {
         lane->give_back(pinned);
         return hip::to_status(e, "hipMemcpyAsync of a reduction's result");
@@ -180,9 +187,10 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
     auto pinned = enqueue();
     if (!pinned) return failed_outcome<Pol, R>(std::move(pinned).error());
     // Reads the result once the stream has reached it, and always returns the pinned slot.
-    auto finish = [lane, slot = *pinned, init, op, has_global](result<void> done) -> result<R> {
+    auto finish = [lane, slot = *pinned, init, op, has_global, single_rank](result<void> done) -> result<R> {
       T values[2];
       std::memcpy(values, slot, sizeof values);
+      if (single_rank) values[1] = values[0];
       lane->give_back(slot);
       if (!done) return std::move(done).error();
       return R{op(init, values[0]), has_global ? op(init, values[1]) : T{}, has_global};

@@ -43,12 +43,14 @@ struct device_lane {
 
   /// The scratch of `s` (made on first use). Call with `mutex` held.
   DTL_CONTAINERS_API device::device_scratch& scratch_for(hipStream_t s);
-  /// A pinned host slot of up to 64 bytes for one result, until give_back(). Call with `mutex` held.
+  /// A pinned host slot of `slot_bytes` for one result, until give_back(). Thread-safe, also without `mutex`.
   DTL_CONTAINERS_API result<void*> take_slot();
   DTL_CONTAINERS_API void give_back(void* slot) noexcept;
+  static constexpr std::size_t slot_bytes = 64;
 
  private:
   std::vector<std::pair<hipStream_t, device::device_scratch>> scratches_;
+  std::mutex slots_mutex_;
   std::vector<void*> chunks_;  // pinned memory, 64 slots each
   std::vector<void*> free_slots_;
 };

@@ -1,5 +1,5 @@
 #pragma once
-// Helpers shared by the memory tests: test data, an owned stream, guarded host buffers.
+// Helpers for the gpu tests: test data, an owned stream, guarded host buffers, the current device.
 
 #include "doctest.hpp"
 

@@ -1,7 +1,7 @@
-// hip_memory_space and hip_pinned_memory_space on a real GPU (suites gpu.memory_space, gpu.pinned).
+// hip_memory_space and hip_pinned_memory_space on a real GPU (suites gpu.memory_space, gpu.pinned, gpu.multi_device).
 #include "doctest.hpp"
 
-#include "memory_test_support.hpp"
+#include "gpu_support.hpp"
 #include "test_kernels.hpp"
 
 #include <dtl/hip/device.hpp>
@@ -106,29 +106,6 @@ TEST_SUITE("gpu.memory_space") {
     CHECK(bad.allocate(16).error() == status_code::invalid_argument);
     CHECK(hip_memory_space(-1).allocate(16).error() == status_code::invalid_argument);
     CHECK(space.stats().total_allocations == 0);
-  }
-
-  TEST_CASE("a space for device N allocates on N whatever device is current, and leaves it current") {
-    const int n = device_count();
-    for (int target = 0; target < n; ++target) {
-      hip_memory_space space(target);
-      REQUIRE(space.availability().ok());
-      for (int current = 0; current < n; ++current) {
-        CAPTURE(target);
-        CAPTURE(current);
-        dtl_test::scoped_current_device make_current(current);
-        const auto r = space.allocate(4096);
-        REQUIRE(r.has_value());
-        CHECK(hip_current_device() == current);
-        CHECK(query_pointer(*r).value().device == target);
-        CHECK(space.contains(*r).value());
-        CHECK(hip_current_device() == current);
-        CHECK(space.try_deallocate(*r, 4096).ok());
-        CHECK(hip_current_device() == current);
-      }
-      CHECK(space.stats().bytes_in_use == 0);
-    }
-    if (n < 2) MESSAGE("one device: the cross-device case runs on machines with two or more");
   }
 
   TEST_CASE("data a kernel wrote reads back through hip_memory_transfer") {
@@ -285,5 +262,30 @@ TEST_SUITE("gpu.pinned") {
     pinned.deallocate(src, bytes);
     CHECK(pinned.stats().bytes_in_use == 0);
     CHECK(device.stats().bytes_in_use == 0);
+  }
+}
+
+// Meson test gpu-memory-multi-device (--requires=devices:2): SKIP with fewer than two devices.
+TEST_SUITE("gpu.multi_device") {
+  TEST_CASE("a space for device N allocates on N whatever device is current, and leaves it current") {
+    const int n = device_count();
+    for (int target = 0; target < n; ++target) {
+      hip_memory_space space(target);
+      REQUIRE(space.availability().ok());
+      for (int current = 0; current < n; ++current) {
+        CAPTURE(target);
+        CAPTURE(current);
+        dtl_test::scoped_current_device make_current(current);
+        const auto r = space.allocate(4096);
+        REQUIRE(r.has_value());
+        CHECK(hip_current_device() == current);
+        CHECK(query_pointer(*r).value().device == target);
+        CHECK(space.contains(*r).value());
+        CHECK(hip_current_device() == current);
+        CHECK(space.try_deallocate(*r, 4096).ok());
+        CHECK(hip_current_device() == current);
+      }
+      CHECK(space.stats().bytes_in_use == 0);
+    }
   }
 }

@@ -1,7 +1,7 @@
 // hip_memory_transfer and pointer queries on a real GPU (suite gpu.transfer).
 #include "doctest.hpp"
 
-#include "memory_test_support.hpp"
+#include "gpu_support.hpp"
 
 #include <dtl/hip/device.hpp>
 #include <dtl/hip/hip_managed_memory_space.hpp>

@@ -3,7 +3,7 @@
 // ('gpu-memory-api-errors', also in meson suite gpu-fault, which sanitizer runs leave out).
 #include "doctest.hpp"
 
-#include "memory_test_support.hpp"
+#include "gpu_support.hpp"
 #include "test_kernels.hpp"
 
 #include <dtl/hip/device.hpp>

@@ -2,7 +2,7 @@
 // (suite gpu.managed). Allocations stay small (<= 16 MiB).
 #include "doctest.hpp"
 
-#include "memory_test_support.hpp"
+#include "gpu_support.hpp"
 #include "test_kernels.hpp"
 
 #include <dtl/hip/device.hpp>

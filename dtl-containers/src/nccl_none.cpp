@@ -1,0 +1,22 @@
+// Builds without RCCL/NCCL: the device collectives take an MPI path; these are never reached.
+#include "nccl_support.hpp"
+
+namespace dtl::detail::nccl {
+
+struct communicator {};
+void communicator_deleter::operator()(communicator* comm) const noexcept { delete comm; }
+
+namespace {
+status none() { return status(status_code::backend_not_available, "this build of DTL has no RCCL/NCCL (-Drccl)"); }
+}  // namespace
+
+bool built() noexcept { return false; }
+const char* library_name() noexcept { return "none"; }
+result<communicator_ptr> create(comm_backend&, int) { return none(); }
+bool supports(datatype) noexcept { return false; }
+status allreduce(communicator&, const void*, void*, std::size_t, datatype, reduce_op, hipStream_t) { return none(); }
+status reduce(communicator&, const void*, void*, std::size_t, datatype, reduce_op, int, hipStream_t) { return none(); }
+status broadcast(communicator&, void*, std::size_t, int, hipStream_t) { return none(); }
+status allgather(communicator&, const void*, void*, std::size_t, hipStream_t) { return none(); }
+
+}  // namespace dtl::detail::nccl
