@@ -65,6 +65,9 @@ class [[nodiscard]] DTL_CORE_API status {
   std::shared_ptr<const details> details_;
 };
 
+// The friend above, declared again to export it (a class's attribute does not reach its friends).
+DTL_CORE_API bool operator==(const status& a, const status& b) noexcept;
+
 /// An ok status, for symmetry with error factories.
 [[nodiscard]] inline status ok_status() noexcept { return status{}; }
 
