@@ -8,6 +8,7 @@
 //
 // Prints a table (raw, DTL, DTL/raw, target) and writes it as CSV into $DTL_BENCH_CSV_DIR (default .).
 // Exits 77 without a GPU, or with several ranks that do not have a GPU each.
+#include "bench_build.hpp"
 #include "raw_baselines.hpp"
 
 #include <dtl/dtl.hpp>
@@ -219,6 +220,7 @@ int main(int argc, char** argv) {
   const auto ctx = env.make_world_context();
   const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 10;
   if (ctx.rank() == 0) {
+    warn_if_unoptimized_build();
     const auto props = dtl::hip::get_device_properties(ctx.device()).value();
     std::printf("dtl-containers benchmark: %d rank(s), rank 0 on %s (%s), %s build, median of %d runs\n", ctx.size(),
                 props.name.c_str(), props.arch.c_str(), DTL_BENCH_BUILD, runs);

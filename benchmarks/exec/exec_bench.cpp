@@ -12,6 +12,7 @@
 //
 // Every figure is the median of `runs` repetitions, in microseconds per operation. Exits 77 (skip)
 // without a HIP device. Usage: dtl-hip-exec-bench [runs]   (default 15)
+#include "bench_build.hpp"
 #include "bench_kernels.hpp"
 
 #include <dtl/hip/device.hpp>
@@ -330,6 +331,7 @@ int main(int argc, char** argv) {
     std::printf("no HIP device: skipping the dtl-hip-exec benchmark\n");
     return 77;
   }
+  warn_if_unoptimized_build();
   const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 15;
   auto dev = dtl::hip::current_device();
   check(dev, "current_device");

@@ -1,6 +1,7 @@
 #pragma once
 // host_memory_space: aligned host memory. The default space, and the only one when there is no GPU.
 
+#include <dtl/core/export.hpp>
 #include <dtl/core/allocation_stats.hpp>
 #include <dtl/core/memory_space.hpp>
 
@@ -9,7 +10,7 @@
 
 namespace dtl {
 
-class host_memory_space {
+class DTL_CORE_API host_memory_space {
  public:
   static constexpr bool host_accessible = true;
   static constexpr bool device_accessible = false;

@@ -1,6 +1,7 @@
 #pragma once
 // The MemorySpace concept and the checks every memory space applies to an allocation request.
 
+#include <dtl/core/export.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/result.hpp>
 
@@ -36,7 +37,7 @@ concept MemorySpace = requires(S& space, const S& cspace, std::size_t bytes, voi
 
 /// Checks an allocation request: bytes > 0, alignment a power of two no larger than max_alignment,
 /// and bytes rounded up to the alignment must not overflow. Returns the error to give back, or ok.
-[[nodiscard]] status check_allocation_request(std::size_t bytes, std::size_t alignment,
+[[nodiscard]] DTL_CORE_API status check_allocation_request(std::size_t bytes, std::size_t alignment,
                                               std::size_t max_alignment,
                                               std::source_location where = std::source_location::current());
 

@@ -1,6 +1,7 @@
 #pragma once
 // Copy directions and the MemoryTransfer concepts.
 
+#include <dtl/core/export.hpp>
 #include <dtl/core/result.hpp>
 
 #include <concepts>
@@ -12,7 +13,7 @@ namespace dtl {
 enum class transfer_kind { host_to_host, host_to_device, device_to_host, device_to_device, automatic };
 
 /// "host_to_device", ...
-[[nodiscard]] std::string_view transfer_kind_name(transfer_kind kind) noexcept;
+[[nodiscard]] DTL_CORE_API std::string_view transfer_kind_name(transfer_kind kind) noexcept;
 
 /// A synchronous copy: static copy(dst, src, bytes, kind) -> result<void>.
 template <class X>

@@ -4,6 +4,7 @@
 // the caller's file and line. *r and r-> cannot (C++ operators take no default arguments, so no
 // std::source_location): they name the operator and print the calling stack instead.
 
+#include <dtl/core/export.hpp>
 #include <dtl/core/status.hpp>
 
 #include <concepts>
@@ -26,18 +27,18 @@ inline constexpr bool is_result_v<result<T>> = true;
 namespace detail {
 
 /// Prints "dtl::result::value() called on an error: <status>" and the caller's location, then aborts.
-[[noreturn]] void bad_result_access(const status& error, std::source_location where) noexcept;
+[[noreturn]] DTL_CORE_API void bad_result_access(const status& error, std::source_location where) noexcept;
 
 /// For *r and r-> (`op`), which cannot know their caller's location: prints the status and the
 /// calling stack, then aborts.
-[[noreturn]] void bad_result_dereference(const status& error, const char* op) noexcept;
+[[noreturn]] DTL_CORE_API void bad_result_dereference(const status& error, const char* op) noexcept;
 
 /// The error of a result<T> whose value was lost: an exception thrown while a value was moved or
 /// copied into it left its storage empty (std::variant's valueless_by_exception).
-const status& valueless_result_error() noexcept;
+DTL_CORE_API const status& valueless_result_error() noexcept;
 
 /// The status a result holds when it was (wrongly) given an ok status as its error.
-status ok_status_as_error(std::source_location where);
+DTL_CORE_API status ok_status_as_error(std::source_location where);
 
 /// The result type of invoking F; must be a dtl::result.
 template <class F, class... Args>

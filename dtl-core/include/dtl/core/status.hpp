@@ -2,6 +2,7 @@
 // dtl::status: a status code plus what caused it (message, native backend error, source location).
 // An ok status holds no allocation; the details of an error are shared and immutable, so copies are cheap.
 
+#include <dtl/core/export.hpp>
 #include <dtl/core/status_code.hpp>
 
 #include <memory>
@@ -18,7 +19,7 @@ struct native_error {
   std::string description;
 };
 
-class [[nodiscard]] status {
+class [[nodiscard]] DTL_CORE_API status {
  public:
   /// An ok status.
   status() noexcept = default;
@@ -64,15 +65,18 @@ class [[nodiscard]] status {
   std::shared_ptr<const details> details_;
 };
 
+// The friend above, declared again to export it (a class's attribute does not reach its friends).
+DTL_CORE_API bool operator==(const status& a, const status& b) noexcept;
+
 /// An ok status, for symmetry with error factories.
 [[nodiscard]] inline status ok_status() noexcept { return status{}; }
 
 /// Reports an error that cannot be returned (from a destructor or a noexcept deallocate).
 /// The default handler prints status.to_string() to stderr; never silent.
-void report_unhandled(const status& s) noexcept;
+DTL_CORE_API void report_unhandled(const status& s) noexcept;
 
 using unhandled_error_handler = void (*)(const status&) noexcept;
 /// Installs a handler for report_unhandled() and returns the previous one (nullptr restores the default).
-unhandled_error_handler set_unhandled_error_handler(unhandled_error_handler handler) noexcept;
+DTL_CORE_API unhandled_error_handler set_unhandled_error_handler(unhandled_error_handler handler) noexcept;
 
 }  // namespace dtl

@@ -1,6 +1,8 @@
 #pragma once
 // DTL's status codes. The numbering is DTL's: the hundreds digit is the category.
 
+#include <dtl/core/export.hpp>
+
 #include <string_view>
 
 namespace dtl {
@@ -84,12 +86,12 @@ enum class status_code : int {
 };
 
 /// The code's name, e.g. "hip_error"; "unknown_status_code" for a value outside the enum.
-[[nodiscard]] std::string_view status_code_name(status_code code) noexcept;
+[[nodiscard]] DTL_CORE_API std::string_view status_code_name(status_code code) noexcept;
 
 /// The code's category: "success" for ok alone, "sentinel" for 1-99 (not_found, end_iterator), then by
 /// the hundreds digit "communication", "memory", "serialization", "bounds", "backend", "algorithm",
 /// "consistency"; "internal" for 9xx and for any value outside these ranges.
-[[nodiscard]] std::string_view status_category(status_code code) noexcept;
+[[nodiscard]] DTL_CORE_API std::string_view status_category(status_code code) noexcept;
 
 [[nodiscard]] constexpr int to_int(status_code code) noexcept { return static_cast<int>(code); }
 

@@ -3,6 +3,7 @@
 // a constructor (distributed_vector(n, ctx)) and the bare-value forms of algorithms (dtl::reduce);
 // each of those has a twin that returns dtl::result instead (create(), try_reduce()).
 
+#include <dtl/core/export.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/status.hpp>
 
@@ -12,7 +13,8 @@
 
 namespace dtl {
 
-class status_error : public std::runtime_error {
+// Exported (typeinfo included), so that a catch in one library or program matches a throw in another.
+class DTL_CORE_API status_error : public std::runtime_error {
  public:
   /// `error` must not be ok; its to_string() becomes what().
   explicit status_error(status error) : std::runtime_error(error.to_string()), error_(std::move(error)) {}

@@ -8,6 +8,7 @@
 // The argument checks and the pageable/pinned caveats are hip_memory_transfer's: with pageable host
 // memory the call may block, and dst may be read (src reused) only once the future has completed.
 
+#include <dtl/hip/export_exec.hpp>
 #include <dtl/hip/future.hpp>
 #include <dtl/hip/hip_memory_transfer.hpp>
 #include <dtl/hip/hip_stream.hpp>
@@ -21,7 +22,8 @@ namespace dtl::hip {
 /// A rejected copy or an invalid stream gives a future failed with that status; the copy's arguments
 /// are judged first (hip_memory_transfer::check_arguments), so a bad argument reads the same with or
 /// without a device.
-[[nodiscard]] future<void> copy_async(void* dst, const void* src, std::size_t bytes, transfer_kind kind,
-                                      const hip_stream& stream, progress_engine& engine = progress_engine::global());
+[[nodiscard]] DTL_HIP_EXEC_API future<void> copy_async(void* dst, const void* src, std::size_t bytes,
+                                                       transfer_kind kind, const hip_stream& stream,
+                                                       progress_engine& engine = progress_engine::global());
 
 }  // namespace dtl::hip

@@ -2,6 +2,7 @@
 // event_pool: reusable timing-disabled events of one device. Creating an event costs ~150 ns and a
 // driver call; taking one from the pool costs a mutex. The progress engine keeps one pool per device.
 
+#include <dtl/hip/export_exec.hpp>
 #include <dtl/core/event.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/runtime.hpp>
@@ -20,7 +21,7 @@ class event_pool_core;
 class event_pool;
 
 /// An event borrowed from a pool; it goes back when this object is destroyed.
-class pooled_event {
+class DTL_HIP_EXEC_API pooled_event {
  public:
   pooled_event() noexcept = default;
   pooled_event(pooled_event&& other) noexcept;
@@ -50,7 +51,7 @@ class pooled_event {
   hipEvent_t event_ = nullptr;
 };
 
-class event_pool {
+class DTL_HIP_EXEC_API event_pool {
  public:
   /// Keeps at most this many idle events; more are destroyed when returned.
   static constexpr std::size_t default_max_cached = 16384;

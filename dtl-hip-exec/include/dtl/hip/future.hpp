@@ -22,6 +22,7 @@
 // A thread that must sleep in the driver with no poller at all can record a hip_event made with
 // event_flags::blocking_sync and synchronize() it.
 
+#include <dtl/hip/export_exec.hpp>
 #include <dtl/core/event.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/future_state.hpp>
@@ -48,9 +49,9 @@ class promise;
 namespace detail {
 
 /// invalid_state: the future is empty.
-[[nodiscard]] status empty_future_status();
+[[nodiscard]] DTL_HIP_EXEC_API status empty_future_status();
 /// timeout: the wait gave up after `waited`.
-[[nodiscard]] status wait_timeout_status(std::chrono::nanoseconds waited);
+[[nodiscard]] DTL_HIP_EXEC_API status wait_timeout_status(std::chrono::nanoseconds waited);
 
 struct future_access {
   template <class T>

@@ -5,6 +5,7 @@
 // wakes waiters and runs the continuations on the completing thread. A state remembers the progress
 // engines whose polling completes it, so that waiting on it can drive them.
 
+#include <dtl/hip/export_exec.hpp>
 #include <dtl/core/result.hpp>
 
 #include <atomic>
@@ -23,22 +24,23 @@ class engine_core;
 class state_base;
 
 /// One progress pass of `engine`, if it still exists.
-void drive_engine(const std::weak_ptr<engine_core>& engine) noexcept;
+DTL_HIP_EXEC_API void drive_engine(const std::weak_ptr<engine_core>& engine) noexcept;
 /// true while `engine` exists and its background thread polls it.
-[[nodiscard]] bool engine_polled_in_background(const std::weak_ptr<engine_core>& engine) noexcept;
+[[nodiscard]] DTL_HIP_EXEC_API bool engine_polled_in_background(const std::weak_ptr<engine_core>& engine) noexcept;
 
 /// The exception being handled, as a status naming `what` threw it. Call only inside a catch block.
-[[nodiscard]] status exception_to_status(std::string_view what) noexcept;
+[[nodiscard]] DTL_HIP_EXEC_API status exception_to_status(std::string_view what) noexcept;
 
 /// `error` itself, or invalid_argument when it is (wrongly) ok: an error must never read as success.
-[[nodiscard]] status ensure_error(status error) noexcept;
+[[nodiscard]] DTL_HIP_EXEC_API status ensure_error(status error) noexcept;
 
 /// The deadline `timeout` from now; no overflow for huge timeouts.
-[[nodiscard]] std::chrono::steady_clock::time_point deadline_after(std::chrono::nanoseconds timeout) noexcept;
+[[nodiscard]] DTL_HIP_EXEC_API std::chrono::steady_clock::time_point deadline_after(
+    std::chrono::nanoseconds timeout) noexcept;
 
 /// Work to run once a state is ready: exactly once, on the thread that completes the state, or on
 /// the thread that adds it when the state is already ready. It must not throw.
-class continuation {
+class DTL_HIP_EXEC_API continuation {
  public:
   continuation() = default;
   continuation(const continuation&) = delete;
@@ -47,7 +49,7 @@ class continuation {
   virtual void run(state_base& ready) noexcept = 0;
 };
 
-class state_base {
+class DTL_HIP_EXEC_API state_base {
  public:
   state_base() noexcept = default;
   explicit state_base(std::weak_ptr<engine_core> engine) noexcept : engine_(std::move(engine)) {}

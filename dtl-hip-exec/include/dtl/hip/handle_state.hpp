@@ -3,13 +3,14 @@
 // valid, failed (with the error that made it so), or moved from. Moving one leaves the source
 // moved-from, so an owner's move operations only have to move this member.
 
+#include <dtl/hip/export_exec.hpp>
 #include <dtl/core/status.hpp>
 
 #include <utility>
 
 namespace dtl::hip::detail {
 
-class handle_state {
+class DTL_HIP_EXEC_API handle_state {
  public:
   /// Moved from: owns nothing.
   handle_state() noexcept = default;

@@ -8,6 +8,7 @@
 //
 // As with hip_stream, a failed creation gives an invalid event whose operations return the failure.
 
+#include <dtl/hip/export_exec.hpp>
 #include <dtl/core/event.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/handle_state.hpp>
@@ -41,7 +42,7 @@ enum class event_flags : unsigned {
   return (set & flag) == flag && flag != event_flags::none;
 }
 
-class hip_event {
+class DTL_HIP_EXEC_API hip_event {
  public:
   /// An event on the current device, timing disabled.
   hip_event();

@@ -10,6 +10,7 @@
 // returns the launch error (see dtl/hip/launch.hpp for the last-error rule). submit() does the same
 // and returns a future that completes when the GPU has finished the work.
 
+#include <dtl/hip/export_exec.hpp>
 #include <dtl/core/executor.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
@@ -27,7 +28,7 @@
 
 namespace dtl::hip {
 
-class hip_executor {
+class DTL_HIP_EXEC_API hip_executor {
  public:
   using native_handle_type = hipStream_t;
 

@@ -6,6 +6,7 @@
 // status. create() returns the failure at once instead. A moved-from stream is invalid too; it never
 // silently turns into the default stream.
 
+#include <dtl/hip/export_exec.hpp>
 #include <dtl/core/executor.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/handle_state.hpp>
@@ -25,7 +26,7 @@ enum class stream_flags : unsigned {
   non_blocking = 1,
 };
 
-class hip_stream {
+class DTL_HIP_EXEC_API hip_stream {
  public:
   /// The default (null) stream of the current device; not owned.
   hip_stream();

@@ -11,6 +11,7 @@
 //   successful runtime call inside the same work is not seen; keep the launch last, or return its
 //   hipError_t from the work.
 
+#include <dtl/hip/export_exec.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/error.hpp>
@@ -27,7 +28,7 @@ class hip_stream;
 
 namespace detail {
 
-class launch_scope {
+class DTL_HIP_EXEC_API launch_scope {
  public:
   /// Checks the stream, makes its device current, handles a stale last error (see above).
   [[nodiscard]] static result<launch_scope> enter(const hip_stream& stream);

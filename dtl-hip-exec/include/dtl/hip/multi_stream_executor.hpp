@@ -2,6 +2,7 @@
 // multi_stream_executor: N streams of one device, handed out round-robin, so that independent work
 // can overlap. Thread-safe: concurrent execute()/next() calls each get a stream.
 
+#include <dtl/hip/export_exec.hpp>
 #include <dtl/core/executor.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/future.hpp>
@@ -19,7 +20,7 @@
 
 namespace dtl::hip {
 
-class multi_stream_executor {
+class DTL_HIP_EXEC_API multi_stream_executor {
  public:
   using native_handle_type = hipStream_t;
 

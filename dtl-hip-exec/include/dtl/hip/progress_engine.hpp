@@ -22,6 +22,7 @@
 //   the source's poll function has returned. From inside a poll function (of any engine) it never
 //   waits for another thread: two poll functions that unwatch each other would wait forever.
 
+#include <dtl/hip/export_exec.hpp>
 #include <dtl/core/event.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/future.hpp>
@@ -44,7 +45,7 @@ class hip_stream;
 namespace detail {
 
 /// A host completion source: polled until it reports complete or failed.
-class source_node {
+class DTL_HIP_EXEC_API source_node {
  public:
   source_node() = default;
   source_node(const source_node&) = delete;
@@ -79,7 +80,7 @@ struct watch_handle {
   future<void> done;
 };
 
-class progress_engine {
+class DTL_HIP_EXEC_API progress_engine {
  public:
   /// An engine with its own event pools (one per device, created when first used).
   progress_engine();
@@ -142,7 +143,7 @@ class progress_engine {
 };
 
 /// Starts an engine's background thread for a scope.
-class [[nodiscard]] scoped_background_progress {
+class [[nodiscard]] DTL_HIP_EXEC_API scoped_background_progress {
  public:
   explicit scoped_background_progress(progress_engine& engine = progress_engine::global(),
                                       std::chrono::microseconds interval = std::chrono::microseconds(20));

@@ -1,6 +1,7 @@
 #pragma once
 // Devices: how many, which is current, and what each one can do.
 
+#include <dtl/hip/export_mem.hpp>
 #include <dtl/core/result.hpp>
 
 #include <cstddef>
@@ -13,22 +14,22 @@ namespace dtl::hip {
 /// The number of usable HIP devices. 0 when there is none, including when the runtime reports
 /// any error (AMD says hipErrorNoDevice, NVIDIA without a driver says error 35). Never fails. The runtime is
 /// asked once per process: the devices a process sees are fixed when the runtime starts.
-[[nodiscard]] int device_count() noexcept;
+[[nodiscard]] DTL_HIP_MEM_API int device_count() noexcept;
 
 /// ok when the HIP runtime finds a device; otherwise backend_not_available ("<what>: no HIP device is
 /// available"). Every call that needs a device asks this after checking its arguments and before it
 /// calls HIP, so that "no device" always reads the same, whichever call met it first.
-[[nodiscard]] status require_device(std::string_view what);
+[[nodiscard]] DTL_HIP_MEM_API status require_device(std::string_view what);
 
 /// The calling thread's current device; backend_not_available when there is no device.
-[[nodiscard]] result<int> current_device();
+[[nodiscard]] DTL_HIP_MEM_API result<int> current_device();
 
 /// ok when `device` names a usable device. A negative id is invalid_argument on every machine; then
 /// backend_not_available when there is no device, invalid_argument for an id past the last one.
-[[nodiscard]] status check_device(int device);
+[[nodiscard]] DTL_HIP_MEM_API status check_device(int device);
 
 /// `device` once checked (check_device), or the calling thread's current device when none is given.
-[[nodiscard]] result<int> resolve_device(std::optional<int> device);
+[[nodiscard]] DTL_HIP_MEM_API result<int> resolve_device(std::optional<int> device);
 
 struct device_properties {
   int id = -1;
@@ -47,7 +48,7 @@ struct device_properties {
 };
 
 /// Reads the properties of `device`; leaves the current device unchanged.
-[[nodiscard]] result<device_properties> get_device_properties(int device);
+[[nodiscard]] DTL_HIP_MEM_API result<device_properties> get_device_properties(int device);
 
 struct memory_info {
   std::size_t free = 0;
@@ -55,12 +56,12 @@ struct memory_info {
 };
 
 /// Free and total memory of `device` (hipMemGetInfo); leaves the current device unchanged.
-[[nodiscard]] result<memory_info> get_memory_info(int device);
+[[nodiscard]] DTL_HIP_MEM_API result<memory_info> get_memory_info(int device);
 
 /// The HIP runtime's version number (HIP_VERSION style on AMD, CUDA's on NVIDIA).
-[[nodiscard]] result<int> runtime_version();
+[[nodiscard]] DTL_HIP_MEM_API result<int> runtime_version();
 
 /// "amd" or "nvidia": the platform this library was built for.
-[[nodiscard]] const char* platform_name() noexcept;
+[[nodiscard]] DTL_HIP_MEM_API const char* platform_name() noexcept;
 
 }  // namespace dtl::hip

@@ -1,11 +1,12 @@
 #pragma once
 // device_guard: makes a device current for a scope and restores the caller's device afterwards.
 
+#include <dtl/hip/export_mem.hpp>
 #include <dtl/core/result.hpp>
 
 namespace dtl::hip {
 
-class [[nodiscard]] device_guard {
+class [[nodiscard]] DTL_HIP_MEM_API device_guard {
  public:
   /// Makes `device` current (a no-op when it already is). Fails with the status of check_device().
   static result<device_guard> enter(int device);

@@ -1,6 +1,7 @@
 #pragma once
 // HIP errors become dtl::status here and nowhere else.
 
+#include <dtl/hip/export_mem.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/runtime.hpp>
 
@@ -14,11 +15,11 @@ namespace dtl::hip {
 /// hipGetErrorString. `what` says which call failed, e.g. "hipMalloc(1024) on device 0".
 /// If the error is also HIP's pending "last error" of this thread, it is cleared, so that it cannot
 /// resurface later as the error of an unrelated launch.
-[[nodiscard]] status to_status(hipError_t error, std::string_view what,
+[[nodiscard]] DTL_HIP_MEM_API status to_status(hipError_t error, std::string_view what,
                                std::source_location where = std::source_location::current());
 
 /// True for errors after which the device context is unusable (a kernel fault, for example).
-[[nodiscard]] bool is_sticky(hipError_t error) noexcept;
+[[nodiscard]] DTL_HIP_MEM_API bool is_sticky(hipError_t error) noexcept;
 
 }  // namespace dtl::hip
 

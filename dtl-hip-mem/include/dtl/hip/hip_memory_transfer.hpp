@@ -38,6 +38,7 @@
 // may block in the same ways. The stream of a staged copy must belong to the current device (or, on
 // NVIDIA with CUDA 12.8 or later, to any device): its events are recorded there.
 
+#include <dtl/hip/export_mem.hpp>
 #include <dtl/core/memory_transfer.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/stream_ref.hpp>
@@ -65,7 +66,7 @@ struct staging_options {
   unsigned threads = 1;
 };
 
-struct hip_memory_transfer {
+struct DTL_HIP_MEM_API hip_memory_transfer {
   /// Copies `bytes` from src to dst and returns when they have arrived.
   [[nodiscard]] static result<void> copy(void* dst, const void* src, std::size_t bytes, transfer_kind kind);
 

@@ -38,6 +38,7 @@
 // again for a new stream would inherit them while the old stream's work may still run, so destroy a stream
 // only after its work that used pool memory has finished (as with RMM's and CUB's pools).
 
+#include <dtl/hip/export_mem.hpp>
 #include <dtl/core/allocation_stats.hpp>
 #include <dtl/core/memory_space.hpp>
 #include <dtl/core/result.hpp>
@@ -63,16 +64,16 @@ enum class pool_backing {
 inline constexpr std::string_view pool_backing_environment = "DTL_HIP_POOL_BACKING";
 
 /// "automatic", "runtime", "caching" or "direct".
-[[nodiscard]] std::string_view pool_backing_name(pool_backing backing) noexcept;
+[[nodiscard]] DTL_HIP_MEM_API std::string_view pool_backing_name(pool_backing backing) noexcept;
 
 /// Reads a backing name ("automatic" or "auto", "runtime", "caching", "direct"); invalid_argument otherwise.
-[[nodiscard]] result<pool_backing> parse_pool_backing(std::string_view text);
+[[nodiscard]] DTL_HIP_MEM_API result<pool_backing> parse_pool_backing(std::string_view text);
 
 /// The backing a pool takes. `requested` wins unless it is automatic; then `environment` (the value of
 /// DTL_HIP_POOL_BACKING, empty when unset) unless it is empty or automatic; then runtime when
 /// `runtime_pools_supported` and `platform_prefers_runtime`, else caching. An explicit runtime without
 /// `runtime_pools_supported` is not_supported; an unknown environment value is invalid_argument.
-[[nodiscard]] result<pool_backing> select_pool_backing(pool_backing requested, std::string_view environment,
+[[nodiscard]] DTL_HIP_MEM_API result<pool_backing> select_pool_backing(pool_backing requested, std::string_view environment,
                                                        bool runtime_pools_supported, bool platform_prefers_runtime);
 
 struct pool_options {
@@ -105,7 +106,7 @@ namespace detail {
 class pool_core;
 }
 
-class hip_pool_memory_space {
+class DTL_HIP_MEM_API hip_pool_memory_space {
  public:
   using pointer = void*;
   static constexpr bool host_accessible = false;

@@ -6,6 +6,7 @@
 // doing nothing. Prefetches are ordered on the stream they are given, like a copy: the default
 // stream_ref{} is the current device's null stream.
 
+#include <dtl/hip/export_mem.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/stream_ref.hpp>
 
@@ -28,7 +29,7 @@ struct managed_memory_support {
 
 /// Reads the managed-memory capabilities of `device`: backend_not_available without a device,
 /// invalid_argument for a bad id.
-[[nodiscard]] result<managed_memory_support> query_managed_memory_support(int device);
+[[nodiscard]] DTL_HIP_MEM_API result<managed_memory_support> query_managed_memory_support(int device);
 
 /// Where managed memory is, or prefers to be: a device id, or one of these.
 inline constexpr int location_host = -1;  // the host (hipCpuDeviceId)
@@ -45,28 +46,28 @@ enum class mem_advice {
 };
 
 /// "set_read_mostly", ...
-[[nodiscard]] std::string_view mem_advice_name(mem_advice advice) noexcept;
+[[nodiscard]] DTL_HIP_MEM_API std::string_view mem_advice_name(mem_advice advice) noexcept;
 
 /// Gives `advice` for managed memory [ptr, ptr + bytes). `device` is a device id or location_host; it is
 /// ignored for the read-mostly advice. Errors: invalid_argument (nullptr, 0 bytes, a bad device),
 /// invalid_pointer (not managed memory), not_supported (no concurrent managed access).
-[[nodiscard]] result<void> advise(const void* ptr, std::size_t bytes, mem_advice advice, int device);
+[[nodiscard]] DTL_HIP_MEM_API result<void> advise(const void* ptr, std::size_t bytes, mem_advice advice, int device);
 
 /// Starts moving managed memory [ptr, ptr + bytes) to `device`, ordered on `stream`.
 /// Same errors as advise().
-[[nodiscard]] result<void> prefetch_to_device(const void* ptr, std::size_t bytes, int device,
+[[nodiscard]] DTL_HIP_MEM_API result<void> prefetch_to_device(const void* ptr, std::size_t bytes, int device,
                                               stream_ref stream = {});
 
 /// Starts moving managed memory [ptr, ptr + bytes) to the host, ordered on `stream`.
 /// Same errors as advise(); the capability checked is that of the device the memory was allocated on.
-[[nodiscard]] result<void> prefetch_to_host(const void* ptr, std::size_t bytes, stream_ref stream = {});
+[[nodiscard]] DTL_HIP_MEM_API result<void> prefetch_to_host(const void* ptr, std::size_t bytes, stream_ref stream = {});
 
 /// The preferred location of [ptr, ptr + bytes): a device id, location_host, or location_none when
 /// none was set (or the parts disagree).
-[[nodiscard]] result<int> preferred_location(const void* ptr, std::size_t bytes);
+[[nodiscard]] DTL_HIP_MEM_API result<int> preferred_location(const void* ptr, std::size_t bytes);
 
 /// Where [ptr, ptr + bytes) was last prefetched to: a device id, location_host, or location_none.
 /// It records the request; the migration may still be in progress on its stream.
-[[nodiscard]] result<int> last_prefetch_location(const void* ptr, std::size_t bytes);
+[[nodiscard]] DTL_HIP_MEM_API result<int> last_prefetch_location(const void* ptr, std::size_t bytes);
 
 }  // namespace dtl::hip

@@ -6,6 +6,7 @@
 // of a table selected by space_kind; basic_memory_space<Kind> (basic_memory_space.hpp) adds the static
 // members the MemorySpace concept asks for.
 
+#include <dtl/hip/export_mem.hpp>
 #include <dtl/core/allocation_stats.hpp>
 #include <dtl/core/memory_space.hpp>
 #include <dtl/core/result.hpp>
@@ -42,7 +43,7 @@ enum class space_kind {
   return kind == space_kind::managed || kind == space_kind::device_preferred;
 }
 
-class memory_space_base {
+class DTL_HIP_MEM_API memory_space_base {
  public:
   using pointer = void*;
   /// hipMalloc, hipMallocManaged and hipHostMalloc align to 256 bytes. Larger alignments would need

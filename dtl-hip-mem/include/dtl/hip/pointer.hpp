@@ -3,6 +3,7 @@
 // cudaPointerGetAttributes on NVIDIA). Transfers use it to reject a transfer_kind that contradicts
 // the pointers; memory spaces use it for contains().
 
+#include <dtl/hip/export_mem.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/result.hpp>
 
@@ -18,7 +19,7 @@ enum class memory_kind {
 };
 
 /// "host_pageable", "host_pinned", "device" or "managed".
-[[nodiscard]] std::string_view memory_kind_name(memory_kind kind) noexcept;
+[[nodiscard]] DTL_HIP_MEM_API std::string_view memory_kind_name(memory_kind kind) noexcept;
 
 /// True for memory the host may read and write directly (pageable, pinned, managed).
 [[nodiscard]] constexpr bool is_host_side(memory_kind kind) noexcept { return kind != memory_kind::device; }
@@ -38,6 +39,6 @@ struct pointer_attributes {
 /// Errors: invalid_argument for nullptr, backend_not_available without a device, hip_error if
 /// the runtime fails. A pointer the runtime does not know counts as host_pageable.
 /// Never leaves an error pending in HIP's per-thread "last error".
-[[nodiscard]] result<pointer_attributes> query_pointer(const void* ptr);
+[[nodiscard]] DTL_HIP_MEM_API result<pointer_attributes> query_pointer(const void* ptr);
 
 }  // namespace dtl::hip

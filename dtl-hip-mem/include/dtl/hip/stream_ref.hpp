@@ -2,6 +2,7 @@
 // stream_ref: a non-owning, trivially copyable view of a hipStream_t (after CCCL's cuda::stream_ref).
 // The owning dtl::hip::hip_stream (dtl-hip-exec) converts to it.
 
+#include <dtl/hip/export_mem.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/runtime.hpp>
 
@@ -10,7 +11,7 @@
 
 namespace dtl::hip {
 
-class stream_ref {
+class DTL_HIP_MEM_API stream_ref {
  public:
   using value_type = hipStream_t;
 
