@@ -1,6 +1,6 @@
 // dtl-containers benchmark: DTL's algorithms and collectives against the raw vendor calls, in the same
-// run, on 1 GiB of float. Median of `runs` timed repetitions after warm-up; each timing includes waiting
-// for the GPU, as a caller of a blocking call does.
+// run, on 1 GiB of float. Median of `runs` (default 21) timed repetitions after warm-up, raw and DTL
+// alternating; each timing includes waiting for the GPU, as a caller of a blocking call does.
 //
 //   dtl-containers-bench [runs]                 one rank: fill, transform (x -> a x + b), reduce (sum)
 //   mpirun -n 2 dtl-containers-bench [runs]     two ranks, one GPU each: context allreduce against raw
@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -46,21 +47,42 @@ double median(std::vector<double> v) {
   return v.size() % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2.0;
 }
 
-/// Seconds per call of `body`: median of `runs` after 3 warm-up calls. With several ranks, each
-/// repetition starts at a barrier and counts the slowest rank.
+/// One timed call of `body`, waited for. With several ranks it starts at a barrier and counts the
+/// slowest rank.
+template <class F>
+double once(const dtl::context& ctx, F& body) {
+  if (ctx.size() > 1) check(ctx.barrier(), "barrier");
+  const auto t0 = clock_type::now();
+  body();
+  double s = std::chrono::duration<double>(clock_type::now() - t0).count();
+  if (ctx.size() > 1) s = ctx.allreduce_value(s, dtl::reduce_op::max).value();
+  return s;
+}
+
+/// Seconds per call of `body`: median of `runs` after 3 warm-up calls.
 template <class F>
 double seconds(const dtl::context& ctx, int runs, F&& body) {
   for (int i = 0; i < 3; ++i) body();
   std::vector<double> samples;
-  for (int i = 0; i < runs; ++i) {
-    if (ctx.size() > 1) check(ctx.barrier(), "barrier");
-    const auto t0 = clock_type::now();
-    body();
-    double s = std::chrono::duration<double>(clock_type::now() - t0).count();
-    if (ctx.size() > 1) s = ctx.allreduce_value(s, dtl::reduce_op::max).value();
-    samples.push_back(s);
-  }
+  for (int i = 0; i < runs; ++i) samples.push_back(once(ctx, body));
   return median(std::move(samples));
+}
+
+/// Seconds per call of the raw and the DTL body, {raw, dtl}: medians of `runs` samples each, taken
+/// alternately (raw, DTL, raw, ...) after 3 warm-up calls of each, so that drifting clocks or
+/// temperature weigh on both alike.
+template <class Raw, class Dtl>
+std::pair<double, double> compare(const dtl::context& ctx, int runs, Raw&& raw, Dtl&& dtl_body) {
+  for (int i = 0; i < 3; ++i) {
+    raw();
+    dtl_body();
+  }
+  std::vector<double> raw_samples, dtl_samples;
+  for (int i = 0; i < runs; ++i) {
+    raw_samples.push_back(once(ctx, raw));
+    dtl_samples.push_back(once(ctx, dtl_body));
+  }
+  return {median(std::move(raw_samples)), median(std::move(dtl_samples))};
 }
 
 struct row {
@@ -110,31 +132,37 @@ void one_gpu(const dtl::context& ctx, int runs) {
   const float a = 2.0f, b = 1.0f;
   std::vector<row> rows;
 
-  const double fill_raw = seconds(ctx, runs, [&] {
-    check(bench::raw_fill(y.local_data(), n, 3.0f, raw), "raw fill");
-    check(hipStreamSynchronize(raw), "sync");
-  });
-  const double fill_dtl = seconds(ctx, runs, [&] { check(dtl::fill(y, 3.0f), "dtl::fill"); });
+  const auto [fill_raw, fill_dtl] = compare(
+      ctx, runs,
+      [&] {
+        check(bench::raw_fill(y.local_data(), n, 3.0f, raw), "raw fill");
+        check(hipStreamSynchronize(raw), "sync");
+      },
+      [&] { check(dtl::fill(y, 3.0f), "dtl::fill"); });
   rows.push_back({"fill 1 GiB float", gib / fill_raw / 1e12, gib / fill_dtl / 1e12, "TB/s written",
                   "float4 grid-stride kernel", 0.95});
 
-  const double tr_raw = seconds(ctx, runs, [&] {
-    check(bench::raw_transform(x.local_data(), y.local_data(), n, a, b, raw), "raw transform");
-    check(hipStreamSynchronize(raw), "sync");
-  });
   const auto axpb = [a, b] __device__(float v) { return a * v + b; };
-  const double tr_dtl = seconds(ctx, runs, [&] { check(dtl::transform(x, y, axpb), "dtl::transform"); });
+  const auto [tr_raw, tr_dtl] = compare(
+      ctx, runs,
+      [&] {
+        check(bench::raw_transform(x.local_data(), y.local_data(), n, a, b, raw), "raw transform");
+        check(hipStreamSynchronize(raw), "sync");
+      },
+      [&] { check(dtl::transform(x, y, axpb), "dtl::transform"); });
   rows.push_back({"transform x -> a*x+b, 1 GiB float", 2 * gib / tr_raw / 1e12, 2 * gib / tr_dtl / 1e12,
                   "TB/s read+write", std::string(bench::vendor_library()) + " transform", 1.0});
 
   float raw_value = 0.0f, dtl_value = 0.0f;
-  const double red_raw = seconds(ctx, runs, [&] {
-    check(bench::raw_sum(x.local_data(), n, d_sum, temp, temp_bytes, raw), "raw sum");
-    check(hipMemcpyAsync(h_sum, d_sum, sizeof(float), hipMemcpyDeviceToHost, raw), "hipMemcpyAsync");
-    check(hipStreamSynchronize(raw), "sync");
-    raw_value = *h_sum;
-  });
-  const double red_dtl = seconds(ctx, runs, [&] { dtl_value = dtl::reduce(x, 0.0f); });
+  const auto [red_raw, red_dtl] = compare(
+      ctx, runs,
+      [&] {
+        check(bench::raw_sum(x.local_data(), n, d_sum, temp, temp_bytes, raw), "raw sum");
+        check(hipMemcpyAsync(h_sum, d_sum, sizeof(float), hipMemcpyDeviceToHost, raw), "hipMemcpyAsync");
+        check(hipStreamSynchronize(raw), "sync");
+        raw_value = *h_sum;
+      },
+      [&] { dtl_value = dtl::reduce(x, 0.0f); });
   rows.push_back({"reduce (sum), 1 GiB float, value on the host", gib / red_raw / 1e12, gib / red_dtl / 1e12,
                   "TB/s read", std::string(bench::vendor_library()) + " sum + copy of the value", 1.0});
   if (raw_value != dtl_value) std::printf("note: sums differ: raw %.1f, DTL %.1f\n", raw_value, dtl_value);
@@ -166,17 +194,19 @@ void several_gpus(const dtl::environment& env, const dtl::context& ctx, int runs
       if (ncclCommInitRank(&comm, p, id, ctx.rank()) != ncclSuccess) fail("ncclCommInitRank");
     }
     const double bus = 2.0 * (p - 1) / p * gib;
-    const double raw_s = seconds(ctx, runs, [&] {
-      if (ncclAllReduce(d, d, gib_floats, ncclFloat32, ncclSum, comm, stream.native_handle()) != ncclSuccess)
-        fail("ncclAllReduce");
-      check(stream.synchronize(), "sync");
-    });
-    // Waited for as the raw call is (on the stream): future::get() alone would add its polling interval.
-    const double dtl_s = seconds(ctx, runs, [&] {
-      auto done = ctx.allreduce(d, d, gib_floats, dtl::reduce_op::sum, stream);
-      check(stream.synchronize(), "sync");
-      check(done.get(), "context allreduce");
-    });
+    // DTL's is waited for as the raw call is (on the stream): future::get() alone would add its polling.
+    const auto [raw_s, dtl_s] = compare(
+        ctx, runs,
+        [&] {
+          if (ncclAllReduce(d, d, gib_floats, ncclFloat32, ncclSum, comm, stream.native_handle()) != ncclSuccess)
+            fail("ncclAllReduce");
+          check(stream.synchronize(), "sync");
+        },
+        [&] {
+          auto done = ctx.allreduce(d, d, gib_floats, dtl::reduce_op::sum, stream);
+          check(stream.synchronize(), "sync");
+          check(done.get(), "context allreduce");
+        });
     ncclCommDestroy(comm);
     rows.push_back({"context allreduce of a 1 GiB device buffer (" + std::to_string(p) + " ranks)", bus / raw_s / 1e9,
                     bus / dtl_s / 1e9, "GB/s bus bandwidth", "ncclAllReduce", 0.90});
@@ -218,7 +248,7 @@ int main(int argc, char** argv) {
   }
   dtl::environment env(argc, argv);
   const auto ctx = env.make_world_context();
-  const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 10;
+  const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 21;
   if (ctx.rank() == 0) {
     warn_if_unoptimized_build();
     const auto props = dtl::hip::get_device_properties(ctx.device()).value();

@@ -1,7 +1,7 @@
 // End to end: fill, transform and reduce a device vector over every rank, and time each step.
 //
-//   mpirun -n 2 build/examples/example-saxpy [elements]     # one GPU per rank
-//   build/examples/example-saxpy                            # one rank, no mpirun needed
+//   mpirun -n 2 build/examples/containers/example-saxpy [elements]     # one GPU per rank
+//   build/examples/containers/example-saxpy                            # one rank, no mpirun needed
 //
 // A .hip file, compiled by the kernel compiler (dtl-hip-kc: hipcc on AMD, nvcc on NVIDIA), because the
 // transform's function is a device lambda. Exits 77 without a GPU.
