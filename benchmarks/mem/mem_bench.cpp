@@ -25,6 +25,7 @@
 #include <ctime>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -322,6 +323,19 @@ void staging_rows(context& c, buffers& b) {
   };
   for (const std::size_t chunk : {2 * MiB, 4 * MiB, 8 * MiB, 16 * MiB}) {
     for (const unsigned threads : {1u, 2u, 4u, 8u}) {
+      dtl::hip::staging_options o = defaults;
+      o.enabled = true;
+      o.chunk_bytes = chunk;
+      o.chunks = 3;
+      o.threads = threads;
+      measure(o);
+    }
+  }
+  // More host threads than the default's cap of 8, where the machine has them: does the copy keep scaling?
+  const unsigned cores = std::thread::hardware_concurrency();
+  for (const std::size_t chunk : {8 * MiB, 16 * MiB}) {
+    for (const unsigned threads : {12u, 16u}) {
+      if (threads > cores) continue;
       dtl::hip::staging_options o = defaults;
       o.enabled = true;
       o.chunk_bytes = chunk;

@@ -293,7 +293,7 @@ namespace mpi_runtime {
 
 bool built() noexcept { return true; }
 
-result<start_info> start(int* argc, char*** argv) {
+result<start_info> start(int* argc, char*** argv, mpi_threads threads) {
   int initialised = 0;
   DTL_MPI_TRY(MPI_Initialized(&initialised));
   if (finalized()) return status(status_code::backend_init_failed, "MPI was already finalised in this process");
@@ -301,7 +301,8 @@ result<start_info> start(int* argc, char*** argv) {
   if (initialised != 0) {
     DTL_MPI_TRY(MPI_Query_thread(&info.thread_level));
   } else {
-    DTL_MPI_TRY(MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &info.thread_level));
+    constexpr int levels[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE};
+    DTL_MPI_TRY(MPI_Init_thread(argc, argv, levels[static_cast<int>(threads)], &info.thread_level));
     info.initialised_here = true;
   }
   g_thread_level = info.thread_level;

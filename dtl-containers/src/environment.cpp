@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string_view>
 
 namespace dtl {
 
@@ -48,6 +49,18 @@ result<std::optional<int>> device_from_environment() {
   return std::optional<int>(value);
 }
 
+result<mpi_threads> threads_from_environment() {
+  const char* text = std::getenv("DTL_MPI_THREAD_LEVEL");
+  if (text == nullptr || *text == '\0') return mpi_threads::multiple;
+  const std::string_view value(text);
+  if (value == "single") return mpi_threads::single;
+  if (value == "funneled") return mpi_threads::funneled;
+  if (value == "serialized") return mpi_threads::serialized;
+  if (value == "multiple") return mpi_threads::multiple;
+  return status(status_code::invalid_argument,
+                fmt::format("DTL_MPI_THREAD_LEVEL={} is not single, funneled, serialized or multiple", text));
+}
+
 result<int> choose_device(const environment_options& options, const detail::mpi_runtime::node_info& node) {
   if (options.disable_gpu || !detail::device_support::built()) return no_device;
   std::optional<int> chosen = options.device;
@@ -67,7 +80,13 @@ result<std::shared_ptr<detail::environment_state>> start(int* argc, char*** argv
   std::lock_guard lock(g_mutex);
   if (auto current = g_current.lock(); current && current->alive)
     return status(status_code::invalid_state, "a dtl::environment is already alive in this process");
-  DTL_ASSIGN_OR_RETURN(const detail::mpi_runtime::start_info info, detail::mpi_runtime::start(argc, argv));
+  mpi_threads threads = mpi_threads::multiple;
+  if (options.thread_level) {
+    threads = *options.thread_level;
+  } else {
+    DTL_ASSIGN_OR_RETURN(threads, threads_from_environment());
+  }
+  DTL_ASSIGN_OR_RETURN(const detail::mpi_runtime::start_info info, detail::mpi_runtime::start(argc, argv, threads));
   auto state = std::make_shared<detail::environment_state>();
   state->owns_mpi = info.initialised_here;
   state->thread_level = info.thread_level;

@@ -4,7 +4,7 @@
 namespace dtl::detail::mpi_runtime {
 
 bool built() noexcept { return false; }
-result<start_info> start(int*, char***) { return start_info{}; }
+result<start_info> start(int*, char***, mpi_threads) { return start_info{}; }
 status finish() { return {}; }
 result<std::unique_ptr<comm_backend>> world() { return make_self_comm(); }
 result<node_info> node() { return node_info{}; }

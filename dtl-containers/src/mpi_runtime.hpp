@@ -4,6 +4,7 @@
 
 #include "comm.hpp"
 
+#include <dtl/containers/environment.hpp>
 #include <dtl/core/result.hpp>
 
 #include <memory>
@@ -18,8 +19,8 @@ struct start_info {
 
 /// Whether this build has MPI.
 bool built() noexcept;
-/// Initialises MPI unless it already is. argc/argv may be null.
-result<start_info> start(int* argc, char*** argv);
+/// Initialises MPI, asking for `threads`, unless it already is. argc/argv may be null.
+result<start_info> start(int* argc, char*** argv, mpi_threads threads);
 /// Finalises MPI (only call when start() initialised it).
 status finish();
 /// A duplicate of MPI_COMM_WORLD (a self communicator without MPI).

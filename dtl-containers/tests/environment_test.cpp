@@ -56,3 +56,29 @@ TEST_SUITE("environment_device") {
     }
   }
 }
+
+TEST_SUITE("environment_thread_level") {
+  TEST_CASE("the thread level asked for reaches MPI_Init_thread") {
+    dtl::environment_options options;
+    options.thread_level = dtl::mpi_threads::serialized;
+    dtl::environment env(options);
+    if (dtl::build::has_mpi) {
+      // MPI gives at most what was asked for (MPI_THREAD_SERIALIZED is 2 in Open MPI and MPICH).
+      CHECK(env.mpi_thread_level() <= 2);
+    } else {
+      CHECK(env.mpi_thread_level() == 3);  // one process: any thread may call
+    }
+    const auto ctx = env.make_world_context();
+    CHECK(ctx.allreduce_value(2, dtl::reduce_op::sum).value() == 2);
+  }
+}
+
+TEST_SUITE("environment_thread_level_env") {
+  TEST_CASE("DTL_MPI_THREAD_LEVEL must name a level") {
+    // Set by the test's environment in meson.build: DTL_MPI_THREAD_LEVEL=sometimes.
+    const auto env = dtl::environment::create();
+    REQUIRE_FALSE(env.has_value());
+    CHECK(env.error() == dtl::status_code::invalid_argument);
+    CHECK(env.error().message().find("DTL_MPI_THREAD_LEVEL") != std::string_view::npos);
+  }
+}

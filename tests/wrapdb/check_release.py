@@ -14,7 +14,8 @@ subprojects/packagecache/, configured with --wrap-mode=nodownload, so nothing is
   wrapdb-ci       what WrapDB's CI checks on a machine without HIP: setup clean with
                   --fatal-meson-warnings, and type_name() == 'internal' for every provided name that
                   ci_config.json does not skip.
-Exits 77 (SKIP) when SOURCE_ROOT is not a git checkout (meson dist packs git HEAD).
+Exits 77 (SKIP) when SOURCE_ROOT is not a git checkout, or has uncommitted changes to tracked files
+(meson dist packs git HEAD, which would then not be the tree under test).
 """
 import json
 import os
@@ -54,6 +55,13 @@ def without_hip_toolchain(work):
 def main(source_root, work, fixture, *setup_options):
     if not os.path.exists(os.path.join(source_root, ".git")):
         print(f"{source_root} is not a git checkout: meson dist needs one")
+        return 77
+    # meson dist packs git HEAD: with tracked files changed, the release would not be the tree under test.
+    dirty = subprocess.run(["git", "-C", source_root, "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True)
+    if dirty.returncode != 0 or dirty.stdout.strip():
+        print(f"{source_root} has uncommitted changes (or git cannot read it): the release would be git HEAD, "
+              "not this tree; commit first")
         return 77
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)

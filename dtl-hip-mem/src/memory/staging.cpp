@@ -232,7 +232,21 @@ class staging_state {
     }
     auto s = std::make_unique<slot>(device, chunk_bytes, chunks);
     if (status started = s->start(); !started.ok()) return started;
+    // Registered once the runtime is up (it just gave pinned memory), so that it runs before the
+    // runtime's own teardown, which was registered earlier.
+    std::call_once(at_exit_registered_, [] { std::atexit(release_at_exit); });
     return s;
+  }
+
+  /// Frees the free slots (those of copies still running at exit stay), so that nothing pinned is left
+  /// for a leak checker to report.
+  void release_free_slots() noexcept {
+    std::vector<std::unique_ptr<slot>> dropped;
+    {
+      const std::lock_guard lock(mutex_);
+      dropped.swap(free_);
+    }
+    for (auto& s : dropped) destroy(std::move(s));
   }
 
   void release(std::unique_ptr<slot> s) noexcept {
@@ -254,17 +268,23 @@ class staging_state {
   }
   void publish() noexcept { stage_from_.store(options_.enabled ? options_.min_bytes : never, std::memory_order_relaxed); }
 
+  static void release_at_exit() noexcept;
+
   std::mutex mutex_;
   staging_options options_;
   std::vector<std::unique_ptr<slot>> free_;
   std::atomic<std::size_t> stage_from_{never};
+  std::once_flag at_exit_registered_;
 };
 
-// Never destroyed: pinned memory is not freed while the runtime shuts down at exit.
+// Never destroyed (a copy on another thread may still use it at exit); its free slots are released by
+// an atexit handler instead, before the runtime shuts down.
 staging_state& state() {
   static staging_state* const instance = new staging_state;
   return *instance;
 }
+
+void staging_state::release_at_exit() noexcept { state().release_free_slots(); }
 
 // Holds a slot for one copy and gives it back.
 class lease {

@@ -7,9 +7,10 @@
 //     dtl::distributed_vector<float, dtl::device_only_runtime> v(1 << 20, ctx);
 //   }
 //
-// MPI: the environment calls MPI_Init_thread (asking for MPI_THREAD_MULTIPLE) unless MPI is already
-// initialised, and calls MPI_Finalize at its end only if it initialised MPI. Builds without MPI run as
-// one process (rank 0 of 1).
+// MPI: the environment calls MPI_Init_thread (asking for MPI_THREAD_MULTIPLE, or the level that
+// environment_options::thread_level or DTL_MPI_THREAD_LEVEL names) unless MPI is already initialised,
+// and calls MPI_Finalize at its end only if it initialised MPI. Below MPI_THREAD_MULTIPLE, DTL's own
+// MPI calls from different threads take turns. Builds without MPI run as one process (rank 0 of 1).
 //
 // The GPU: each rank takes device (node-local rank % devices on the node), the node-local rank coming
 // from MPI_Comm_split_type(MPI_COMM_TYPE_SHARED). The environment variable DTL_DEVICE, or
@@ -33,6 +34,9 @@ namespace detail {
 struct environment_state;
 }
 
+/// The MPI_THREAD_* level to ask MPI_Init_thread for.
+enum class mpi_threads { single, funneled, serialized, multiple };
+
 struct environment_options {
   /// The GPU for this rank; default: DTL_DEVICE, else node-local rank % devices on the node.
   std::optional<int> device;
@@ -40,6 +44,10 @@ struct environment_options {
   bool make_device_current = true;
   /// Use no GPU at all, even when one is present.
   bool disable_gpu = false;
+  /// The thread level to ask for when the environment initialises MPI; default: DTL_MPI_THREAD_LEVEL
+  /// (single, funneled, serialized or multiple), else multiple. Some one-sided MPI components refuse
+  /// MPI_THREAD_MULTIPLE (Open MPI 4.1's osc/pt2pt), and some MPIs are slower with it.
+  std::optional<mpi_threads> thread_level;
 };
 
 class DTL_CONTAINERS_API environment {

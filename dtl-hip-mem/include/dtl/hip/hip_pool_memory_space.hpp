@@ -20,9 +20,9 @@
 //   direct   plain hipMalloc / hipFree, no caching (hipFree waits for the device).
 // `automatic` takes, in order: the constructor's pool_options::backing when it is not automatic, the
 // environment variable DTL_HIP_POOL_BACKING (runtime, caching, direct or automatic), and otherwise the
-// platform's choice: runtime on NVIDIA where the device supports memory pools, caching elsewhere (ROCm's
-// hipMallocAsync has had out-of-memory and corruption defects: kokkos#8746, ROCm/hip#3775,
-// CTranslate2#2090). An explicit backing the device cannot give, or an unknown value in the environment,
+// platform's choice, which is caching on both platforms: on NVIDIA it is faster than the runtime's pools
+// (0.08 us against 1.0 us per allocate+deallocate on the H200), and ROCm's hipMallocAsync has had
+// out-of-memory and corruption defects (kokkos#8746, ROCm/hip#3775, CTranslate2#2090). An explicit backing the device cannot give, or an unknown value in the environment,
 // makes every allocate fail with that reason (availability()), never a silent fallback.
 //
 // MemorySpace. allocate(bytes) and deallocate(ptr, bytes) are ordered on the pool's own stream
