@@ -6,6 +6,7 @@
 
 #include "../platform.hpp"
 #include "parallel_copy.hpp"
+#include "staging_schedule.hpp"
 
 #include <fmt/format.h>
 
@@ -309,14 +310,13 @@ status fail_copy(hipError_t e, std::size_t offset, std::size_t length, std::size
                                   bytes, direction));
 }
 
-// Host to device: chunk k is filled by the host while the DMA of chunk k-1 runs.
+// Host to device: piece k is filled by the host (into chunk k % count) while the DMA of piece k-1 runs.
 status copy_in(slot& s, unsigned char* dst, const unsigned char* src, std::size_t bytes, hipStream_t stream, bool wait,
                unsigned threads) {
-  const std::size_t chunk = s.chunk_bytes();
+  const std::vector<staging_piece> pieces = staging_pieces(bytes, s.chunk_bytes());
   unsigned last = 0;
-  std::size_t k = 0;
-  for (std::size_t offset = 0; offset < bytes; offset += chunk, ++k) {
-    const std::size_t length = std::min(chunk, bytes - offset);
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    const auto [offset, length] = pieces[k];
     const unsigned b = static_cast<unsigned>(k % s.count());
     DTL_TRY(s.wait(b));  // the DMA that last read this chunk is done
     parallel_copy(s.buffer(b), src + offset, length, threads);
@@ -330,28 +330,25 @@ status copy_in(slot& s, unsigned char* dst, const unsigned char* src, std::size_
   return {};
 }
 
-// Device to host: the DMAs of the next chunks run while the host empties chunk k into dst.
+// Device to host: the DMAs of the next pieces run while the host empties piece k into dst.
 status copy_out(slot& s, unsigned char* dst, const unsigned char* src, std::size_t bytes, hipStream_t stream,
                 unsigned threads) {
-  const std::size_t chunk = s.chunk_bytes();
-  const std::size_t total = (bytes + chunk - 1) / chunk;
+  const std::vector<staging_piece> pieces = staging_pieces(bytes, s.chunk_bytes());
   const auto enqueue = [&](std::size_t k) -> status {
     const unsigned b = static_cast<unsigned>(k % s.count());
-    const std::size_t offset = k * chunk;
-    const std::size_t length = std::min(chunk, bytes - offset);
+    const auto [offset, length] = pieces[k];
     DTL_TRY(s.wait(b));  // an earlier copy may still use this chunk
     if (const hipError_t e = hipMemcpyAsync(s.buffer(b), src + offset, length, hipMemcpyDeviceToHost, stream);
         e != hipSuccess)
       return fail_copy(e, offset, length, bytes, "device to host");
     return s.record(b, stream);
   };
-  for (std::size_t k = 0; k < std::min<std::size_t>(s.count(), total); ++k) DTL_TRY(enqueue(k));
-  for (std::size_t k = 0; k < total; ++k) {
+  for (std::size_t k = 0; k < std::min<std::size_t>(s.count(), pieces.size()); ++k) DTL_TRY(enqueue(k));
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
     const unsigned b = static_cast<unsigned>(k % s.count());
-    const std::size_t offset = k * chunk;
     DTL_TRY(s.wait(b));
-    parallel_copy(dst + offset, s.buffer(b), std::min(chunk, bytes - offset), threads);
-    if (k + s.count() < total) DTL_TRY(enqueue(k + s.count()));
+    parallel_copy(dst + pieces[k].offset, s.buffer(b), pieces[k].length, threads);
+    if (k + s.count() < pieces.size()) DTL_TRY(enqueue(k + s.count()));
   }
   return {};
 }
