@@ -291,7 +291,10 @@ status make_current(int device) {
 result<device_resources_ptr> create_resources(comm_backend& comm, int device) {
   device_resources_ptr res(new device_resources);
   res->device = device;
-  if (comm.size() == 1) {
+  // One rank needs no collective, unless DTL_COLLECTIVES names a path: then that path is taken (a
+  // one-rank RCCL/NCCL communicator, say), so that it can be exercised on a single GPU.
+  const std::string_view wanted = override_from_environment();
+  if (comm.size() == 1 && (wanted.empty() || wanted == "auto")) {
     res->path = collective_path::self;
     res->reason = "one rank";
     return res;

@@ -2,4 +2,10 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include "gpu_main.hpp"
 
-int main(int argc, char** argv) { return test_support::run_gpu_tests(argc, argv, /*min_ranks=*/2, /*min_devices=*/1); }
+#include <cstdlib>
+
+// DTL_TEST_MIN_RANKS=1 runs the same tests on one rank (with DTL_COLLECTIVES, on a path forced for one GPU).
+int main(int argc, char** argv) {
+  const char* min_ranks = std::getenv("DTL_TEST_MIN_RANKS");
+  return test_support::run_gpu_tests(argc, argv, min_ranks != nullptr ? std::atoi(min_ranks) : 2, /*min_devices=*/1);
+}
