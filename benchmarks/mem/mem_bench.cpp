@@ -21,6 +21,7 @@
 #include <dtl/hip/hip_pool_memory_space.hpp>
 
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <memory>
@@ -374,9 +375,12 @@ int main(int argc, char** argv) {
   check(props, "get_device_properties");
   const auto staging = hip_memory_transfer::staging();
 
+  // DTL_SOURCE_COMMIT names the commit where the build's own git cannot (a copied tree with stale metadata).
+  const char* source_commit = std::getenv("DTL_SOURCE_COMMIT");
+  const std::string commit = source_commit != nullptr && *source_commit != '\0' ? source_commit : DTL_BENCH_COMMIT;
   const std::string header = "dtl-hip-mem benchmark on " + props->name + " (" + props->arch + "), HIP platform " +
-                             dtl::hip::platform_name() + ", " + DTL_BENCH_BUILD + " build, commit " +
-                             DTL_BENCH_COMMIT + ", " + today() + ", median of " + std::to_string(c.runs) + " runs";
+                             dtl::hip::platform_name() + ", " + DTL_BENCH_BUILD + " build, commit " + commit + ", " +
+                             today() + ", median of " + std::to_string(c.runs) + " runs";
   std::printf("%s\n", header.c_str());
   if (!DTL_BENCH_OPTIMISED)
     std::printf("WARNING: this build is not optimised; its numbers say little. Configure with "
