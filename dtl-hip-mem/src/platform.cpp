@@ -67,11 +67,6 @@ result<pointer_attributes> query_pointer(const void* ptr) {
   return pageable();  // ROCm 6: hipMemoryTypeUnregistered
 }
 
-// ROCm's stream-ordered allocator has run out of memory where hipMalloc did not (ROCm/hip#3775, fixed in
-// ROCm 7.0) and handed out corrupted buffers under a low release threshold (CTranslate2#2090); Kokkos
-// turned it off by default again for ROCm 7 (kokkos#8746). Our event-gated cache is the safe default here.
-bool prefer_runtime_pools() noexcept { return false; }
-
 namespace pool_enum {
 constexpr auto pinned = hipMemAllocationTypePinned;
 constexpr auto no_handle = hipMemHandleTypeNone;
@@ -109,10 +104,6 @@ result<pointer_attributes> query_pointer(const void* ptr) {
   }
   return pageable();
 }
-
-// CUDA's stream-ordered allocator works (the runtime backing stays available), but the caching backing
-// is faster: on the H200, 0.08 us per allocate+deallocate against 1.0 us (benchmarks/mem, 2026-12-01).
-bool prefer_runtime_pools() noexcept { return false; }
 
 // HIP 5.2's NVIDIA headers map the hipMemPool functions and types but not their enumerators: CUDA's.
 namespace pool_enum {

@@ -20,9 +20,13 @@ std::string arch_name(const hipDeviceProp_t& prop);
 /// Whether `device` supports the runtime's stream-ordered memory pools (hipDeviceAttributeMemoryPoolsSupported).
 result<bool> memory_pools_supported(int device);
 
-/// Whether a pool with automatic backing should use the runtime's pools on this platform (when the device
-/// supports them) rather than our own caching pool.
-bool prefer_runtime_pools() noexcept;
+/// Whether a pool with automatic backing should use the runtime's pools (when the device supports them)
+/// rather than our own caching pool. No platform does: ROCm's stream-ordered allocator has run out of
+/// memory where hipMalloc did not (ROCm/hip#3775, fixed in ROCm 7.0) and handed out corrupted buffers
+/// under a low release threshold (CTranslate2#2090; Kokkos turned it off by default again for ROCm 7,
+/// kokkos#8746); CUDA's works, but the caching backing is faster (on the H200 0.08 us per
+/// allocate+deallocate against 1.0 us, benchmarks/mem, 2026-12-01). The runtime backing stays available.
+constexpr bool prefer_runtime_pools() noexcept { return false; }
 
 /// A new pool of device memory on `device` whose release threshold keeps all freed memory (until trimmed).
 result<hipMemPool_t> create_memory_pool(int device);
