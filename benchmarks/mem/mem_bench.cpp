@@ -322,35 +322,22 @@ void staging_rows(context& c, buffers& b) {
     c.rows.push_back({"staging", "D2H pageable, chunks " + shape + " | pinned hipMemcpy", bytes, "GB/s", pinned_d2h,
                       run(b.pageable_b.get(), b.device_a, transfer_kind::device_to_host), ""});
   };
-  for (const std::size_t chunk : {2 * MiB, 4 * MiB, 8 * MiB, 16 * MiB}) {
-    for (const unsigned threads : {1u, 2u, 4u, 8u}) {
-      dtl::hip::staging_options o = defaults;
-      o.enabled = true;
-      o.chunk_bytes = chunk;
-      o.chunks = 3;
-      o.threads = threads;
-      measure(o);
-    }
-  }
-  // More host threads than the default's cap of 8, where the machine has them: does the copy keep scaling?
-  const unsigned cores = std::thread::hardware_concurrency();
-  for (const std::size_t chunk : {8 * MiB, 16 * MiB}) {
-    for (const unsigned threads : {12u, 16u}) {
-      if (threads > cores) continue;
-      dtl::hip::staging_options o = defaults;
-      o.enabled = true;
-      o.chunk_bytes = chunk;
-      o.chunks = 3;
-      o.threads = threads;
-      measure(o);
-    }
-  }
-  for (const unsigned chunks : {2u, 4u}) {
+  const auto measure_shape = [&](std::size_t chunk, unsigned chunks, unsigned threads) {
     dtl::hip::staging_options o = defaults;
     o.enabled = true;
+    o.chunk_bytes = chunk;
     o.chunks = chunks;
+    o.threads = threads;
     measure(o);
-  }
+  };
+  for (const std::size_t chunk : {2 * MiB, 4 * MiB, 8 * MiB, 16 * MiB})
+    for (const unsigned threads : {1u, 2u, 4u, 8u}) measure_shape(chunk, 3, threads);
+  // More host threads, where the machine has them: does the copy keep scaling?
+  const unsigned cores = std::thread::hardware_concurrency();
+  for (const std::size_t chunk : {8 * MiB, 16 * MiB})
+    for (const unsigned threads : {12u, 16u})
+      if (threads <= cores) measure_shape(chunk, 3, threads);
+  for (const unsigned chunks : {2u, 4u}) measure_shape(defaults.chunk_bytes, chunks, defaults.threads);
   check(hip_memory_transfer::set_staging(defaults), "set_staging");
 }
 
