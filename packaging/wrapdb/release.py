@@ -33,6 +33,13 @@ def run(cmd, log):
             sys.exit(f"release: failed: {' '.join(cmd)} (log: {log})")
 
 
+def uncommitted_changes(root=SOURCE_ROOT):
+    """Whether tracked files differ from git HEAD, which is what meson dist packs; None if git cannot tell."""
+    status = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
+                            capture_output=True, text=True)
+    return None if status.returncode != 0 else bool(status.stdout.strip())
+
+
 def make_release(out, url_base):
     os.makedirs(out, exist_ok=True)
     build = os.path.join(out, "dist-build")
@@ -41,9 +48,7 @@ def make_release(out, url_base):
     # A minimal configuration: meson dist only needs a configured build folder of the workspace.
     run(["meson", "setup", build, SOURCE_ROOT, "--wrap-mode=nodownload", "-Dhip=disabled", "-Dmpi=disabled",
          "-Dtests=disabled", "-Dexamples=disabled", "-Dbenchmarks=disabled", "-Dtools=disabled"], log)
-    dirty = subprocess.run(["git", "-C", SOURCE_ROOT, "status", "--porcelain", "--untracked-files=no"],
-                           capture_output=True, text=True).stdout.strip()
-    if dirty:
+    if uncommitted_changes():
         print("release: note: uncommitted changes are not in the tarball (meson dist packs git HEAD)")
     run(["meson", "dist", "-C", build, "--no-tests", "--formats", "xztar", "--allow-dirty"], log)
     info = json.loads(subprocess.run(["meson", "introspect", "--projectinfo", build], check=True,

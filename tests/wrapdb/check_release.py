@@ -56,17 +56,16 @@ def main(source_root, work, fixture, *setup_options):
     if not os.path.exists(os.path.join(source_root, ".git")):
         print(f"{source_root} is not a git checkout: meson dist needs one")
         return 77
+    sys.path.insert(0, os.path.join(source_root, "packaging", "wrapdb"))
+    import release  # packaging/wrapdb/release.py
+
     # meson dist packs git HEAD: with tracked files changed, the release would not be the tree under test.
-    dirty = subprocess.run(["git", "-C", source_root, "status", "--porcelain", "--untracked-files=no"],
-                           capture_output=True, text=True)
-    if dirty.returncode != 0 or dirty.stdout.strip():
+    if release.uncommitted_changes(source_root) is not False:
         print(f"{source_root} has uncommitted changes (or git cannot read it): the release would be git HEAD, "
               "not this tree; commit first")
         return 77
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    sys.path.insert(0, os.path.join(source_root, "packaging", "wrapdb"))
-    import release  # packaging/wrapdb/release.py
 
     tarball, wrap = release.make_release(os.path.join(work, "release"), release.OFFLINE_URL_BASE)
 
