@@ -29,9 +29,9 @@ namespace {
 
 constexpr std::size_t never = std::numeric_limits<std::size_t>::max();
 
-// The host copy is what limits a staged copy: on the H200's 16-core host, 8 threads reached 55-65 % of
-// pinned bandwidth and 16 threads 87-89 % (benchmarks/mem, staging rows, 2026-12-01). The threads only
-// work while a pageable copy, which blocks its caller anyway, is in progress.
+// The host copy is what limits a staged copy: on the H200's 16-core host, 8 threads reached 55-70 % of
+// pinned bandwidth and 16 threads 80-89 % (benchmarks/mem, staging rows, 2026-12-01). The threads only
+// work while a pageable copy, which blocks its caller anyway, is in progress (parallel_copy.hpp).
 unsigned default_threads() noexcept {
   const unsigned cores = std::thread::hardware_concurrency();
   return std::clamp(cores, 1u, 16u);
@@ -311,15 +311,15 @@ status fail_copy(hipError_t e, std::size_t offset, std::size_t length, std::size
 }
 
 // Host to device: piece k is filled by the host (into chunk k % count) while the DMA of piece k-1 runs.
-status copy_in(slot& s, unsigned char* dst, const unsigned char* src, std::size_t bytes, hipStream_t stream, bool wait,
-               unsigned threads) {
+status copy_in(slot& s, copy_crew& crew, unsigned char* dst, const unsigned char* src, std::size_t bytes,
+               hipStream_t stream, bool wait) {
   const std::vector<staging_piece> pieces = staging_pieces(bytes, s.chunk_bytes());
   unsigned last = 0;
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     const auto [offset, length] = pieces[k];
     const unsigned b = static_cast<unsigned>(k % s.count());
     DTL_TRY(s.wait(b));  // the DMA that last read this chunk is done
-    parallel_copy(s.buffer(b), src + offset, length, threads);
+    crew.copy(s.buffer(b), src + offset, length, copy_crew::stores::streaming);
     if (const hipError_t e = hipMemcpyAsync(dst + offset, s.buffer(b), length, hipMemcpyHostToDevice, stream);
         e != hipSuccess)
       return fail_copy(e, offset, length, bytes, "host to device");
@@ -331,8 +331,8 @@ status copy_in(slot& s, unsigned char* dst, const unsigned char* src, std::size_
 }
 
 // Device to host: the DMAs of the next pieces run while the host empties piece k into dst.
-status copy_out(slot& s, unsigned char* dst, const unsigned char* src, std::size_t bytes, hipStream_t stream,
-                unsigned threads) {
+status copy_out(slot& s, copy_crew& crew, unsigned char* dst, const unsigned char* src, std::size_t bytes,
+                hipStream_t stream) {
   const std::vector<staging_piece> pieces = staging_pieces(bytes, s.chunk_bytes());
   const auto enqueue = [&](std::size_t k) -> status {
     const unsigned b = static_cast<unsigned>(k % s.count());
@@ -347,7 +347,7 @@ status copy_out(slot& s, unsigned char* dst, const unsigned char* src, std::size
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     const unsigned b = static_cast<unsigned>(k % s.count());
     DTL_TRY(s.wait(b));
-    parallel_copy(dst + pieces[k].offset, s.buffer(b), pieces[k].length, threads);
+    crew.copy(dst + pieces[k].offset, s.buffer(b), pieces[k].length, copy_crew::stores::cached);
     if (k + s.count() < pieces.size()) DTL_TRY(enqueue(k + s.count()));
   }
   return {};
@@ -369,10 +369,11 @@ status staged_copy(void* dst, const void* src, std::size_t bytes, bool to_device
   const unsigned threads = state().options().threads;
   DTL_ASSIGN_OR_RETURN(std::unique_ptr<slot> s, state().acquire(device));
   lease held(std::move(s));
+  copy_crew crew(threads);
   auto* out = static_cast<unsigned char*>(dst);
   const auto* in = static_cast<const unsigned char*>(src);
-  if (to_device) return copy_in(held.get(), out, in, bytes, stream, wait, threads);
-  return copy_out(held.get(), out, in, bytes, stream, threads);
+  if (to_device) return copy_in(held.get(), crew, out, in, bytes, stream, wait);
+  return copy_out(held.get(), crew, out, in, bytes, stream);
 }
 
 staging_options current_staging() noexcept {
