@@ -60,7 +60,7 @@ struct staging_options {
   /// Bytes per pinned chunk, 4 KiB to 1 GiB (DTL_HIP_STAGING_CHUNK_BYTES; sizes may end in K, M or G).
   std::size_t chunk_bytes = std::size_t{16} << 20;
   /// Chunks in flight per copy, 2 to 16: 2 double-buffers, 3 triple-buffers (DTL_HIP_STAGING_CHUNKS).
-  unsigned chunks = 3;
+  unsigned chunks = 4;
   /// Host threads that fill or empty a chunk, the caller included, 1 to 64 (DTL_HIP_STAGING_THREADS;
   /// the default is the hardware threads, at most 16).
   unsigned threads = 1;
