@@ -194,7 +194,7 @@ std::pair<double, double> sync_copy(context& c, void* dst, const void* src, std:
 }
 
 void copy_rows(context& c, buffers& b) {
-  const std::array sizes{4 * KiB, 64 * KiB, MiB, 16 * MiB, 64 * MiB, 256 * MiB, GiB};
+  const std::array sizes{4 * KiB, 64 * KiB, MiB, 4 * MiB, 16 * MiB, 64 * MiB, 256 * MiB, GiB};
   const auto staging = hip_memory_transfer::staging();
   for (const std::size_t bytes : sizes) {
     if (bytes > b.bytes) {
@@ -331,13 +331,15 @@ void staging_rows(context& c, buffers& b) {
     measure(o);
   };
   for (const std::size_t chunk : {2 * MiB, 4 * MiB, 8 * MiB, 16 * MiB})
-    for (const unsigned threads : {1u, 2u, 4u, 8u}) measure_shape(chunk, 3, threads);
+    for (const unsigned threads : {1u, 2u, 4u, 8u}) measure_shape(chunk, defaults.chunks, threads);
   // More host threads, where the machine has them: does the copy keep scaling?
   const unsigned cores = std::thread::hardware_concurrency();
   for (const std::size_t chunk : {8 * MiB, 16 * MiB})
     for (const unsigned threads : {12u, 16u})
-      if (threads <= cores) measure_shape(chunk, 3, threads);
-  for (const unsigned chunks : {2u, 4u}) measure_shape(defaults.chunk_bytes, chunks, defaults.threads);
+      if (threads <= cores) measure_shape(chunk, defaults.chunks, threads);
+  // Other chunk counts at the default chunk size and threads.
+  for (const unsigned chunks : {2u, 3u, 4u, 6u})
+    if (chunks != defaults.chunks) measure_shape(defaults.chunk_bytes, chunks, defaults.threads);
   check(hip_memory_transfer::set_staging(defaults), "set_staging");
 }
 
