@@ -100,17 +100,17 @@ class helpers {
     return threads_.size();
   }
 
-  /// While a crew is on, idle helpers poll for the next job for a while before they sleep.
-  void set_on(bool on) noexcept { on_.store(on, std::memory_order_relaxed); }
+  /// While a crew is on, idle helpers poll for the next job for a while before they sleep. Turning it on
+  /// also wakes the sleeping helpers (a new generation with no job), so that they are polling by the
+  /// time the first piece is ready instead of waking for it.
+  void set_on(bool on) noexcept {
+    on_.store(on, std::memory_order_relaxed);
+    if (on) publish(nullptr);
+  }
 
   /// Runs `job` with the caller and the helpers; returns when all of it is copied.
   void copy(copy_job& job) noexcept {
-    current_.store(&job, std::memory_order_seq_cst);
-    {
-      const std::lock_guard lock(mutex_);  // a helper about to sleep sees the new generation
-      generation_.fetch_add(1, std::memory_order_seq_cst);
-    }
-    wake_.notify_all();
+    publish(&job);
     job.run();
     while (job.finished.load(std::memory_order_acquire) != job.parts) relax();
     // A helper counts itself in `active_` before it reads `current_` (both sequentially consistent):
@@ -122,6 +122,16 @@ class helpers {
   std::mutex& busy() noexcept { return busy_; }
 
  private:
+  // Makes `job` (or none) the current one and starts a new generation, which every helper sees.
+  void publish(copy_job* job) noexcept {
+    current_.store(job, std::memory_order_seq_cst);
+    {
+      const std::lock_guard lock(mutex_);  // a helper about to sleep sees the new generation
+      generation_.fetch_add(1, std::memory_order_seq_cst);
+    }
+    wake_.notify_all();
+  }
+
   void work() noexcept {
     std::uint64_t seen = 0;
     for (;;) {
