@@ -1,11 +1,12 @@
 // The staged copies' host side (src/memory/parallel_copy.cpp): no device needed.
 #include "doctest.hpp"
 
+#include "gpu_support.hpp"  // fill_never_zero, guarded_buffer (host-only helpers; no device is used)
 #include "parallel_copy.hpp"
 
+#include <algorithm>
 #include <cstddef>
-#include <cstdint>
-#include <random>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -15,35 +16,28 @@ namespace {
 
 constexpr std::size_t KiB = std::size_t{1} << 10;
 constexpr std::size_t MiB = std::size_t{1} << 20;
-constexpr std::size_t guard = 64;  // bytes on each side of dst that must stay untouched
-constexpr unsigned char guard_value = 0xA5;
 
-std::vector<unsigned char> random_bytes(std::size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_int_distribution<int> byte(0, 255);
+/// `n` bytes of test data, none of them zero.
+std::vector<unsigned char> source(std::size_t n, unsigned seed) {
   std::vector<unsigned char> v(n);
-  for (auto& b : v) b = static_cast<unsigned char>(byte(gen));
+  dtl_test::fill_never_zero(v.data(), n, seed);
   return v;
 }
 
 /// Copies `bytes` from src + src_skew to dst + dst_skew with `crew` and checks dst byte for byte, and
-/// that nothing around it was written.
+/// that nothing around it was written (the skew before dst stays zero, the guards stay intact).
 void check_copy(copy_crew& crew, std::size_t bytes, std::size_t src_skew, std::size_t dst_skew,
                 copy_crew::stores kind, unsigned seed) {
   CAPTURE(bytes);
   CAPTURE(src_skew);
   CAPTURE(dst_skew);
   CAPTURE(static_cast<int>(kind));
-  const std::vector<unsigned char> src = random_bytes(bytes + src_skew, seed);
-  std::vector<unsigned char> dst(guard + dst_skew + bytes + guard, guard_value);
-  crew.copy(dst.data() + guard + dst_skew, src.data() + src_skew, bytes, kind);
-  std::size_t wrong = 0;
-  for (std::size_t i = 0; i < bytes; ++i) wrong += dst[guard + dst_skew + i] != src[src_skew + i];
-  CHECK(wrong == 0);
-  std::size_t outside = 0;
-  for (std::size_t i = 0; i < guard + dst_skew; ++i) outside += dst[i] != guard_value;
-  for (std::size_t i = guard + dst_skew + bytes; i < dst.size(); ++i) outside += dst[i] != guard_value;
-  CHECK(outside == 0);
+  const std::vector<unsigned char> src = source(src_skew + bytes, seed);
+  dtl_test::guarded_buffer dst(dst_skew + bytes);
+  crew.copy(dst.data() + dst_skew, src.data() + src_skew, bytes, kind);
+  CHECK(std::memcmp(dst.data() + dst_skew, src.data() + src_skew, bytes) == 0);
+  CHECK(std::all_of(dst.data(), dst.data() + dst_skew, [](unsigned char b) { return b == 0; }));
+  CHECK(dst.guards_intact());
 }
 
 }  // namespace
@@ -96,12 +90,12 @@ TEST_SUITE("staging") {
         for (unsigned round = 0; round < 10; ++round) {
           copy_crew crew(4);
           const std::size_t bytes = MiB + t * 1001 + round * 17;
-          const std::vector<unsigned char> src = random_bytes(bytes, 1000 + t * 10 + round);
-          std::vector<unsigned char> dst(bytes + 1, 0);
+          const std::vector<unsigned char> src = source(bytes, 1000 + t * 10 + round);
+          dtl_test::guarded_buffer dst(bytes + 1);
           crew.copy(dst.data() + 1, src.data(), bytes,
                     round % 2 == 0 ? copy_crew::stores::streaming : copy_crew::stores::cached);
-          for (std::size_t i = 0; i < bytes; ++i) wrong[t] += dst[i + 1] != src[i];
-          wrong[t] += dst[0] != 0;
+          wrong[t] += std::memcmp(dst.data() + 1, src.data(), bytes) != 0;
+          wrong[t] += dst.data()[0] != 0 || !dst.guards_intact();
         }
       });
     }
