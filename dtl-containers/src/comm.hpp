@@ -2,7 +2,7 @@
 // Private: the communicator behind a context. MPI (comm_mpi.cpp) or a single process (comm_self.cpp).
 // Buffers are host memory, or device memory when the caller knows MPI is GPU-aware.
 
-#include <dtl/containers/collective_types.hpp>
+#include <dtl/containers/communication/collective_types.hpp>
 #include <dtl/containers/detail/window.hpp>
 #include <dtl/core/result.hpp>
 

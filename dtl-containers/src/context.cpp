@@ -1,7 +1,7 @@
 #include "state.hpp"
 
-#include <dtl/containers/context.hpp>
-#include <dtl/containers/detail/context_services.hpp>
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/try.hpp>
 

@@ -6,7 +6,7 @@
 #include "nccl_support.hpp"
 #include "state.hpp"
 
-#include <dtl/containers/detail/device_lane.hpp>
+#include <dtl/containers/device/lane.hpp>
 #include <dtl/containers/placement_traits.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/device.hpp>

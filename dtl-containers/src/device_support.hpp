@@ -4,8 +4,8 @@
 
 #include "comm.hpp"
 
-#include <dtl/containers/collective_types.hpp>
-#include <dtl/containers/context.hpp>
+#include <dtl/containers/communication/collective_types.hpp>
+#include <dtl/containers/communication/context.hpp>
 #include <dtl/core/memory_transfer.hpp>
 #include <dtl/core/result.hpp>
 

@@ -1,7 +1,7 @@
 #include "mpi_runtime.hpp"
 #include "state.hpp"
 
-#include <dtl/containers/environment.hpp>
+#include <dtl/containers/communication/environment.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/status_error.hpp>
 #include <dtl/core/try.hpp>

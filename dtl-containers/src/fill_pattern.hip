@@ -1,8 +1,8 @@
 // Pattern fills of device memory, compiled into the library so that code built by a plain C++ compiler
 // can fill device placements (constructors with a value, dtl::fill). Element sizes of 1, 2, 4, 8 and 16
 // bytes use the vectorised device fill; other sizes up to 256 bytes a byte-wise kernel.
-#include <dtl/containers/detail/device_lane.hpp>
-#include <dtl/containers/detail/device_primitives.hpp>
+#include <dtl/containers/device/lane.hpp>
+#include <dtl/containers/device/primitives.hpp>
 
 #include <cstdint>
 #include <cstring>

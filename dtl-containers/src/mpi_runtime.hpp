@@ -4,7 +4,7 @@
 
 #include "comm.hpp"
 
-#include <dtl/containers/environment.hpp>
+#include <dtl/containers/communication/environment.hpp>
 #include <dtl/core/result.hpp>
 
 #include <memory>

@@ -4,7 +4,7 @@
 
 #include "comm.hpp"
 
-#include <dtl/containers/collective_types.hpp>
+#include <dtl/containers/communication/collective_types.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/runtime.hpp>
 

@@ -4,7 +4,7 @@
 #include "comm.hpp"
 #include "device_support.hpp"
 
-#include <dtl/containers/context.hpp>
+#include <dtl/containers/communication/context.hpp>
 #include <dtl/core/result.hpp>
 
 #include <atomic>

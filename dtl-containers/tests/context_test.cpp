@@ -1,6 +1,6 @@
 #include "doctest.hpp"
 
-#include <dtl/containers/context.hpp>
+#include <dtl/containers/communication/context.hpp>
 #include <dtl/core/placement.hpp>
 
 #include <vector>

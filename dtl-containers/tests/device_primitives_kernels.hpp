@@ -3,7 +3,7 @@
 // C++. Defined (and instantiated for the types below) in device_primitives_*.hip, compiled by
 // dtl-hip-kc: that is where the operators, device lambdas among them, meet the kernels.
 
-#include <dtl/containers/detail/device_scratch.hpp>
+#include <dtl/containers/device/scratch.hpp>
 #include <dtl/containers/host_device.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/runtime.hpp>

@@ -3,8 +3,8 @@
 
 #include "device_primitives_kernels.hpp"
 
-#include <dtl/containers/detail/device_primitives.hpp>
-#include <dtl/containers/ops.hpp>
+#include <dtl/containers/device/primitives.hpp>
+#include <dtl/containers/algorithms/ops.hpp>
 
 #include <functional>
 

@@ -2,7 +2,7 @@
 // device it cannot use. Its allocations are tested on the GPU (gpu_device_primitives_test.cpp).
 #include "doctest.hpp"
 
-#include <dtl/containers/detail/device_scratch.hpp>
+#include <dtl/containers/device/scratch.hpp>
 #include <dtl/hip/device.hpp>
 
 TEST_SUITE("device_scratch") {

@@ -4,7 +4,7 @@
 
 #include <dtl/containers/algorithms.hpp>
 #include <dtl/containers/distributed_vector.hpp>
-#include <dtl/containers/environment.hpp>
+#include <dtl/containers/communication/environment.hpp>
 
 TEST_SUITE("environment") {
   TEST_CASE("one process is rank 0 of 1, and only one environment lives at a time") {

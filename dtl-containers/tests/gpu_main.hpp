@@ -5,8 +5,8 @@
 
 #include "mpi_main.hpp"
 
-#include <dtl/containers/context.hpp>
-#include <dtl/containers/environment.hpp>
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/environment.hpp>
 #include <dtl/hip/device.hpp>
 
 #include <cstdio>

@@ -5,7 +5,7 @@
 
 #include "doctest.hpp"
 
-#include <dtl/containers/environment.hpp>
+#include <dtl/containers/communication/environment.hpp>
 
 #include <cstdio>
 #include <optional>

@@ -1,4 +1,4 @@
-#include <dtl/containers/ops.hpp>  // first: the header compiles on its own with the C++ compiler
+#include <dtl/containers/algorithms/ops.hpp>  // first: the header compiles on its own with the C++ compiler
 
 #include "doctest.hpp"
 

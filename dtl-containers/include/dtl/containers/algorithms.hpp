@@ -6,5 +6,5 @@
 #include <dtl/containers/algorithms/modify.hpp>
 #include <dtl/containers/algorithms/reduce.hpp>
 #include <dtl/containers/algorithms/scan.hpp>
-#include <dtl/containers/execution.hpp>
-#include <dtl/containers/ops.hpp>
+#include <dtl/containers/algorithms/execution.hpp>
+#include <dtl/containers/algorithms/ops.hpp>

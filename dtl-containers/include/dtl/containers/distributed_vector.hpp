@@ -20,8 +20,8 @@
 // Not provided: resize() and redistribute() (the partition is fixed at construction).
 
 #include <dtl/containers/block_partition.hpp>
-#include <dtl/containers/context.hpp>
-#include <dtl/containers/detail/context_services.hpp>
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/containers/detail/segment_ops.hpp>
 #include <dtl/containers/global_view.hpp>
 #include <dtl/containers/placement_traits.hpp>

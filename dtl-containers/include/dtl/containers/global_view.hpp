@@ -12,7 +12,7 @@
 // its get()/put() return not_supported (the message says why), and local access still works.
 
 #include <dtl/containers/block_partition.hpp>
-#include <dtl/containers/context.hpp>
+#include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/detail/segment_ops.hpp>
 #include <dtl/containers/detail/window.hpp>
 #include <dtl/core/result.hpp>

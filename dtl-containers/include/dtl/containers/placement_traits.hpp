@@ -13,7 +13,7 @@
 // statistics count every such vector's bytes.
 
 #include <dtl/containers/config.hpp>
-#include <dtl/containers/context.hpp>
+#include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/core/host_memory_space.hpp>
 #include <dtl/core/placement.hpp>

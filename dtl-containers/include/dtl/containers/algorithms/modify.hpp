@@ -11,15 +11,14 @@
 // invalid_state. None of them communicates: each rank works on its own block.
 // Device placements run on the GPU; user functions are device functions (see docs/containers.md),
 // and except for fill and copy the calling file is compiled by the kernel compiler (dtl-hip-kc).
+// Each algorithm is an object made by algorithm_fn from its host and device bodies (detail/algorithm_fn.hpp).
 
-#include <dtl/containers/detail/algorithm_support.hpp>
-#include <dtl/containers/detail/device_algorithms.hpp>
-#include <dtl/containers/detail/dispatch.hpp>
+#include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
+#include <dtl/containers/algorithms/detail/support.hpp>
+#include <dtl/containers/device/algorithms.hpp>
 #include <dtl/containers/distributed_vector.hpp>
-#include <dtl/containers/execution.hpp>
 
 #include <cstddef>
-#include <utility>
 
 namespace dtl {
 
@@ -27,173 +26,150 @@ namespace detail {
 
 /// Runs a host loop body(begin, end) over the local block under `Policy`.
 template <class Policy, class Body>
-auto host_loop(std::size_t n, Body body) {
+result<void> host_loop(std::size_t n, Body body) {
   if constexpr (is_parallel_v<Policy>)
     parallel_for(n, body);
   else
     body(std::size_t{0}, n);
-  return host_outcome<Policy, void>(result<void>());
+  return {};
 }
 
-}  // namespace detail
-
-// --- fill ---
-template <ExecutionPolicy Policy, class T, class P, class V>
-auto fill(Policy&& policy, distributed_vector<T, P>& vec, const V& value) {
-  using Pol = std::remove_cvref_t<Policy>;
-  if (status s = vec.get_context().check(); !s.ok()) return detail::failed_outcome<Pol, void>(std::move(s));
-  const T v = static_cast<T>(value);
-  if constexpr (P::device_accessible) {
-    return detail::device_algo::fill(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(), v);
-  } else {
+struct fill_impl {
+  static constexpr const char* name = "fill";
+  template <class Pol, class T, class P, class V>
+  static result<void> host(const Pol&, distributed_vector<T, P>& vec, const V& value) {
     T* data = vec.local_data();
-    return detail::host_loop<Pol>(vec.local_size(), [data, v](std::size_t b, std::size_t e) {
+    const T v = static_cast<T>(value);
+    return host_loop<Pol>(vec.local_size(), [data, v](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) data[i] = v;
     });
   }
-}
-template <class T, class P, class V>
-result<void> fill(distributed_vector<T, P>& vec, const V& value) {
-  return fill(seq{}, vec, value);
-}
+  template <class Pol, class T, class P, class V>
+  static auto device(const Pol& policy, distributed_vector<T, P>& vec, const V& value) {
+    return device_algo::fill(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(),
+                             static_cast<T>(value));
+  }
+};
 
-// --- iota: vec[i] = first + i, i the global index ---
-template <ExecutionPolicy Policy, class T, class P, class V>
-auto iota(Policy&& policy, distributed_vector<T, P>& vec, const V& first) {
-  using Pol = std::remove_cvref_t<Policy>;
-  if (status s = vec.get_context().check(); !s.ok()) return detail::failed_outcome<Pol, void>(std::move(s));
-  const T start = static_cast<T>(static_cast<T>(first) + static_cast<T>(vec.global_offset()));
-  if constexpr (P::device_accessible) {
-    return detail::device_algo::iota(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(),
-                                     start);
-  } else {
+/// vec[i] = first + i, i the global index.
+struct iota_impl {
+  static constexpr const char* name = "iota";
+  template <class T, class P, class V>
+  static T start_of(const distributed_vector<T, P>& vec, const V& first) {
+    return static_cast<T>(static_cast<T>(first) + static_cast<T>(vec.global_offset()));
+  }
+  template <class Pol, class T, class P, class V>
+  static result<void> host(const Pol&, distributed_vector<T, P>& vec, const V& first) {
     T* data = vec.local_data();
-    return detail::host_loop<Pol>(vec.local_size(), [data, start](std::size_t b, std::size_t e) {
+    const T start = start_of(vec, first);
+    return host_loop<Pol>(vec.local_size(), [data, start](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) data[i] = static_cast<T>(start + static_cast<T>(i));
     });
   }
-}
-template <class T, class P, class V>
-result<void> iota(distributed_vector<T, P>& vec, const V& first) {
-  return iota(seq{}, vec, first);
-}
+  template <class Pol, class T, class P, class V>
+  static auto device(const Pol& policy, distributed_vector<T, P>& vec, const V& first) {
+    return device_algo::iota(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(),
+                             start_of(vec, first));
+  }
+};
 
-// --- for_each: f(element&) ---
-template <ExecutionPolicy Policy, class T, class P, class F>
-auto for_each(Policy&& policy, distributed_vector<T, P>& vec, F f) {
-  using Pol = std::remove_cvref_t<Policy>;
-  if (status s = vec.get_context().check(); !s.ok()) return detail::failed_outcome<Pol, void>(std::move(s));
-  if constexpr (P::device_accessible) {
-    return detail::device_algo::for_each(policy, vec.get_context(), vec.device_id(), vec.local_data(),
-                                         vec.local_size(), f);
-  } else {
+/// f(element&) for every element.
+struct for_each_impl {
+  static constexpr const char* name = "for_each";
+  template <class Pol, class T, class P, class F>
+  static result<void> host(const Pol&, distributed_vector<T, P>& vec, F f) {
     T* data = vec.local_data();
-    return detail::host_loop<Pol>(vec.local_size(), [data, &f](std::size_t b, std::size_t e) {
+    return host_loop<Pol>(vec.local_size(), [data, &f](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) f(data[i]);
     });
   }
-}
-template <class T, class P, class F>
-result<void> for_each(distributed_vector<T, P>& vec, F f) {
-  return for_each(seq{}, vec, std::move(f));
-}
+  template <class Pol, class T, class P, class F>
+  static auto device(const Pol& policy, distributed_vector<T, P>& vec, F f) {
+    return device_algo::for_each(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(), f);
+  }
+};
 
-// --- for_each_indexed: f(global_index, element&) ---
-template <ExecutionPolicy Policy, class T, class P, class F>
-auto for_each_indexed(Policy&& policy, distributed_vector<T, P>& vec, F f) {
-  using Pol = std::remove_cvref_t<Policy>;
-  if (status s = vec.get_context().check(); !s.ok()) return detail::failed_outcome<Pol, void>(std::move(s));
-  const std::size_t offset = vec.global_offset();
-  if constexpr (P::device_accessible) {
-    return detail::device_algo::for_each_indexed(policy, vec.get_context(), vec.device_id(), vec.local_data(),
-                                                 vec.local_size(), offset, f);
-  } else {
+/// f(global_index, element&) for every element.
+struct for_each_indexed_impl {
+  static constexpr const char* name = "for_each_indexed";
+  template <class Pol, class T, class P, class F>
+  static result<void> host(const Pol&, distributed_vector<T, P>& vec, F f) {
     T* data = vec.local_data();
-    return detail::host_loop<Pol>(vec.local_size(), [data, offset, &f](std::size_t b, std::size_t e) {
+    const std::size_t offset = vec.global_offset();
+    return host_loop<Pol>(vec.local_size(), [data, offset, &f](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) f(offset + i, data[i]);
     });
   }
-}
-template <class T, class P, class F>
-result<void> for_each_indexed(distributed_vector<T, P>& vec, F f) {
-  return for_each_indexed(seq{}, vec, std::move(f));
-}
+  template <class Pol, class T, class P, class F>
+  static auto device(const Pol& policy, distributed_vector<T, P>& vec, F f) {
+    return device_algo::for_each_indexed(policy, vec.get_context(), vec.device_id(), vec.local_data(),
+                                         vec.local_size(), vec.global_offset(), f);
+  }
+};
 
-// --- transform: out[i] = op(in[i]) ---
-template <ExecutionPolicy Policy, class T, class P, class U, class Q, class F>
-auto transform(Policy&& policy, const distributed_vector<T, P>& in, distributed_vector<U, Q>& out, F op) {
-  using Pol = std::remove_cvref_t<Policy>;
-  static_assert(P::device_accessible == Q::device_accessible,
-                "transform: both vectors must be on the device, or both on the host");
-  if (status s = detail::check_same_layout(in, out, "transform"); !s.ok()) return detail::failed_outcome<Pol, void>(s);
-  if (status s = in.get_context().check(); !s.ok()) return detail::failed_outcome<Pol, void>(std::move(s));
-  if constexpr (P::device_accessible) {
-    return detail::device_algo::transform(policy, in.get_context(), out.device_id(), in.local_data(), out.local_data(),
-                                          in.local_size(), op);
-  } else {
+/// out[i] = op(in[i]), or out[i] = op(a[i], b[i]).
+struct transform_impl {
+  static constexpr const char* name = "transform";
+  template <class Pol, class T, class P, class U, class Q, class F>
+  static result<void> host(const Pol&, const distributed_vector<T, P>& in, distributed_vector<U, Q>& out, F op) {
     const T* src = in.local_data();
     U* dst = out.local_data();
-    return detail::host_loop<Pol>(in.local_size(), [src, dst, &op](std::size_t b, std::size_t e) {
+    return host_loop<Pol>(in.local_size(), [src, dst, &op](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) dst[i] = static_cast<U>(op(src[i]));
     });
   }
-}
-template <class T, class P, class U, class Q, class F>
-result<void> transform(const distributed_vector<T, P>& in, distributed_vector<U, Q>& out, F op) {
-  return transform(seq{}, in, out, std::move(op));
-}
-
-// --- transform (binary): out[i] = op(a[i], b[i]) ---
-template <ExecutionPolicy Policy, class A, class PA, class B, class PB, class U, class Q, class F>
-auto transform(Policy&& policy, const distributed_vector<A, PA>& a, const distributed_vector<B, PB>& b,
-               distributed_vector<U, Q>& out, F op) {
-  using Pol = std::remove_cvref_t<Policy>;
-  static_assert(PA::device_accessible == Q::device_accessible && PB::device_accessible == Q::device_accessible,
-                "transform: all vectors must be on the device, or all on the host");
-  if (status s = detail::check_same_layout(a, out, "transform"); !s.ok()) return detail::failed_outcome<Pol, void>(s);
-  if (status s = detail::check_same_layout(b, out, "transform"); !s.ok()) return detail::failed_outcome<Pol, void>(s);
-  if (status s = a.get_context().check(); !s.ok()) return detail::failed_outcome<Pol, void>(std::move(s));
-  if constexpr (Q::device_accessible) {
-    return detail::device_algo::transform2(policy, a.get_context(), out.device_id(), a.local_data(), b.local_data(),
-                                           out.local_data(), a.local_size(), op);
-  } else {
+  template <class Pol, class A, class PA, class B, class PB, class U, class Q, class F>
+  static result<void> host(const Pol&, const distributed_vector<A, PA>& a, const distributed_vector<B, PB>& b,
+                           distributed_vector<U, Q>& out, F op) {
     const A* x = a.local_data();
     const B* y = b.local_data();
     U* dst = out.local_data();
-    return detail::host_loop<Pol>(a.local_size(), [x, y, dst, &op](std::size_t lo, std::size_t hi) {
+    return host_loop<Pol>(a.local_size(), [x, y, dst, &op](std::size_t lo, std::size_t hi) {
       for (std::size_t i = lo; i < hi; ++i) dst[i] = static_cast<U>(op(x[i], y[i]));
     });
   }
-}
-template <class A, class PA, class B, class PB, class U, class Q, class F>
-result<void> transform(const distributed_vector<A, PA>& a, const distributed_vector<B, PB>& b,
-                       distributed_vector<U, Q>& out, F op) {
-  return transform(seq{}, a, b, out, std::move(op));
-}
+  template <class Pol, class T, class P, class U, class Q, class F>
+  static auto device(const Pol& policy, const distributed_vector<T, P>& in, distributed_vector<U, Q>& out, F op) {
+    return device_algo::transform(policy, in.get_context(), out.device_id(), in.local_data(), out.local_data(),
+                                  in.local_size(), op);
+  }
+  template <class Pol, class A, class PA, class B, class PB, class U, class Q, class F>
+  static auto device(const Pol& policy, const distributed_vector<A, PA>& a, const distributed_vector<B, PB>& b,
+                     distributed_vector<U, Q>& out, F op) {
+    return device_algo::transform2(policy, a.get_context(), out.device_id(), a.local_data(), b.local_data(),
+                                   out.local_data(), a.local_size(), op);
+  }
+};
 
-// --- copy: out[i] = in[i] (between any placements of the same element type) ---
-template <ExecutionPolicy Policy, class T, class P, class Q>
-auto copy(Policy&& policy, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out) {
-  using Pol = std::remove_cvref_t<Policy>;
-  if (status s = detail::check_same_layout(in, out, "copy"); !s.ok()) return detail::failed_outcome<Pol, void>(s);
-  if (status s = in.get_context().check(); !s.ok()) return detail::failed_outcome<Pol, void>(std::move(s));
-  if constexpr (P::device_accessible || Q::device_accessible) {
-    constexpr transfer_kind kind = !P::device_accessible ? transfer_kind::host_to_device
-                                   : !Q::device_accessible ? transfer_kind::device_to_host
-                                                           : transfer_kind::device_to_device;
-    return detail::device_algo::copy(policy, in.get_context(), Q::device_accessible ? out.device_id() : in.device_id(),
-                                     in.local_data(), out.local_data(), in.local_size(), kind);
-  } else {
+/// out[i] = in[i], between any placements of the same element type.
+struct copy_impl {
+  static constexpr const char* name = "copy";
+  static constexpr bool mixed_placements = true;
+  template <class Pol, class T, class P, class Q>
+  static result<void> host(const Pol&, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out) {
     const T* src = in.local_data();
     T* dst = out.local_data();
-    return detail::host_loop<Pol>(in.local_size(), [src, dst](std::size_t b, std::size_t e) {
+    return host_loop<Pol>(in.local_size(), [src, dst](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) dst[i] = src[i];
     });
   }
-}
-template <class T, class P, class Q>
-result<void> copy(const distributed_vector<T, P>& in, distributed_vector<T, Q>& out) {
-  return copy(seq{}, in, out);
-}
+  template <class Pol, class T, class P, class Q>
+  static auto device(const Pol& policy, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out) {
+    constexpr transfer_kind kind = !P::device_accessible   ? transfer_kind::host_to_device
+                                   : !Q::device_accessible ? transfer_kind::device_to_host
+                                                           : transfer_kind::device_to_device;
+    return device_algo::copy(policy, in.get_context(), Q::device_accessible ? out.device_id() : in.device_id(),
+                             in.local_data(), out.local_data(), in.local_size(), kind);
+  }
+};
+
+}  // namespace detail
+
+inline constexpr detail::algorithm_fn<detail::fill_impl, detail::algorithm_form::status> fill{};
+inline constexpr detail::algorithm_fn<detail::iota_impl, detail::algorithm_form::status> iota{};
+inline constexpr detail::algorithm_fn<detail::for_each_impl, detail::algorithm_form::status> for_each{};
+inline constexpr detail::algorithm_fn<detail::for_each_indexed_impl, detail::algorithm_form::status> for_each_indexed{};
+inline constexpr detail::algorithm_fn<detail::transform_impl, detail::algorithm_form::status> transform{};
+inline constexpr detail::algorithm_fn<detail::copy_impl, detail::algorithm_form::status> copy{};
 
 }  // namespace dtl

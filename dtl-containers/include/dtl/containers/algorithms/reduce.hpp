@@ -13,11 +13,11 @@
 // allgather. The bare forms (reduce, transform_reduce, count_if, ...) throw dtl::status_error when
 // something fails (the GPU can); the try_ forms return dtl::result.
 
-#include <dtl/containers/detail/algorithm_support.hpp>
-#include <dtl/containers/detail/device_algorithms.hpp>
-#include <dtl/containers/detail/dispatch.hpp>
+#include <dtl/containers/algorithms/detail/support.hpp>
+#include <dtl/containers/device/algorithms.hpp>
+#include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
 #include <dtl/containers/distributed_vector.hpp>
-#include <dtl/containers/execution.hpp>
+#include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/core/status_error.hpp>
 
 #include <cstddef>
@@ -52,44 +52,104 @@ result<reduce_result<T>> host_reduce(const context& ctx, const In* data, std::si
   return reduce_result<T>{local_value, has ? global : T{}, has};
 }
 
-/// Runs a reduction of `vec` (its elements transformed by `f`) under `Policy`.
+/// The device side of a reduction of `vec` (its elements transformed by `f`).
 template <class Policy, class In, class P, class T, class Op, class F>
-auto run_reduce(Policy& policy, const distributed_vector<In, P>& vec, const T& init, Op op, F f, reduce_scope scope,
-                int root) {
-  using Pol = std::remove_cvref_t<Policy>;
-  const context& ctx = vec.get_context();
-  if (status s = ctx.check(); !s.ok()) return failed_outcome<Pol, reduce_result<T>>(std::move(s));
-  if (scope == reduce_scope::root && (root < 0 || root >= ctx.size()))
-    return failed_outcome<Pol, reduce_result<T>>(status(status_code::invalid_rank, "reduce_to_root: root is not a rank"));
-  if constexpr (P::device_accessible) {
-    return device_algo::reduce(policy, ctx, vec.device_id(), vec.local_data(), vec.local_size(), init, op, f, scope,
-                               root);
-  } else {
-    return host_outcome<Pol, reduce_result<T>>(host_reduce<Pol>(ctx, vec.local_data(), vec.local_size(), init, op, f,
-                                                                scope, root));
-  }
+auto reduce_vector_on_device(const Policy& policy, const distributed_vector<In, P>& vec, const T& init, Op op, F f,
+                   reduce_scope scope, int root) {
+  return device_algo::reduce(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(), init, op,
+                             f, scope, root);
+}
+template <class Policy, class In, class P, class T, class Op, class F>
+result<reduce_result<T>> reduce_vector_on_host(const Policy&, const distributed_vector<In, P>& vec, const T& init, Op op, F f,
+                                     reduce_scope scope, int root) {
+  return host_reduce<Policy>(vec.get_context(), vec.local_data(), vec.local_size(), init, op, f, scope, root);
 }
 
-/// reduce_result<T> -> T for the forms that give a value; futures map through then().
-template <class Outcome>
-auto global_value_of(Outcome outcome) {
-  if constexpr (is_result_v<Outcome>) {
-    using T = decltype(outcome.value().global_value);
-    if (!outcome) return result<T>(std::move(outcome).error());
-    return result<T>(outcome.value().value());
-  } else {
-    using partial = typename Outcome::value_type;
-    return std::move(outcome).then([](const partial& r) { return r.value(); });
+/// reduce_result<T> -> the global value (reduce, transform_reduce, count_if, count).
+struct global_value {
+  template <class Outcome>
+  static auto finish(Outcome outcome) {
+    return map_outcome(std::move(outcome), [](const auto& r) { return r.value(); });
   }
-}
+};
 
-template <class Outcome>
-auto value_or_throw_unless_future(Outcome outcome) {
-  if constexpr (is_result_v<Outcome>)
-    return value_or_throw(std::move(outcome));
-  else
-    return outcome;
-}
+/// The elements reduced with `op` from `init`, on every rank.
+struct reduce_impl : global_value {
+  static constexpr const char* name = "reduce";
+  template <class Pol, class T, class P, class Init = T, class Op = std::plus<>>
+  static auto host(const Pol& p, const distributed_vector<T, P>& vec, const Init& init = Init{}, Op op = {}) {
+    return reduce_vector_on_host(p, vec, static_cast<T>(init), op, identity_transform{}, reduce_scope::all, 0);
+  }
+  template <class Pol, class T, class P, class Init = T, class Op = std::plus<>>
+  static auto device(const Pol& p, const distributed_vector<T, P>& vec, const Init& init = Init{}, Op op = {}) {
+    return reduce_vector_on_device(p, vec, static_cast<T>(init), op, identity_transform{}, reduce_scope::all, 0);
+  }
+};
+
+/// As reduce, with this rank's value beside the global one (reduce_result<T>).
+struct distributed_reduce_impl {
+  static constexpr const char* name = "distributed_reduce";
+  template <class Pol, class T, class P, class Init = T, class Op = std::plus<>>
+  static auto host(const Pol& p, const distributed_vector<T, P>& vec, const Init& init = Init{}, Op op = {}) {
+    return reduce_vector_on_host(p, vec, static_cast<T>(init), op, identity_transform{}, reduce_scope::all, 0);
+  }
+  template <class Pol, class T, class P, class Init = T, class Op = std::plus<>>
+  static auto device(const Pol& p, const distributed_vector<T, P>& vec, const Init& init = Init{}, Op op = {}) {
+    return reduce_vector_on_device(p, vec, static_cast<T>(init), op, identity_transform{}, reduce_scope::all, 0);
+  }
+};
+
+/// The global value on `root` only (has_global false elsewhere).
+struct reduce_to_root_impl {
+  static constexpr const char* name = "reduce_to_root";
+  template <class T, class P, class Init, class Op>
+  static status check(const distributed_vector<T, P>& vec, const Init&, const Op&, int root) {
+    if (root < 0 || root >= vec.get_context().size())
+      return status(status_code::invalid_rank, "reduce_to_root: root " + std::to_string(root) + " is not a rank of " +
+                                                   std::to_string(vec.get_context().size()));
+    return {};
+  }
+  template <class Pol, class T, class P, class Init, class Op>
+  static auto host(const Pol& p, const distributed_vector<T, P>& vec, const Init& init, Op op, int root) {
+    return reduce_vector_on_host(p, vec, static_cast<T>(init), op, identity_transform{}, reduce_scope::root, root);
+  }
+  template <class Pol, class T, class P, class Init, class Op>
+  static auto device(const Pol& p, const distributed_vector<T, P>& vec, const Init& init, Op op, int root) {
+    return reduce_vector_on_device(p, vec, static_cast<T>(init), op, identity_transform{}, reduce_scope::root, root);
+  }
+};
+
+/// This rank's elements only, no communication.
+struct local_reduce_impl {
+  static constexpr const char* name = "local_reduce";
+  template <class Pol, class T, class P, class Init = T, class Op = std::plus<>>
+  static auto host(const Pol& p, const distributed_vector<T, P>& vec, const Init& init = Init{}, Op op = {}) {
+    return reduce_vector_on_host(p, vec, static_cast<T>(init), op, identity_transform{}, reduce_scope::local, 0);
+  }
+  template <class Pol, class T, class P, class Init = T, class Op = std::plus<>>
+  static auto device(const Pol& p, const distributed_vector<T, P>& vec, const Init& init = Init{}, Op op = {}) {
+    return reduce_vector_on_device(p, vec, static_cast<T>(init), op, identity_transform{}, reduce_scope::local, 0);
+  }
+  template <class Outcome>
+  static auto finish(Outcome outcome) {
+    return map_outcome(std::move(outcome), [](const auto& r) { return r.local_value; });
+  }
+};
+
+/// init reduce_op (transform_op(x) for every x), in the type of init.
+struct transform_reduce_impl : global_value {
+  static constexpr const char* name = "transform_reduce";
+  template <class Pol, class T, class P, class Init, class ReduceOp, class TransformOp>
+  static auto host(const Pol& p, const distributed_vector<T, P>& vec, const Init& init, ReduceOp reduce_op,
+                   TransformOp transform_op) {
+    return reduce_vector_on_host(p, vec, init, reduce_op, transform_op, reduce_scope::all, 0);
+  }
+  template <class Pol, class T, class P, class Init, class ReduceOp, class TransformOp>
+  static auto device(const Pol& p, const distributed_vector<T, P>& vec, const Init& init, ReduceOp reduce_op,
+                     TransformOp transform_op) {
+    return reduce_vector_on_device(p, vec, init, reduce_op, transform_op, reduce_scope::all, 0);
+  }
+};
 
 template <class Pred>
 struct count_transform {
@@ -109,121 +169,51 @@ struct equal_to_value {
   }
 };
 
+/// How many elements satisfy pred, over every rank.
+struct count_if_impl : global_value {
+  static constexpr const char* name = "count_if";
+  template <class Pol, class T, class P, class Pred>
+  static auto host(const Pol& p, const distributed_vector<T, P>& vec, Pred pred) {
+    return reduce_vector_on_host(p, vec, std::size_t{0}, std::plus<std::size_t>{}, count_transform<Pred>{pred}, reduce_scope::all, 0);
+  }
+  template <class Pol, class T, class P, class Pred>
+  static auto device(const Pol& p, const distributed_vector<T, P>& vec, Pred pred) {
+    return reduce_vector_on_device(p, vec, std::size_t{0}, std::plus<std::size_t>{}, count_transform<Pred>{pred}, reduce_scope::all, 0);
+  }
+};
+
+/// How many elements equal value, over every rank.
+struct count_impl : global_value {
+  static constexpr const char* name = "count";
+  template <class Pol, class T, class P, class V>
+  static auto host(const Pol& p, const distributed_vector<T, P>& vec, const V& value) {
+    return count_if_impl::host(p, vec, equal_to_value<T>{static_cast<T>(value)});
+  }
+  template <class Pol, class T, class P, class V>
+  static auto device(const Pol& p, const distributed_vector<T, P>& vec, const V& value) {
+    return count_if_impl::device(p, vec, equal_to_value<T>{static_cast<T>(value)});
+  }
+};
+
 }  // namespace detail
 
-// --- reduce: the value on every rank ---
-template <ExecutionPolicy Policy, class T, class P, class Init, class Op = std::plus<>>
-auto try_reduce(Policy&& policy, const distributed_vector<T, P>& vec, const Init& init, Op op = {}) {
-  return detail::global_value_of(
-      detail::run_reduce(policy, vec, static_cast<T>(init), op, detail::identity_transform{}, detail::reduce_scope::all, 0));
-}
-template <class T, class P, class Init, class Op = std::plus<>>
-result<T> try_reduce(const distributed_vector<T, P>& vec, const Init& init, Op op = {}) {
-  return try_reduce(seq{}, vec, init, op);
-}
-/// Throws dtl::status_error on failure (a future under dtl::async).
-template <ExecutionPolicy Policy, class T, class P, class Init, class Op = std::plus<>>
-auto reduce(Policy&& policy, const distributed_vector<T, P>& vec, const Init& init, Op op = {}) {
-  return detail::value_or_throw_unless_future(try_reduce(policy, vec, init, op));
-}
-template <class T, class P, class Init, class Op = std::plus<>>
-T reduce(const distributed_vector<T, P>& vec, const Init& init, Op op = {}) {
-  return reduce(seq{}, vec, init, op);
-}
-/// The sum of every element (init T{}).
-template <ExecutionPolicy Policy, class T, class P>
-auto reduce(Policy&& policy, const distributed_vector<T, P>& vec) {
-  return reduce(policy, vec, T{});
-}
-
-// --- distributed_reduce: local and global values ---
-template <ExecutionPolicy Policy, class T, class P, class Init, class Op = std::plus<>>
-auto try_distributed_reduce(Policy&& policy, const distributed_vector<T, P>& vec, const Init& init, Op op = {}) {
-  return detail::run_reduce(policy, vec, static_cast<T>(init), op, detail::identity_transform{},
-                            detail::reduce_scope::all, 0);
-}
-template <ExecutionPolicy Policy, class T, class P, class Init, class Op = std::plus<>>
-auto distributed_reduce(Policy&& policy, const distributed_vector<T, P>& vec, const Init& init, Op op = {}) {
-  return detail::value_or_throw_unless_future(try_distributed_reduce(policy, vec, init, op));
-}
-template <class T, class P, class Init, class Op = std::plus<>>
-reduce_result<T> distributed_reduce(const distributed_vector<T, P>& vec, const Init& init, Op op = {}) {
-  return distributed_reduce(seq{}, vec, init, op);
-}
-
-// --- reduce_to_root: the value on `root` only (has_global false elsewhere) ---
-template <ExecutionPolicy Policy, class T, class P, class Init, class Op>
-auto try_reduce_to_root(Policy&& policy, const distributed_vector<T, P>& vec, const Init& init, Op op, int root) {
-  return detail::run_reduce(policy, vec, static_cast<T>(init), op, detail::identity_transform{},
-                            detail::reduce_scope::root, root);
-}
-template <ExecutionPolicy Policy, class T, class P, class Init, class Op>
-auto reduce_to_root(Policy&& policy, const distributed_vector<T, P>& vec, const Init& init, Op op, int root) {
-  return detail::value_or_throw_unless_future(try_reduce_to_root(policy, vec, init, op, root));
-}
-template <class T, class P, class Init, class Op>
-reduce_result<T> reduce_to_root(const distributed_vector<T, P>& vec, const Init& init, Op op, int root) {
-  return reduce_to_root(seq{}, vec, init, op, root);
-}
-
-// --- local_reduce: this rank's elements only, no communication ---
-template <ExecutionPolicy Policy, class T, class P, class Init, class Op = std::plus<>>
-auto try_local_reduce(Policy&& policy, const distributed_vector<T, P>& vec, const Init& init, Op op = {}) {
-  auto outcome = detail::run_reduce(policy, vec, static_cast<T>(init), op, detail::identity_transform{},
-                                    detail::reduce_scope::local, 0);
-  if constexpr (is_result_v<decltype(outcome)>) {
-    if (!outcome) return result<T>(std::move(outcome).error());
-    return result<T>(outcome->local_value);
-  } else {
-    return std::move(outcome).then([](const reduce_result<T>& r) { return r.local_value; });
-  }
-}
-template <ExecutionPolicy Policy, class T, class P, class Init, class Op = std::plus<>>
-auto local_reduce(Policy&& policy, const distributed_vector<T, P>& vec, const Init& init, Op op = {}) {
-  return detail::value_or_throw_unless_future(try_local_reduce(policy, vec, init, op));
-}
-template <class T, class P, class Init, class Op = std::plus<>>
-T local_reduce(const distributed_vector<T, P>& vec, const Init& init, Op op = {}) {
-  return local_reduce(seq{}, vec, init, op);
-}
-
-// --- transform_reduce: init reduce_op (transform_op(x) for every x), in the type of init ---
-template <ExecutionPolicy Policy, class T, class P, class Init, class ReduceOp, class TransformOp>
-auto try_transform_reduce(Policy&& policy, const distributed_vector<T, P>& vec, const Init& init, ReduceOp reduce_op,
-                          TransformOp transform_op) {
-  return detail::global_value_of(
-      detail::run_reduce(policy, vec, init, reduce_op, transform_op, detail::reduce_scope::all, 0));
-}
-template <ExecutionPolicy Policy, class T, class P, class Init, class ReduceOp, class TransformOp>
-auto transform_reduce(Policy&& policy, const distributed_vector<T, P>& vec, const Init& init, ReduceOp reduce_op,
-                      TransformOp transform_op) {
-  return detail::value_or_throw_unless_future(try_transform_reduce(policy, vec, init, reduce_op, transform_op));
-}
-template <class T, class P, class Init, class ReduceOp, class TransformOp>
-Init transform_reduce(const distributed_vector<T, P>& vec, const Init& init, ReduceOp reduce_op, TransformOp transform_op) {
-  return transform_reduce(seq{}, vec, init, reduce_op, transform_op);
-}
-
-// --- count_if / count: how many elements, over every rank ---
-template <ExecutionPolicy Policy, class T, class P, class Pred>
-auto try_count_if(Policy&& policy, const distributed_vector<T, P>& vec, Pred pred) {
-  return try_transform_reduce(policy, vec, std::size_t{0}, std::plus<std::size_t>{}, detail::count_transform<Pred>{pred});
-}
-template <ExecutionPolicy Policy, class T, class P, class Pred>
-auto count_if(Policy&& policy, const distributed_vector<T, P>& vec, Pred pred) {
-  return detail::value_or_throw_unless_future(try_count_if(policy, vec, pred));
-}
-template <class T, class P, class Pred>
-std::size_t count_if(const distributed_vector<T, P>& vec, Pred pred) {
-  return count_if(seq{}, vec, pred);
-}
-template <ExecutionPolicy Policy, class T, class P, class V>
-auto count(Policy&& policy, const distributed_vector<T, P>& vec, const V& value) {
-  return count_if(policy, vec, detail::equal_to_value<T>{static_cast<T>(value)});
-}
-template <class T, class P, class V>
-std::size_t count(const distributed_vector<T, P>& vec, const V& value) {
-  return count(seq{}, vec, value);
-}
+// Each value algorithm in its two forms: the bare one throws dtl::status_error, try_ returns result<T>.
+// Both take an execution policy first or run under dtl::seq{}; under dtl::async both give a future.
+using detail::algorithm_fn;
+using detail::algorithm_form;
+inline constexpr algorithm_fn<detail::reduce_impl, algorithm_form::value> reduce{};
+inline constexpr algorithm_fn<detail::reduce_impl, algorithm_form::try_value> try_reduce{};
+inline constexpr algorithm_fn<detail::distributed_reduce_impl, algorithm_form::value> distributed_reduce{};
+inline constexpr algorithm_fn<detail::distributed_reduce_impl, algorithm_form::try_value> try_distributed_reduce{};
+inline constexpr algorithm_fn<detail::reduce_to_root_impl, algorithm_form::value> reduce_to_root{};
+inline constexpr algorithm_fn<detail::reduce_to_root_impl, algorithm_form::try_value> try_reduce_to_root{};
+inline constexpr algorithm_fn<detail::local_reduce_impl, algorithm_form::value> local_reduce{};
+inline constexpr algorithm_fn<detail::local_reduce_impl, algorithm_form::try_value> try_local_reduce{};
+inline constexpr algorithm_fn<detail::transform_reduce_impl, algorithm_form::value> transform_reduce{};
+inline constexpr algorithm_fn<detail::transform_reduce_impl, algorithm_form::try_value> try_transform_reduce{};
+inline constexpr algorithm_fn<detail::count_if_impl, algorithm_form::value> count_if{};
+inline constexpr algorithm_fn<detail::count_if_impl, algorithm_form::try_value> try_count_if{};
+inline constexpr algorithm_fn<detail::count_impl, algorithm_form::value> count{};
+inline constexpr algorithm_fn<detail::count_impl, algorithm_form::try_value> try_count{};
 
 }  // namespace dtl

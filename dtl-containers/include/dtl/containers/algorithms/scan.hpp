@@ -10,11 +10,11 @@
 // applied once, at the start of the global sequence. in and out may be the same vector.
 // Returns result<void> (a future under dtl::async; on the GPU the exchange waits for the local scan).
 
-#include <dtl/containers/detail/algorithm_support.hpp>
-#include <dtl/containers/detail/device_algorithms.hpp>
-#include <dtl/containers/detail/dispatch.hpp>
+#include <dtl/containers/algorithms/detail/support.hpp>
+#include <dtl/containers/device/algorithms.hpp>
+#include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
 #include <dtl/containers/distributed_vector.hpp>
-#include <dtl/containers/execution.hpp>
+#include <dtl/containers/algorithms/execution.hpp>
 
 #include <cstddef>
 #include <functional>
@@ -37,18 +37,14 @@ result<T> scan_prefix_on_host(const context& ctx, const maybe<T>& total, const T
 }
 
 
-template <bool Inclusive, class Policy, class T, class P, class Q, class Op>
-auto run_scan(Policy& policy, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out, const T& init, Op op) {
-  using Pol = std::remove_cvref_t<Policy>;
-  static_assert(P::device_accessible == Q::device_accessible, "scan: both vectors on the device, or both on the host");
-  if (status s = check_same_layout(in, out, Inclusive ? "inclusive_scan" : "exclusive_scan"); !s.ok())
-    return failed_outcome<Pol, void>(s);
-  const context& ctx = in.get_context();
-  if (status s = ctx.check(); !s.ok()) return failed_outcome<Pol, void>(std::move(s));
-  if constexpr (P::device_accessible) {
-    return device_algo::scan<Inclusive>(policy, ctx, out.device_id(), in.local_data(), out.local_data(),
-                                        in.local_size(), init, op);
-  } else {
+/// Inclusive or exclusive scan of in into out (in and out may be the same vector).
+template <bool Inclusive>
+struct scan_impl {
+  static constexpr const char* name = Inclusive ? "inclusive_scan" : "exclusive_scan";
+
+  template <class Pol, class T, class P, class Q, class Init = T, class Op = std::plus<>>
+  static result<void> host(const Pol&, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out,
+                           const Init& init = Init{}, Op op = {}) {
     const T* src = in.local_data();
     T* dst = out.local_data();
     const std::size_t n = in.local_size();
@@ -60,47 +56,27 @@ auto run_scan(Policy& policy, const distributed_vector<T, P>& in, distributed_ve
       total = total.present == 0 ? maybe<T>{x, 1} : maybe<T>{op(total.value, x), 1};
       if constexpr (Inclusive) dst[i] = total.value;
     }
-    auto prefix = scan_prefix_on_host(ctx, total, init, op);
-    if (!prefix) return failed_outcome<Pol, void>(std::move(prefix).error());
-    const T offset = *prefix;
+    DTL_ASSIGN_OR_RETURN(const T offset, scan_prefix_on_host(in.get_context(), total, static_cast<T>(init), op));
     for (std::size_t i = 0; i < n; ++i) {
       if constexpr (Inclusive)
         dst[i] = op(offset, dst[i]);
       else
         dst[i] = i == 0 ? offset : op(offset, dst[i]);
     }
-    return host_outcome<Pol, void>(result<void>());
+    return {};
   }
-}
+
+  template <class Pol, class T, class P, class Q, class Init = T, class Op = std::plus<>>
+  static auto device(const Pol& policy, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out,
+                     const Init& init = Init{}, Op op = {}) {
+    return device_algo::scan<Inclusive>(policy, in.get_context(), out.device_id(), in.local_data(), out.local_data(),
+                                        in.local_size(), static_cast<T>(init), op);
+  }
+};
 
 }  // namespace detail
 
-template <ExecutionPolicy Policy, class T, class P, class Q, class Init, class Op = std::plus<>>
-auto inclusive_scan(Policy&& policy, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out,
-                    const Init& init, Op op = {}) {
-  return detail::run_scan<true>(policy, in, out, static_cast<T>(init), op);
-}
-template <ExecutionPolicy Policy, class T, class P, class Q>
-auto inclusive_scan(Policy&& policy, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out) {
-  return detail::run_scan<true>(policy, in, out, T{}, std::plus<>{});
-}
-template <class T, class P, class Q, class Init, class Op = std::plus<>>
-result<void> inclusive_scan(const distributed_vector<T, P>& in, distributed_vector<T, Q>& out, const Init& init, Op op = {}) {
-  return inclusive_scan(seq{}, in, out, init, op);
-}
-template <class T, class P, class Q>
-result<void> inclusive_scan(const distributed_vector<T, P>& in, distributed_vector<T, Q>& out) {
-  return inclusive_scan(seq{}, in, out);
-}
-
-template <ExecutionPolicy Policy, class T, class P, class Q, class Init, class Op = std::plus<>>
-auto exclusive_scan(Policy&& policy, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out,
-                    const Init& init, Op op = {}) {
-  return detail::run_scan<false>(policy, in, out, static_cast<T>(init), op);
-}
-template <class T, class P, class Q, class Init, class Op = std::plus<>>
-result<void> exclusive_scan(const distributed_vector<T, P>& in, distributed_vector<T, Q>& out, const Init& init, Op op = {}) {
-  return exclusive_scan(seq{}, in, out, init, op);
-}
+inline constexpr detail::algorithm_fn<detail::scan_impl<true>, detail::algorithm_form::status> inclusive_scan{};
+inline constexpr detail::algorithm_fn<detail::scan_impl<false>, detail::algorithm_form::status> exclusive_scan{};
 
 }  // namespace dtl

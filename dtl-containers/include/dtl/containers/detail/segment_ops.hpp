@@ -1,7 +1,7 @@
 #pragma once
 // Moving and setting a rank's segment, wherever it lives. Not for users: distributed_vector calls these.
 
-#include <dtl/containers/context.hpp>
+#include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/core/memory_transfer.hpp>
 #include <dtl/core/result.hpp>

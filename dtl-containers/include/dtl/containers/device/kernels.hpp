@@ -3,7 +3,7 @@
 // rocPRIM leave to the user) and their launch configuration. Grid-stride loops with std::size_t
 // indices, so that any n works; a grid of as many blocks as the device holds at once.
 
-#include <dtl/containers/detail/device_platform.hpp>
+#include <dtl/containers/device/platform.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/error.hpp>

@@ -21,7 +21,7 @@
 // One environment at a time. When it ends, the contexts it made become unusable (their calls return
 // invalid_state) and their MPI resources are released before MPI is finalised.
 
-#include <dtl/containers/context.hpp>
+#include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/core/result.hpp>
 

@@ -7,7 +7,7 @@
 //   return type of a __device__ lambda: operators given to them are wrapped in returning<R, Op>, which
 //   states the type.
 
-#include <dtl/containers/detail/device_platform.hpp>
+#include <dtl/containers/device/platform.hpp>
 #include <dtl/containers/host_device.hpp>
 
 #include <functional>

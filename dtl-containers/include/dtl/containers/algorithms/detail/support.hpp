@@ -1,13 +1,13 @@
 #pragma once
-// What every algorithm shares: argument checks, the reductions collectives know natively, and host
-// parallel loops. Not for users.
+// What the algorithms' bodies share: the reductions collectives know natively, partials that may be
+// absent, and host parallel loops (the shared argument checks are in algorithm_fn.hpp). Not for users.
 
-#include <dtl/containers/collective_types.hpp>
-#include <dtl/containers/context.hpp>
-#include <dtl/containers/detail/context_services.hpp>
+#include <dtl/containers/communication/collective_types.hpp>
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/containers/host_device.hpp>
-#include <dtl/containers/ops.hpp>
-#include <dtl/containers/reduce_result.hpp>
+#include <dtl/containers/algorithms/ops.hpp>
+#include <dtl/containers/algorithms/reduce_result.hpp>
 #include <dtl/core/result.hpp>
 
 #include <algorithm>
@@ -21,22 +21,6 @@
 #include <vector>
 
 namespace dtl::detail {
-
-/// ok when `a` and `b` can meet in one algorithm: the same context (or a copy), the same global size and
-/// therefore the same block partition.
-template <class A, class B>
-status check_same_layout(const A& a, const B& b, const char* algorithm) {
-  if (!a.get_context().same_as(b.get_context()))
-    return status(status_code::invalid_argument,
-                  std::string(algorithm) + ": the vectors belong to different contexts");
-  if (a.global_size() != b.global_size())
-    return status(status_code::extent_mismatch, std::string(algorithm) + ": the vectors hold " +
-                                                    std::to_string(a.global_size()) + " and " +
-                                                    std::to_string(b.global_size()) + " elements");
-  if (a.local_range() != b.local_range())
-    return status(status_code::dimension_mismatch, std::string(algorithm) + ": the vectors are partitioned differently");
-  return {};
-}
 
 /// What a reduction computes: every rank's value (all), the root's only (root), or this rank's (local).
 enum class reduce_scope { all, root, local };

@@ -14,7 +14,7 @@
 //
 // A context outlives nothing: once its environment has ended, every call returns invalid_state.
 
-#include <dtl/containers/collective_types.hpp>
+#include <dtl/containers/communication/collective_types.hpp>
 #include <dtl/containers/config.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/core/result.hpp>

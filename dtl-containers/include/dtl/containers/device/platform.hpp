@@ -15,9 +15,9 @@
 // The kernel compiler decides: nvcc is HIP's compiler on NVIDIA (it defines __CUDACC__), clang in HIP
 // mode (hipcc) on AMD (it defines __HIP__). The platform macros themselves stay in dtl-hip-mem.
 #if defined(__CUDACC__)
-#include <dtl/containers/detail/device_backend_cub.hpp>
+#include <dtl/containers/device/backend_cub.hpp>
 #elif defined(__HIP__)
-#include <dtl/containers/detail/device_backend_rocprim.hpp>
+#include <dtl/containers/device/backend_rocprim.hpp>
 #else
 #error "DTL device primitives: neither nvcc (CUB) nor clang's HIP mode (rocPRIM) is compiling this file"
 #endif

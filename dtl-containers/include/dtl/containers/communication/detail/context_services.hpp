@@ -1,7 +1,7 @@
 #pragma once
 // What containers need from a context beyond its public API. Not for users.
 
-#include <dtl/containers/context.hpp>
+#include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/detail/window.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/core/result.hpp>

@@ -5,9 +5,9 @@
 // Elsewhere they are declared only to explain that at compile time.
 
 #include <dtl/containers/config.hpp>
-#include <dtl/containers/context.hpp>
-#include <dtl/containers/detail/algorithm_support.hpp>
-#include <dtl/containers/detail/dispatch.hpp>
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/algorithms/detail/support.hpp>
+#include <dtl/containers/algorithms/detail/outcome.hpp>
 #include <dtl/core/memory_transfer.hpp>
 
 #include <cstddef>
@@ -16,13 +16,13 @@
 #include <vector>
 
 #if DTL_CONTAINERS_HAS_HIP
-#include <dtl/containers/detail/device_lane.hpp>
+#include <dtl/containers/device/lane.hpp>
 #include <dtl/hip/hip_memory_transfer.hpp>
 #endif
 
 #if (defined(__HIPCC__) || defined(__CUDACC__)) && DTL_CONTAINERS_HAS_HIP
 #define DTL_CONTAINERS_DEVICE_ALGORITHMS 1
-#include <dtl/containers/detail/device_primitives.hpp>
+#include <dtl/containers/device/primitives.hpp>
 #else
 #define DTL_CONTAINERS_DEVICE_ALGORITHMS 0
 #endif
@@ -195,13 +195,8 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
       if (!done) return std::move(done).error();
       return R{op(init, values[0]), has_global ? op(init, values[1]) : T{}, has_global};
     };
-    if constexpr (is_async_v<Pol>) {
-      lock.unlock();
-      return hip::progress_engine::global().enqueue(hip::stream_ref(stream), device).then(std::move(finish));
-    } else {
-      const hipError_t e = hipStreamSynchronize(stream);
-      return finish(e == hipSuccess ? result<void>() : result<void>(hip::to_status(e, "hipStreamSynchronize after a reduction")));
-    }
+    lock.unlock();  // the stream orders the rest; finish() only reads the pinned slot
+    return outcome_on_stream<Pol>(stream, device, std::move(finish));
   } else {
     // Any other operator: fold the block into a maybe<T> (no identity needed), then combine the ranks'
     // partials in rank order, on the device. Blocking under every policy (it goes through the host).
@@ -221,7 +216,7 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
       DTL_ASSIGN_OR_RETURN(const T global, fold_on_device(all, init, op, scratch, stream));
       return R{local_value, global, true};
     };
-    return host_outcome<Pol, R>(compute());
+    return to_outcome<Pol, R>(compute());
   }
 }
 
@@ -268,7 +263,7 @@ auto scan(const Policy& policy, const context& ctx, int device, const T* in, T* 
     DTL_HIP_TRY(hipStreamSynchronize(stream));
     return {};
   };
-  return host_outcome<Pol, void>(compute());
+  return to_outcome<Pol, void>(compute());
 }
 
 #else  // no kernel compiler: say so where it matters, at compile time

@@ -5,13 +5,13 @@
 #include <dtl/containers/config.hpp>
 
 #if !DTL_CONTAINERS_HAS_HIP
-#error "dtl/containers/detail/device_lane.hpp is for HIP builds"
+#error "dtl/containers/device/lane.hpp is for HIP builds"
 #endif
 
-#include <dtl/containers/context.hpp>
-#include <dtl/containers/detail/device_scratch.hpp>
-#include <dtl/containers/detail/dispatch.hpp>
-#include <dtl/containers/execution.hpp>
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/device/scratch.hpp>
+#include <dtl/containers/algorithms/detail/outcome.hpp>
+#include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/device_guard.hpp>
@@ -72,26 +72,21 @@ hipStream_t stream_for(const Policy& policy, const device_lane& lane) noexcept {
     return lane.stream.native_handle();
 }
 
-/// Runs enqueue(stream, scratch) -> status for an algorithm without a value, under `Policy`:
-/// seq/par wait for the work, on_stream returns after enqueueing, async returns a future of it.
+/// Runs enqueue(stream, scratch) -> status for an algorithm without a value, under `Policy`
+/// (outcome.hpp says what each policy returns).
 template <class Policy, class Enqueue>
 auto run_on_lane(const Policy& policy, const context& ctx, int device, Enqueue&& enqueue) {
   using Pol = std::remove_cvref_t<Policy>;
+  using Outcome = decltype(outcome_on_stream<Pol>(hipStream_t{}, device, nothing_to_read{}));
   auto lane_or = acquire_lane(ctx, device);
-  if (!lane_or) return failed_outcome<Pol, void>(std::move(lane_or).error());
+  if (!lane_or) return failed_as<Outcome>(std::move(lane_or).error());
   device_lane& lane = **lane_or;
   std::unique_lock lock(lane.mutex);
   auto guard = hip::device_guard::enter(device);
-  if (!guard) return failed_outcome<Pol, void>(std::move(guard).error());
+  if (!guard) return failed_as<Outcome>(std::move(guard).error());
   const hipStream_t stream = stream_for(policy, lane);
-  if (status s = enqueue(stream, lane.scratch_for(stream)); !s.ok()) return failed_outcome<Pol, void>(std::move(s));
-  if constexpr (is_async_v<Pol>) {
-    return hip::progress_engine::global().enqueue(hip::stream_ref(stream), device);
-  } else if constexpr (is_on_stream_v<Pol>) {
-    return result<void>();
-  } else {
-    return result<void>(lane.stream.synchronize());
-  }
+  if (status s = enqueue(stream, lane.scratch_for(stream)); !s.ok()) return failed_as<Outcome>(std::move(s));
+  return outcome_on_stream<Pol>(stream, device, nothing_to_read{});
 }
 
 }  // namespace dtl::detail

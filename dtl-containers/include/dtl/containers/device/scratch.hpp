@@ -1,6 +1,6 @@
 #pragma once
 // device_scratch: temporary device memory of one device, for the work of one stream. The device
-// primitives (device_primitives.hpp) take their temporary storage (CUB's and rocPRIM's d_temp_storage)
+// primitives (primitives.hpp) take their temporary storage (CUB's and rocPRIM's d_temp_storage)
 // from it, and a reduction can write its result into its small result slot.
 // Host code only: it compiles with the plain C++ compiler as well as with nvcc and hipcc.
 

@@ -13,17 +13,17 @@
 //   the output may be the same (transform, the scans), they are either the same or do not overlap.
 // - Operators: __device__ or __host__ __device__ lambdas (nvcc needs --extended-lambda, which dtl-hip-kc
 //   passes), function objects with a const __host__ __device__ (or __device__) call operator,
-//   dtl::reduce_min / reduce_max (<dtl/containers/ops.hpp>), std::plus and std::multiplies. Operators
+//   dtl::reduce_min / reduce_max (<dtl/containers/algorithms/ops.hpp>), std::plus and std::multiplies. Operators
 //   of reductions and scans must be associative; they are applied in no particular order.
 // - The functions that take a device_scratch take their temporary storage from it: it must belong to
-//   the current device and to `stream`. Its growth may wait for the stream (device_scratch.hpp).
+//   the current device and to `stream`. Its growth may wait for the stream (scratch.hpp).
 //
 // A translation unit that includes this header is compiled by the kernel compiler (dtl-hip-kc).
 
-#include <dtl/containers/detail/device_kernels.hpp>
-#include <dtl/containers/detail/device_ops.hpp>
-#include <dtl/containers/detail/device_platform.hpp>
-#include <dtl/containers/detail/device_scratch.hpp>
+#include <dtl/containers/device/kernels.hpp>
+#include <dtl/containers/device/ops.hpp>
+#include <dtl/containers/device/platform.hpp>
+#include <dtl/containers/device/scratch.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/error.hpp>
