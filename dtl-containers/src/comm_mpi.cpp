@@ -332,7 +332,7 @@ result<node_info> node() {
   DTL_MPI_TRY(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local));
   node_info info;
   MPI_Comm_rank(local, &info.local_rank);
-  MPI_Comm_size(local, &info.local_size);
+  MPI_Comm_size(local, &info.local_rank_count);
   MPI_Comm_free(&local);
   return info;
 }

@@ -94,11 +94,11 @@ result<std::shared_ptr<detail::environment_state>> start(int* argc, char*** argv
   auto setup = [&]() -> status {
     DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::comm_backend> world, detail::mpi_runtime::world());
     state->rank = world->rank();
-    state->size = world->size();
+    state->rank_count = world->size();
     world->release();
     DTL_ASSIGN_OR_RETURN(const detail::mpi_runtime::node_info node, detail::mpi_runtime::node());
     state->local_rank = node.local_rank;
-    state->local_size = node.local_size;
+    state->local_rank_count = node.local_rank_count;
     DTL_ASSIGN_OR_RETURN(state->device, choose_device(options, node));
     if (options.make_device_current && state->device >= 0) DTL_TRY(detail::device_support::make_current(state->device));
     return {};
@@ -157,10 +157,10 @@ context environment::make_world_context() const { return value_or_throw(try_make
 context environment::make_world_context(int device) const { return value_or_throw(try_make_world_context(device)); }
 
 int environment::rank() const noexcept { return state_ ? state_->rank : 0; }
-int environment::size() const noexcept { return state_ ? state_->size : 1; }
+int environment::rank_count() const noexcept { return state_ ? state_->rank_count : 1; }
 int environment::device() const noexcept { return state_ ? state_->device : no_device; }
 int environment::local_rank() const noexcept { return state_ ? state_->local_rank : 0; }
-int environment::local_size() const noexcept { return state_ ? state_->local_size : 1; }
+int environment::local_rank_count() const noexcept { return state_ ? state_->local_rank_count : 1; }
 bool environment::has_mpi() const noexcept { return detail::mpi_runtime::built(); }
 bool environment::has_hip() const noexcept { return detail::device_support::built(); }
 bool environment::has_nccl() const noexcept { return build::has_nccl; }

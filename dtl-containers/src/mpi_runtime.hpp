@@ -28,7 +28,7 @@ result<std::unique_ptr<comm_backend>> world();
 
 struct node_info {
   int local_rank = 0;
-  int local_size = 1;
+  int local_rank_count = 1;
 };
 /// This rank among the ranks sharing its node (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED).
 result<node_info> node();

@@ -3,6 +3,7 @@
 #include "nccl_support.hpp"
 
 #include <dtl/containers/config.hpp>
+#include <dtl/core/placement.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/error.hpp>
@@ -15,7 +16,7 @@ namespace dtl::detail::nccl {
 
 struct communicator {
   ncclComm_t comm = nullptr;
-  int device = -1;
+  int device = no_device;
 };
 
 namespace {

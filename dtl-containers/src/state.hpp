@@ -5,6 +5,7 @@
 #include "device_support.hpp"
 
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/core/placement.hpp>
 #include <dtl/core/result.hpp>
 
 #include <atomic>
@@ -21,10 +22,10 @@ struct environment_state {
   bool owns_mpi = false;
   int thread_level = 3;
   int rank = 0;
-  int size = 1;
+  int rank_count = 1;
   int local_rank = 0;
-  int local_size = 1;
-  int device = -1;
+  int local_rank_count = 1;
+  int device = no_device;
 
   std::mutex mutex;  // guards contexts
   std::vector<std::weak_ptr<context_state>> contexts;
@@ -36,7 +37,7 @@ struct environment_state {
 struct context_state {
   std::shared_ptr<environment_state> environment;  // null for make_cpu_context()
   std::unique_ptr<comm_backend> comm;
-  int device = -1;
+  int device = no_device;
   device_resources_ptr resources;
 
   std::atomic<bool> ended{false};

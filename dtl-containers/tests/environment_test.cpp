@@ -10,7 +10,7 @@ TEST_SUITE("environment") {
   TEST_CASE("one process is rank 0 of 1, and only one environment lives at a time") {
     dtl::environment env;
     CHECK(env.rank() == 0);
-    CHECK(env.size() == 1);
+    CHECK(env.rank_count() == 1);
     CHECK(env.local_rank() == 0);
     const auto ctx = env.make_world_context();
     CHECK(ctx.size() == 1);

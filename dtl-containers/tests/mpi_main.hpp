@@ -29,7 +29,7 @@ int run_on_ranks(int argc, char** argv, int min_ranks, Ready ready) {
     return 1;
   }
   environment().emplace(std::move(made).value());
-  const int rank = environment()->rank(), size = environment()->size();
+  const int rank = environment()->rank(), size = environment()->rank_count();
   if (size < min_ranks) {
     if (rank == 0) std::printf("SKIP: needs %d ranks, started with %d\n", min_ranks, size);
     environment().reset();

@@ -35,11 +35,12 @@ TEST_SUITE("mpi") {
   TEST_CASE("environment and context") {
     const auto& env = *test_support::environment();
     const auto ctx = world();
-    CHECK(ctx.size() == env.size());
+    CHECK(ctx.size() == env.rank_count());
+    CHECK(ctx.rank_count() == env.rank_count());
     CHECK(ctx.rank() == env.rank());
     CHECK(env.has_mpi());
-    CHECK(env.local_size() >= 1);
-    CHECK(env.local_rank() < env.local_size());
+    CHECK(env.local_rank_count() >= 1);
+    CHECK(env.local_rank() < env.local_rank_count());
     CHECK(ctx.barrier().has_value());
     const auto halves = ctx.split(ctx.rank() % 2);
     REQUIRE(halves.has_value());

@@ -9,6 +9,7 @@
 
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/host_device.hpp>
+#include <dtl/core/placement.hpp>
 
 #include <cstddef>
 #include <iterator>
@@ -48,7 +49,7 @@ struct device_view {
 
   T* ptr = nullptr;
   size_type count = 0;
-  int device_id = -1;
+  int device_id = no_device;
 
   [[nodiscard]] DTL_HOST_DEVICE constexpr T* data() const noexcept { return ptr; }
   [[nodiscard]] DTL_HOST_DEVICE constexpr size_type size() const noexcept { return count; }

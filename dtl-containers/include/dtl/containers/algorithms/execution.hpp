@@ -4,11 +4,13 @@
 //   policy            host placements             device placements
 //   dtl::seq{}        a loop on this thread       on the GPU, on the context's stream; returns when done
 //   dtl::par{}        loops on several threads    same as seq
-//   dtl::async{}      runs now, a ready future    on the GPU, on the context's stream; returns a future
-//                                                  (dtl::hip::future) at once, to chain with .then()
-//   dtl::on_stream{s} like seq                    enqueued on stream s (of the vector's device); returns
-//                                                  without waiting, except algorithms that give a value
-//                                                  (reduce, count_if), which wait for s
+//   dtl::async{}      runs now, a ready future    on the GPU, on the context's stream; a future
+//                                                  (dtl::hip::future), to chain with .then()
+//   dtl::on_stream{s} like seq                    enqueued on stream s (of the vector's device)
+// On a device placement, async and on_stream return as soon as the work is enqueued only where the
+// work never needs the host: the elementwise algorithms, and reductions with a native operator under
+// async. Scans, reductions with other operators, and on_stream reductions (which return a value) wait
+// for their work. docs/containers.md has the table; algorithms/detail/outcome.hpp implements it.
 // dtl::hip_exec is another name for on_stream (the HIP counterpart of upstream DTL's cuda_exec).
 // async and on_stream exist in HIP builds.
 

@@ -38,8 +38,10 @@ struct context_access;
 
 class DTL_CONTAINERS_API context {
  public:
-  /// This process's rank in the context, and the number of ranks.
+  /// This process's rank in the context, and the number of ranks (size() is upstream DTL's name for
+  /// rank_count(); distributed_vector::size() counts elements).
   [[nodiscard]] int rank() const noexcept;
+  [[nodiscard]] int rank_count() const noexcept { return size(); }
   [[nodiscard]] int size() const noexcept;
   [[nodiscard]] bool is_root() const noexcept { return rank() == 0; }
   /// The GPU this rank uses (an id among this process's visible devices), or dtl::no_device.

@@ -68,21 +68,24 @@ class DTL_CONTAINERS_API environment {
   /// Ends the environment (see above).
   ~environment();
 
-  /// A context over every rank (a duplicate of MPI_COMM_WORLD), on this rank's device. Throws
-  /// dtl::status_error on failure; try_make_world_context() returns it.
+  /// A context over every rank (a duplicate of MPI_COMM_WORLD), on this rank's device.
+  /// try_make_world_context() is the form that returns result<context>. make_world_context() is upstream
+  /// DTL's spelling, which gives the context itself (programs write `auto ctx = env.make_world_context();`
+  /// and call ctx.rank() on it), so it throws dtl::status_error when it fails, as the value algorithms do.
   [[nodiscard]] context make_world_context() const;
   [[nodiscard]] result<context> try_make_world_context() const;
   /// Same, on `device` instead of the environment's choice (dtl::no_device for none).
   [[nodiscard]] context make_world_context(int device) const;
   [[nodiscard]] result<context> try_make_world_context(int device) const;
 
+  /// This process's rank among every rank, and how many ranks there are (the world's).
   [[nodiscard]] int rank() const noexcept;
-  [[nodiscard]] int size() const noexcept;
+  [[nodiscard]] int rank_count() const noexcept;
   /// The device chosen for this rank, or dtl::no_device.
   [[nodiscard]] int device() const noexcept;
-  /// Ranks on this node and this rank among them.
+  /// This rank among the ranks on its node, and how many ranks the node runs.
   [[nodiscard]] int local_rank() const noexcept;
-  [[nodiscard]] int local_size() const noexcept;
+  [[nodiscard]] int local_rank_count() const noexcept;
   [[nodiscard]] bool has_mpi() const noexcept;
   [[nodiscard]] bool has_hip() const noexcept;
   [[nodiscard]] bool has_nccl() const noexcept;

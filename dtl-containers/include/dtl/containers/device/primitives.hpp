@@ -24,6 +24,7 @@
 #include <dtl/containers/device/ops.hpp>
 #include <dtl/containers/device/platform.hpp>
 #include <dtl/containers/device/scratch.hpp>
+#include <dtl/core/placement.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/error.hpp>
@@ -41,7 +42,7 @@ namespace primitives_detail {
 
 /// The scratch must serve the current device and this stream.
 [[nodiscard]] inline status check_scratch(const device_scratch& scratch, hipStream_t stream, const char* what) {
-  int device = -1;
+  int device = no_device;
   DTL_HIP_TRY(hipGetDevice(&device));
   if (scratch.device() != device || scratch.stream() != stream) {
     return status(status_code::invalid_argument,
