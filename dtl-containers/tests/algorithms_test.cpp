@@ -107,4 +107,68 @@ TEST_SUITE("algorithms") {
     CHECK(dtl::inclusive_scan(a, b).error() == dtl::status_code::extent_mismatch);
     CHECK(dtl::transform(a, a, b, [](int x, int y) { return x + y; }).error() == dtl::status_code::extent_mismatch);
   }
+
+  TEST_CASE("every value algorithm has a try_ twin, with and without a policy") {
+    const auto ctx = dtl::make_cpu_context();
+    dtl::distributed_vector<int> v(6, ctx);
+    REQUIRE(dtl::iota(v, 1).has_value());  // 1 .. 6
+    const auto odd = [](int x) { return x % 2 == 1; };
+    const auto twice = [](int x) { return 2 * x; };
+    CHECK(dtl::reduce(v) == 21);  // init T{}, std::plus<>
+    CHECK(dtl::reduce(dtl::par{}, v) == 21);
+    CHECK(dtl::try_reduce(v).value() == 21);
+    CHECK(dtl::try_reduce(v, 1).value() == 22);
+    CHECK(dtl::try_reduce(dtl::seq{}, v, 0, dtl::reduce_max<>{}).value() == 6);
+    CHECK(dtl::try_distributed_reduce(v, 0).value().global_value == 21);
+    CHECK(dtl::try_distributed_reduce(dtl::par{}, v).value().local_value == 21);
+    CHECK(dtl::distributed_reduce(v).global_value == 21);
+    CHECK(dtl::try_reduce_to_root(v, 0, std::plus<>{}, 0).value().value() == 21);
+    CHECK(dtl::try_reduce_to_root(dtl::par{}, v, 0, std::plus<>{}, 0).value().has_global);
+    CHECK(dtl::try_local_reduce(v, 0).value() == 21);
+    CHECK(dtl::try_local_reduce(dtl::par{}, v).value() == 21);
+    CHECK(dtl::local_reduce(v) == 21);
+    CHECK(dtl::try_transform_reduce(v, 0, std::plus<>{}, twice).value() == 42);
+    CHECK(dtl::try_transform_reduce(dtl::par{}, v, 0, std::plus<>{}, twice).value() == 42);
+    CHECK(dtl::try_count_if(v, odd).value() == 3);
+    CHECK(dtl::try_count_if(dtl::par{}, v, odd).value() == 3);
+    CHECK(dtl::try_count(v, 4).value() == 1);
+    CHECK(dtl::try_count(dtl::seq{}, v, 7).value() == 0);
+  }
+
+  TEST_CASE("the try_ forms return what the bare forms throw") {
+    const auto ctx = dtl::make_cpu_context();
+    dtl::distributed_vector<int> v(4, ctx);
+    const auto bad_root = dtl::try_reduce_to_root(v, 0, std::plus<>{}, 1);
+    REQUIRE_FALSE(bad_root.has_value());
+    CHECK(bad_root.error() == dtl::status_code::invalid_rank);
+    CHECK_THROWS_AS(dtl::reduce_to_root(v, 0, std::plus<>{}, -1), dtl::status_error);
+    try {
+      static_cast<void>(dtl::reduce_to_root(dtl::par{}, v, 0, std::plus<>{}, 5));
+      FAIL("reduce_to_root with a root that is no rank did not throw");
+    } catch (const dtl::status_error& e) {
+      CHECK(e.code() == dtl::status_code::invalid_rank);
+    }
+  }
+
+  TEST_CASE("scans without init start from T{}") {
+    const auto ctx = dtl::make_cpu_context();
+    dtl::distributed_vector<int> in(5, ctx), out(5, ctx);
+    REQUIRE(dtl::iota(in, 1).has_value());
+    REQUIRE(dtl::exclusive_scan(in, out).has_value());
+    CHECK(values_of(out) == std::vector<int>{0, 1, 3, 6, 10});
+    REQUIRE(dtl::inclusive_scan(dtl::par{}, in, out).has_value());
+    CHECK(values_of(out) == std::vector<int>{1, 3, 6, 10, 15});
+  }
+
+  TEST_CASE("every algorithm checks the layout of all its vectors first") {
+    const auto ctx = dtl::make_cpu_context();
+    dtl::distributed_vector<int> a(10, ctx), b(11, ctx);
+    dtl::distributed_vector<int> out(10, ctx);
+    // The mismatch is the second input (a, b, out): found before any element is written.
+    REQUIRE(dtl::fill(out, 9).has_value());
+    CHECK(dtl::transform(a, b, out, [](int x, int y) { return x + y; }).error() == dtl::status_code::extent_mismatch);
+    CHECK(std::all_of(out.local_view().begin(), out.local_view().end(), [](int x) { return x == 9; }));
+    CHECK(dtl::exclusive_scan(dtl::par{}, a, b, 0).error() == dtl::status_code::extent_mismatch);
+    CHECK(dtl::copy(dtl::seq{}, b, a).error() == dtl::status_code::extent_mismatch);
+  }
 }
