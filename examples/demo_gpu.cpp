@@ -23,6 +23,9 @@ dtl::result<demo_report> run_gpu_demo(std::size_t n) {
   std::vector<float> x(n), y(n, 1.0f);
   for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i % 1024);
 
+  // create(): the non-throwing twin of hip_executor(stream_flags), as this function returns a status.
+  DTL_ASSIGN_OR_RETURN(dtl::hip::hip_executor exec,
+                       dtl::hip::hip_executor::create(dtl::hip::stream_flags::non_blocking));
   dtl::hip::hip_memory_space space(device);
   DTL_ASSIGN_OR_RETURN(void* dx, space.allocate(bytes));
   DTL_ASSIGN_OR_RETURN(void* dy, space.allocate(bytes));
@@ -30,8 +33,6 @@ dtl::result<demo_report> run_gpu_demo(std::size_t n) {
   using dtl::hip::transfer_kind;
 
   const float a = 2.0f;
-  dtl::hip::hip_stream stream(dtl::hip::stream_flags::non_blocking);
-  dtl::hip::hip_executor exec(std::move(stream));
   const auto start = std::chrono::steady_clock::now();
   auto run = [&]() -> dtl::result<void> {
     DTL_TRY(hip_memory_transfer::copy(dx, x.data(), bytes, transfer_kind::host_to_device));

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -54,6 +55,13 @@ void check(hipError_t e, const char* what) {
 template <class R>
 void check(const R& r, const char* what) {
   if (!r.has_value()) fail(std::string(what) + ": " + r.error().to_string());
+}
+
+/// The value of a create() twin, or the benchmark fails with its status.
+template <class T>
+T take(dtl::result<T> r, const char* what) {
+  check(r, what);
+  return std::move(r).value();
 }
 
 double micros(clock_type::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
@@ -276,7 +284,7 @@ pending_rows measure_pending(std::vector<hip_stream>& streams, progress_engine& 
       }
       g.release();
       sync_all();
-      check(engine.drain(std::chrono::seconds(60)), "drain");
+      check(engine.synchronize(std::chrono::seconds(60)), "synchronize");
       if (!held) continue;
       check(dtl::hip::when_all(std::move(futures)).get(std::chrono::seconds(1)), "futures");
     }
@@ -340,15 +348,12 @@ int main(int argc, char** argv) {
 
   progress_engine engine;
   check(engine.reserve_events(*dev, pending_ops + enqueue_batch), "reserve_events");
-  hip_stream raw_stream_owner(stream_flags::non_blocking);
-  check(raw_stream_owner.ref(), "stream");
+  const hip_stream raw_stream_owner = take(hip_stream::create(stream_flags::non_blocking), "hip_stream::create");
   const hipStream_t raw_stream = raw_stream_owner.native_handle();
   hipEvent_t raw_event = nullptr;
   check(hipEventCreateWithFlags(&raw_event, hipEventDisableTiming), "hipEventCreateWithFlags");
-  hip_executor exec(stream_flags::non_blocking);
-  check(exec.stream().ref(), "executor stream");
-  hip_event event;
-  if (!event.valid()) fail("hip_event: " + event.error().to_string());
+  hip_executor exec = take(hip_executor::create(stream_flags::non_blocking), "hip_executor::create");
+  hip_event event = take(hip_event::create(), "hip_event::create");
 
   // Warm up both paths (module loading, first launches, pools).
   raw_round_trip(raw_stream, raw_event);
@@ -369,10 +374,8 @@ int main(int argc, char** argv) {
 
   {
     std::vector<hip_stream> streams;
-    for (std::size_t i = 0; i < pending_streams; ++i) {
-      streams.emplace_back(stream_flags::non_blocking);
-      check(streams.back().ref(), "stream");
-    }
+    for (std::size_t i = 0; i < pending_streams; ++i)
+      streams.push_back(take(hip_stream::create(stream_flags::non_blocking), "hip_stream::create"));
     const pending_rows p = measure_pending(streams, engine, runs);
     const std::string on = std::to_string(p.count) + " over " + std::to_string(pending_streams) + " streams";
     rows.push_back({"poll, " + on + " pending (per pending op)", p.raw_poll, p.dtl_poll});

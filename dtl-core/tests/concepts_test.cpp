@@ -74,7 +74,7 @@ TEST_SUITE("concepts") {
     });
     CHECK(failed_result.error() == dtl::status_code::timeout);
     CHECK(exec.synchronize().has_value());
-    CHECK(exec.is_idle().value());
+    CHECK(exec.query().is_complete());
     CHECK(dtl::inline_executor::name() == "inline");
   }
 }

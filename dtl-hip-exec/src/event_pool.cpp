@@ -137,7 +137,7 @@ pooled_event::~pooled_event() {
   if (event_ != nullptr) pool_->recycle(event_);
 }
 
-int pooled_event::device() const noexcept { return pool_ ? pool_->device() : -1; }
+int pooled_event::device() const noexcept { return pool_ ? pool_->device() : no_device; }
 
 namespace {
 status empty_pooled_event() {

@@ -1,3 +1,4 @@
+#include <dtl/core/status_error.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/device.hpp>
 #include <dtl/hip/device_guard.hpp>
@@ -28,16 +29,10 @@ unsigned hip_flags(event_flags flags) noexcept {
 hip_event::hip_event(hipEvent_t handle, int device, event_flags flags) noexcept
     : handle_(handle), device_(device), flags_(flags), state_(detail::handle_state::make_valid()) {}
 
-hip_event::hip_event(status failure) noexcept : state_(std::move(failure)) {}
+// The constructors are create() plus a throw (dtl/core/status_error.hpp).
+hip_event::hip_event() : hip_event(value_or_throw(create())) {}
 
-hip_event hip_event::from(result<hip_event> r) noexcept {
-  if (!r.has_value()) return hip_event(std::move(r).error());
-  return std::move(r).value();
-}
-
-hip_event::hip_event() : hip_event(from(create())) {}
-
-hip_event::hip_event(event_flags flags) : hip_event(from(create(flags))) {}
+hip_event::hip_event(event_flags flags) : hip_event(value_or_throw(create(flags))) {}
 
 result<hip_event> hip_event::create(event_flags flags, std::optional<int> device) {
   constexpr auto known = event_flags::timing | event_flags::blocking_sync | event_flags::interprocess;
@@ -57,7 +52,7 @@ result<hip_event> hip_event::create(event_flags flags, std::optional<int> device
 
 hip_event::hip_event(hip_event&& other) noexcept
     : handle_(std::exchange(other.handle_, nullptr)),
-      device_(std::exchange(other.device_, -1)),
+      device_(std::exchange(other.device_, no_device)),
       flags_(other.flags_),
       recorded_(std::exchange(other.recorded_, false)),
       state_(std::move(other.state_)) {}
@@ -66,7 +61,7 @@ hip_event& hip_event::operator=(hip_event&& other) noexcept {
   if (this != &other) {
     release();
     handle_ = std::exchange(other.handle_, nullptr);
-    device_ = std::exchange(other.device_, -1);
+    device_ = std::exchange(other.device_, no_device);
     flags_ = other.flags_;
     recorded_ = std::exchange(other.recorded_, false);
     state_ = std::move(other.state_);

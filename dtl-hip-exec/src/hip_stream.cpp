@@ -1,3 +1,4 @@
+#include <dtl/core/status_error.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/device.hpp>
 #include <dtl/hip/device_guard.hpp>
@@ -46,18 +47,13 @@ hip_stream::hip_stream(hipStream_t handle, int device, bool owns, stream_flags f
       priority_(priority),
       state_(detail::handle_state::make_valid()) {}
 
-hip_stream::hip_stream(status failure) noexcept : state_(std::move(failure)) {}
+// The constructors are their twins plus a throw (dtl/core/status_error.hpp).
+hip_stream::hip_stream() : hip_stream(value_or_throw(default_stream())) {}
 
-hip_stream hip_stream::from(result<hip_stream> r) noexcept {
-  if (!r.has_value()) return hip_stream(std::move(r).error());
-  return std::move(r).value();
-}
+hip_stream::hip_stream(stream_flags flags, stream_priority priority)
+    : hip_stream(value_or_throw(create(flags, priority))) {}
 
-hip_stream::hip_stream() : hip_stream(from(default_stream())) {}
-
-hip_stream::hip_stream(stream_flags flags, stream_priority priority) : hip_stream(from(create(flags, priority))) {}
-
-hip_stream::hip_stream(hipStream_t external, bool owns) : hip_stream(from(wrap(external, owns))) {}
+hip_stream::hip_stream(hipStream_t external, bool owns) : hip_stream(value_or_throw(wrap(external, owns))) {}
 
 result<hip_stream> hip_stream::default_stream(std::optional<int> device) {
   DTL_ASSIGN_OR_RETURN(const int dev, resolve_device(device));
@@ -113,7 +109,7 @@ hip_stream::hip_stream(hip_stream&& other) noexcept
       priority_(other.priority_),
       state_(std::move(other.state_)) {
   other.handle_ = nullptr;
-  other.device_ = -1;
+  other.device_ = no_device;
   other.owns_ = false;
 }
 
@@ -121,7 +117,7 @@ hip_stream& hip_stream::operator=(hip_stream&& other) noexcept {
   if (this != &other) {
     release();
     handle_ = std::exchange(other.handle_, nullptr);
-    device_ = std::exchange(other.device_, -1);
+    device_ = std::exchange(other.device_, no_device);
     owns_ = std::exchange(other.owns_, false);
     flags_ = other.flags_;
     priority_ = other.priority_;
@@ -172,16 +168,17 @@ result<void> hip_stream::wait(const hip_event& event) {
 
 result<void> hip_stream::record(hip_event& event) const { return event.record(*this); }
 
-result<bool> hip_stream::query() const {
-  if (!valid()) return error();
-  DTL_ASSIGN_OR_RETURN(device_guard guard, device_guard::enter(device_));
-  return stream_ref(handle_).ready();
+event_status hip_stream::query() const {
+  if (!valid()) return event_status::failed(error());
+  auto guard = device_guard::enter(device_);
+  if (!guard.has_value()) return event_status::failed(std::move(guard).error());
+  return stream_ref(handle_).query();
 }
 
 result<void> hip_stream::synchronize() const {
   if (!valid()) return error();
   DTL_ASSIGN_OR_RETURN(device_guard guard, device_guard::enter(device_));
-  return stream_ref(handle_).wait();
+  return stream_ref(handle_).synchronize();
 }
 
 }  // namespace dtl::hip

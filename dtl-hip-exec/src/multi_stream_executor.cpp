@@ -10,11 +10,7 @@ namespace {
 
 /// What next()/at() give on a moved-from (empty) executor: every call on it returns invalid_state.
 hip_executor& empty_executor() noexcept {
-  static hip_executor empty = [] {
-    hip_stream source(nullptr, false);
-    hip_stream taken(std::move(source));  // leaves `source` moved-from, i.e. invalid
-    return hip_executor(std::move(source));
-  }();
+  static hip_executor empty{detail::moved_from_t{}};
   return empty;
 }
 
@@ -67,9 +63,11 @@ const hip_executor& multi_stream_executor::at(std::size_t index) const noexcept 
   return executors_[index % executors_.size()];
 }
 
-int multi_stream_executor::device() const noexcept { return executors_.empty() ? -1 : executors_.front().device(); }
+int multi_stream_executor::device() const noexcept {
+  return executors_.empty() ? no_device : executors_.front().device();
+}
 
-result<void> multi_stream_executor::synchronize_all() {
+result<void> multi_stream_executor::synchronize() {
   if (executors_.empty()) return empty_executor().synchronize();
   result<void> first;
   for (auto& e : executors_) {
@@ -79,13 +77,13 @@ result<void> multi_stream_executor::synchronize_all() {
   return first;
 }
 
-result<bool> multi_stream_executor::all_idle() const {
-  if (executors_.empty()) return empty_executor().is_idle();
+event_status multi_stream_executor::query() const {
+  if (executors_.empty()) return empty_executor().query();
   for (const auto& e : executors_) {
-    result<bool> idle = e.is_idle();
-    if (!idle.has_value() || !*idle) return idle;
+    event_status s = e.query();
+    if (!s.is_complete()) return s;
   }
-  return true;
+  return event_status::complete();
 }
 
 }  // namespace dtl::hip

@@ -41,13 +41,13 @@ std::size_t progress_engine::poll() noexcept { return core_->poll(); }
 
 std::size_t progress_engine::pending() const noexcept { return core_->pending(); }
 
-result<void> progress_engine::drain(std::chrono::nanoseconds timeout) {
+result<void> progress_engine::synchronize(std::chrono::nanoseconds timeout) {
   const auto deadline = detail::deadline_after(timeout);
   while (core_->pending() > 0) {
     if (core_->poll() == 0) {
       if (std::chrono::steady_clock::now() >= deadline)
         return status(status_code::timeout,
-                      "progress_engine::drain: operations still pending when the timeout passed");
+                      "progress_engine::synchronize: operations still pending when the timeout passed");
       std::this_thread::yield();
     }
   }

@@ -1,5 +1,6 @@
-// Concepts, flags, argument checks, moved-from objects (suite api, runs everywhere), and the statuses
-// given without a device (suite no_device: its Meson test says --requires=no-device).
+// Concepts, flags, argument checks, moved-from objects (suite api, runs everywhere), and what the
+// constructors throw and their twins return without a device (suite no_device: its Meson test says
+// --requires=no-device).
 #include "doctest.hpp"
 
 #include <backends/hip/hip_event.hpp>
@@ -8,12 +9,49 @@
 #include <dtl/hip/exec.hpp>
 #include <dtl/hip/hip_pool_memory_space.hpp>
 
+#include <dtl/core/status_error.hpp>
+
 #include <array>
 #include <chrono>
+#include <optional>
+#include <string>
 #include <type_traits>
 
 using dtl::status_code;
 using namespace dtl::hip;
+
+namespace {
+
+/// The status a call threw as dtl::status_error; nullopt when it threw nothing.
+template <class F>
+std::optional<dtl::status> thrown_by(F&& make) {
+  try {
+    make();
+  } catch (const dtl::status_error& e) {
+    return e.error();
+  }
+  return std::nullopt;
+}
+
+template <class F>
+std::optional<status_code> code_thrown_by(F&& make) {
+  auto s = thrown_by(std::forward<F>(make));
+  if (!s) return std::nullopt;
+  return s->code();
+}
+
+/// A stream to move from: the default stream where there is a device, else one made moved-from.
+hip_stream some_stream() {
+  auto r = hip_stream::default_stream();
+  return r.has_value() ? std::move(r).value() : hip_stream(detail::moved_from_t{});
+}
+
+hip_event some_event() {
+  auto r = hip_event::create();
+  return r.has_value() ? std::move(r).value() : hip_event(detail::moved_from_t{});
+}
+
+}  // namespace
 
 static_assert(dtl::Executor<hip_executor>);
 static_assert(dtl::StreamExecutor<hip_executor>);
@@ -49,32 +87,46 @@ TEST_SUITE("api") {
   }
 
   TEST_CASE("a moved-from stream is invalid, never the default stream") {
-    hip_stream a(nullptr, false);  // valid with a device, failed without: either way it is then moved
+    hip_stream a = some_stream();
     hip_stream b(std::move(a));
     CHECK_FALSE(a.valid());  // NOLINT(bugprone-use-after-move): the point of the test
     CHECK_FALSE(a.is_default());
+    CHECK(a.device() == dtl::no_device);
     CHECK(a.error().code() == status_code::invalid_state);
+    CHECK(a.query().is_failed());
     CHECK(a.query().error().code() == status_code::invalid_state);
     CHECK(a.synchronize().error().code() == status_code::invalid_state);
     CHECK(a.ref().error().code() == status_code::invalid_state);
-    hip_executor exec(std::move(a));
-    CHECK_FALSE(exec.valid());
+    // An executor is never made on a moved-from stream: the constructor throws, create() says so.
+    CHECK(code_thrown_by([&] { hip_executor exec(std::move(a)); }) == status_code::invalid_argument);
+    CHECK(hip_executor::create(std::move(a)).error().code() == status_code::invalid_argument);
+  }
+
+  TEST_CASE("a moved-from executor returns invalid_state from every call") {
+    hip_executor exec(detail::moved_from_t{});
+    hip_executor taker(std::move(exec));
+    CHECK_FALSE(exec.valid());  // NOLINT(bugprone-use-after-move)
     bool ran = false;
     CHECK(exec.execute([&](hipStream_t) { ran = true; }).error().code() == status_code::invalid_state);
     CHECK_FALSE(ran);
     CHECK(exec.submit([](hipStream_t) {}).get().error().code() == status_code::invalid_state);
     CHECK(exec.synchronize().error().code() == status_code::invalid_state);
+    CHECK(exec.synchronize_device().error().code() == status_code::invalid_state);
+    CHECK(exec.query().error().code() == status_code::invalid_state);
+    CHECK(exec.device() == dtl::no_device);
   }
 
   TEST_CASE("a moved-from event is invalid; its state moved with it") {
-    hip_event a;
+    hip_event a = some_event();
     hip_event b(std::move(a));
     CHECK_FALSE(a.valid());  // NOLINT(bugprone-use-after-move)
+    CHECK(a.device() == dtl::no_device);
     CHECK(a.error().code() == status_code::invalid_state);
     CHECK(a.query().is_failed());
     CHECK_FALSE(static_cast<bool>(a.query()));
     CHECK(a.synchronize().error().code() == status_code::invalid_state);
     CHECK(a.record(stream_ref{}).error().code() == status_code::invalid_state);
+    CHECK(hip_event::elapsed_ms(a, a).error().code() == status_code::invalid_state);
   }
 
   TEST_CASE("arguments are checked first: the same status with or without a device") {
@@ -84,7 +136,12 @@ TEST_SUITE("api") {
           status_code::invalid_argument);
     CHECK(hip_stream::create(stream_flags::non_blocking, dtl::stream_priority::normal, -1).error().code() ==
           status_code::invalid_argument);
-    CHECK(hip_stream(static_cast<stream_flags>(5)).error().code() == status_code::invalid_argument);
+    // The constructors throw what their twins return.
+    CHECK(code_thrown_by([] { hip_stream s(static_cast<stream_flags>(5)); }) == status_code::invalid_argument);
+    CHECK(code_thrown_by([] { hip_stream s(nullptr, true); }) == status_code::invalid_argument);
+    CHECK(code_thrown_by([] { hip_event e(static_cast<event_flags>(1u << 6)); }) == status_code::invalid_argument);
+    CHECK(code_thrown_by([] { hip_executor exec(static_cast<stream_flags>(5)); }) == status_code::invalid_argument);
+    CHECK(hip_executor::create(static_cast<stream_flags>(5)).error().code() == status_code::invalid_argument);
     CHECK(hip_event::create(static_cast<event_flags>(1u << 6)).error().code() == status_code::invalid_argument);
     CHECK(hip_event::create(event_flags::none, -1).error().code() == status_code::invalid_argument);
     CHECK(event_pool::create(-1).error().code() == status_code::invalid_argument);
@@ -101,7 +158,8 @@ TEST_SUITE("api") {
   TEST_CASE("copy_async checks the copy before the executor's stream") {
     std::array<unsigned char, 16> a{};
     std::array<unsigned char, 16> b{};
-    hip_executor exec;  // invalid without a device: the arguments are still judged first
+    // Moved-from (as every executor is without a device): the arguments are still judged first.
+    hip_executor exec(detail::moved_from_t{});
     const auto h2d = transfer_kind::host_to_device;
     CHECK(exec.copy_async(nullptr, a.data(), 4, h2d).get().error().code() == status_code::invalid_argument);
     CHECK(exec.copy_async(a.data(), nullptr, 4, h2d).get().error().code() == status_code::invalid_argument);
@@ -115,7 +173,7 @@ TEST_SUITE("api") {
     CHECK(hip_memory_transfer::copy_async(nullptr, a.data(), 4, h2d, stream_ref{}).error().code() ==
           status_code::invalid_argument);
     // A valid copy on a moved-from stream: the stream's own status.
-    hip_stream moved(nullptr, false);
+    hip_stream moved = some_stream();
     hip_stream taker(std::move(moved));
     CHECK(copy_async(a.data(), b.data(), 4, transfer_kind::host_to_host, moved).get().error().code() ==
           status_code::invalid_state);  // NOLINT(bugprone-use-after-move)
@@ -124,7 +182,7 @@ TEST_SUITE("api") {
   TEST_CASE("an empty pooled event") {
     pooled_event e;
     CHECK_FALSE(e.valid());
-    CHECK(e.device() == -1);
+    CHECK(e.device() == dtl::no_device);
     CHECK(e.query().is_failed());
     CHECK(e.record(stream_ref{}).error().code() == status_code::invalid_state);
     e.discard();  // no-op
@@ -132,45 +190,45 @@ TEST_SUITE("api") {
 }
 
 TEST_SUITE("no_device") {
-  TEST_CASE("streams report backend_not_available") {
-    hip_stream default_stream;
-    CHECK_FALSE(default_stream.valid());
-    CHECK(default_stream.error().code() == status_code::backend_not_available);
-    CHECK(default_stream.device() == -1);
-    hip_stream owned(stream_flags::non_blocking, dtl::stream_priority::high);
-    CHECK(owned.error().code() == status_code::backend_not_available);
-    CHECK(owned.synchronize().error().code() == status_code::backend_not_available);
-    CHECK(owned.query().error().code() == status_code::backend_not_available);
+  TEST_CASE("stream constructors throw backend_not_available; their twins return it") {
+    const auto thrown = thrown_by([] { hip_stream default_stream; });
+    REQUIRE(thrown.has_value());
+    CHECK(thrown->code() == status_code::backend_not_available);
+    CHECK(thrown->message().find("no HIP device") != std::string::npos);
+    CHECK(code_thrown_by([] { hip_stream s(stream_flags::non_blocking, dtl::stream_priority::high); }) ==
+          status_code::backend_not_available);
+    int external = 0;  // any handle: without a device it is never looked at
+    CHECK(code_thrown_by([&] { hip_stream s(reinterpret_cast<hipStream_t>(&external), false); }) ==
+          status_code::backend_not_available);
     CHECK(hip_stream::create().error().code() == status_code::backend_not_available);
     CHECK(hip_stream::create(stream_flags::non_blocking, dtl::stream_priority::normal, 0).error().code() ==
           status_code::backend_not_available);
-    hip_event e;
-    CHECK(owned.wait(e).error().code() == status_code::backend_not_available);
+    CHECK(hip_stream::default_stream().error().code() == status_code::backend_not_available);
+    CHECK(hip_stream::wrap(nullptr, false).error().code() == status_code::backend_not_available);
   }
 
-  TEST_CASE("events, pools and executors report backend_not_available") {
-    hip_event e(event_flags::timing);
-    CHECK_FALSE(e.valid());
-    CHECK(e.error().code() == status_code::backend_not_available);
-    CHECK(e.query().error().code() == status_code::backend_not_available);
-    CHECK(hip_event::elapsed_ms(e, e).error().code() == status_code::backend_not_available);
-    CHECK(event_pool::create().error().code() == status_code::backend_not_available);
-
-    hip_executor exec;
-    CHECK(exec.execute([](hipStream_t) {}).error().code() == status_code::backend_not_available);
-    CHECK(exec.is_idle().error().code() == status_code::backend_not_available);
-    CHECK(exec.synchronize_device().error().code() == status_code::backend_not_available);
+  TEST_CASE("event and executor constructors throw backend_not_available; their twins return it") {
+    CHECK(code_thrown_by([] { hip_event e; }) == status_code::backend_not_available);
+    CHECK(code_thrown_by([] { hip_event e(event_flags::timing); }) == status_code::backend_not_available);
+    CHECK(hip_event::create(event_flags::timing).error().code() == status_code::backend_not_available);
+    CHECK(code_thrown_by([] { hip_executor exec; }) == status_code::backend_not_available);
+    CHECK(code_thrown_by([] { hip_executor exec(stream_flags::non_blocking); }) ==
+          status_code::backend_not_available);
+    CHECK(code_thrown_by([] { hip_executor exec(hip_stream{}); }) == status_code::backend_not_available);
+    CHECK(hip_executor::create(stream_flags::non_blocking).error().code() == status_code::backend_not_available);
     CHECK(multi_stream_executor::create(2).error().code() == status_code::backend_not_available);
+    CHECK(event_pool::create().error().code() == status_code::backend_not_available);
+  }
+
+  TEST_CASE("calls that need a device report backend_not_available") {
+    const dtl::event_status q = stream_ref{}.query();
+    CHECK(q.is_failed());
+    CHECK(q.error().code() == status_code::backend_not_available);
+    CHECK(stream_ref{}.synchronize().error().code() == status_code::backend_not_available);
 
     progress_engine engine;
     CHECK(engine.enqueue(stream_ref{}, 0).get().error().code() == status_code::backend_not_available);
-    CHECK(engine.enqueue(exec.stream()).get().error().code() == status_code::backend_not_available);
     CHECK(engine.reserve_events(0, 4).error().code() == status_code::backend_not_available);
     CHECK(engine.pending() == 0);
-
-    std::array<unsigned char, 16> a{};
-    std::array<unsigned char, 16> b{};
-    CHECK(exec.copy_async(a.data(), b.data(), a.size(), transfer_kind::host_to_host).get().error().code() ==
-          status_code::backend_not_available);
   }
 }

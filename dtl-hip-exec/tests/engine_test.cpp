@@ -36,7 +36,7 @@ TEST_SUITE("engine") {
     CHECK(w.id != 0);
     CHECK(engine.pending() == 1);
     CHECK(engine.poll() == 0);
-    CHECK_FALSE(w.done.is_ready());
+    CHECK(w.done.query().is_pending());
     flag->store(true);
     CHECK(engine.poll() == 1);
     CHECK(engine.pending() == 0);
@@ -271,7 +271,7 @@ TEST_SUITE("engine") {
     const auto deadline = std::chrono::steady_clock::now() + 10s;
     while (!continued.load() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(100us);
     CHECK(continued.load());
-    CHECK(f.is_ready());
+    CHECK(f.synchronize(10s).has_value());
     REQUIRE(engine.stop_background().has_value());
     CHECK_FALSE(engine.background_running());
     CHECK(engine.stop_background().has_value());  // no-op
@@ -340,14 +340,14 @@ TEST_SUITE("engine") {
     CHECK(engine.background_running());
   }
 
-  TEST_CASE("drain polls until nothing is pending, or times out") {
+  TEST_CASE("synchronize polls until nothing is pending, or times out") {
     progress_engine engine;
     int countdown = 3;
     auto w = engine.watch([&] { return --countdown == 0 ? event_status::complete() : event_status::pending(); });
-    CHECK(engine.drain(5s).has_value());
-    CHECK(w.done.is_ready());
+    CHECK(engine.synchronize(5s).has_value());
+    CHECK(w.done.query().is_complete());
     auto never = engine.watch([] { return event_status::pending(); });
-    CHECK(engine.drain(5ms).error().code() == status_code::timeout);
+    CHECK(engine.synchronize(5ms).error().code() == status_code::timeout);
     CHECK(engine.unwatch(never.id));
   }
 

@@ -22,7 +22,7 @@ int query_device_count() noexcept {
   return count < 0 ? 0 : count;
 }
 
-status no_device(std::string_view what) {
+status no_device_status(std::string_view what) {
   if (what.empty()) return status(status_code::backend_not_available, "no HIP device is available");
   return status(status_code::backend_not_available, fmt::format("{}: no HIP device is available", what));
 }
@@ -38,7 +38,7 @@ int device_count() noexcept {
 
 status require_device(std::string_view what) {
   if (device_count() > 0) return {};
-  return no_device(what);
+  return no_device_status(what);
 }
 
 status check_device(int device) {
@@ -47,7 +47,7 @@ status check_device(int device) {
     return status(status_code::invalid_argument,
                   fmt::format("device {} does not exist (device ids start at 0)", device));
   const int count = device_count();
-  if (count == 0) return no_device({});
+  if (count == 0) return no_device_status({});
   if (device >= count)
     return status(status_code::invalid_argument,
                   fmt::format("device {} does not exist (this process sees {} HIP device{})", device, count,
@@ -63,7 +63,7 @@ result<int> resolve_device(std::optional<int> device) {
 
 result<int> current_device() {
   DTL_TRY(require_device({}));
-  int device = -1;
+  int device = no_device;
   DTL_HIP_TRY(hipGetDevice(&device));
   return device;
 }

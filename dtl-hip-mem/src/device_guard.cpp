@@ -10,7 +10,7 @@ result<device_guard> device_guard::enter(int device) {
   // The common case, the device is already current, costs one hipGetDevice (every allocation and
   // launch enters a guard). Devices are counted (check_device) only to explain a failure, and before a
   // switch, so that a bad id is refused without provoking a HIP error.
-  int previous = -1;
+  int previous = no_device;
   if (const hipError_t e = hipGetDevice(&previous); e != hipSuccess) {
     const status native = to_status(e, "hipGetDevice");
     if (status s = check_device(device); !s.ok()) return s;

@@ -118,7 +118,7 @@ constexpr auto used_now = cudaMemPoolAttrUsedMemCurrent;
 result<int> stream_device(hipStream_t stream) {
 #if CUDART_VERSION >= 12080
   if (stream == nullptr) return current_device();
-  int device = -1;
+  int device = no_device;
   if (const cudaError_t e = cudaStreamGetDevice(stream, &device); e != cudaSuccess)
     return to_status(hipCUDAErrorTohipError(e), "cudaStreamGetDevice");
   return device;

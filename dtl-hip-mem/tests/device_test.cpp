@@ -80,9 +80,12 @@ TEST_SUITE("no_device") {
 
   TEST_CASE("without a device stream_ref says so, like every other call") {
     const dtl::hip::stream_ref s;
-    CHECK(s.wait().error() == dtl::status_code::backend_not_available);
-    CHECK(s.ready().error() == dtl::status_code::backend_not_available);
-    CHECK(s.wait().error().message().find("no HIP device") != std::string_view::npos);
+    CHECK(s.synchronize().error() == dtl::status_code::backend_not_available);
+    const dtl::event_status q = s.query();
+    CHECK(q.is_failed());
+    CHECK_FALSE(static_cast<bool>(q));
+    CHECK(q.error() == dtl::status_code::backend_not_available);
+    CHECK(s.synchronize().error().message().find("no HIP device") != std::string_view::npos);
   }
 }
 

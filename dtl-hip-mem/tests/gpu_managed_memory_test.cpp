@@ -28,7 +28,7 @@ constexpr unsigned pattern(std::size_t i) { return static_cast<unsigned>(i) * 40
 std::size_t host_device_host_mismatches(unsigned* data, std::size_t n, unsigned delta, hipStream_t stream) {
   for (std::size_t i = 0; i < n; ++i) data[i] = pattern(i);
   REQUIRE(dtl_test_add(data, n, delta, stream) == hipSuccess);
-  REQUIRE(stream_ref(stream).wait().has_value());
+  REQUIRE(stream_ref(stream).synchronize().has_value());
   std::size_t mismatches = 0;
   for (std::size_t i = 0; i < n; ++i) mismatches += data[i] != pattern(i) + delta;
   return mismatches;
@@ -118,11 +118,11 @@ TEST_SUITE("gpu.managed") {
     for (std::size_t i = 0; i < n; ++i) data[i] = pattern(i);
     dtl_test::owned_stream stream;
     REQUIRE(space.prefetch_to_device(data, bytes, stream.ref()).has_value());
-    REQUIRE(stream.ref().wait().has_value());
+    REQUIRE(stream.ref().synchronize().has_value());
     CHECK(last_prefetch_location(data, bytes).value() == space.device_id());
     REQUIRE(dtl_test_add(data, n, 3u, stream.get()) == hipSuccess);
     REQUIRE(space.prefetch_to_host(data, bytes, stream.ref()).has_value());
-    REQUIRE(stream.ref().wait().has_value());
+    REQUIRE(stream.ref().synchronize().has_value());
     CHECK(last_prefetch_location(data, bytes).value() == location_host);
     std::size_t mismatches = 0;
     for (std::size_t i = 0; i < n; ++i) mismatches += data[i] != pattern(i) + 3u;
@@ -132,7 +132,7 @@ TEST_SUITE("gpu.managed") {
 
     // Prefetching part of the range on the default stream.
     REQUIRE(space.prefetch_to_device(data, bytes / 2).has_value());
-    REQUIRE(stream_ref{}.wait().has_value());
+    REQUIRE(stream_ref{}.synchronize().has_value());
 
     space.deallocate(data, bytes);
     CHECK(space.stats().bytes_in_use == 0);
@@ -179,8 +179,8 @@ TEST_SUITE("gpu.managed") {
     CHECK(prefetch_to_device(p, bytes, device, stream.ref()).has_value());
     CHECK(prefetch_to_host(p, bytes, stream.ref()).has_value());
     CHECK(prefetch_to_device(p, bytes, device).has_value());  // default stream
-    REQUIRE(stream.ref().wait().has_value());
-    REQUIRE(stream_ref{}.wait().has_value());
+    REQUIRE(stream.ref().synchronize().has_value());
+    REQUIRE(stream_ref{}.synchronize().has_value());
 
     // Bad input is refused before HIP sees it.
     const int n = device_count();

@@ -265,7 +265,7 @@ TEST_SUITE("gpu.pinned") {
 
     for (std::size_t i = 0; i < n; ++i) p[i] = 0;  // the host writes it directly
     REQUIRE(dtl_test_fill_index(p, n, 99u, nullptr) == hipSuccess);  // the device writes it directly
-    REQUIRE(stream_ref{}.wait().has_value());
+    REQUIRE(stream_ref{}.synchronize().has_value());
     std::size_t mismatches = 0;
     for (std::size_t i = 0; i < n; ++i) mismatches += p[i] != ((static_cast<unsigned>(i) * 2654435761u) ^ 99u);
     CHECK(mismatches == 0);
@@ -300,14 +300,14 @@ TEST_SUITE("gpu.pinned") {
     CHECK(hip_memory_transfer::copy_async(d1, src, bytes, transfer_kind::host_to_device, stream.ref()).has_value());
     CHECK(hip_memory_transfer::copy_async(d2, d1, bytes, transfer_kind::device_to_device, stream.ref()).has_value());
     CHECK(hip_memory_transfer::copy_async(dst, d2, bytes, transfer_kind::device_to_host, stream.get()).has_value());
-    REQUIRE(stream.ref().wait().has_value());
+    REQUIRE(stream.ref().synchronize().has_value());
     CHECK(std::memcmp(src, dst, bytes) == 0);
 
     // automatic (hipMemcpyDefault) works out the directions itself.
     std::memset(dst, 0, bytes);
     CHECK(hip_memory_transfer::copy_async(d1, src, bytes, transfer_kind::automatic, stream.ref()).has_value());
     CHECK(hip_memory_transfer::copy_async(dst, d1, bytes, transfer_kind::automatic, stream.ref()).has_value());
-    REQUIRE(stream.ref().wait().has_value());
+    REQUIRE(stream.ref().synchronize().has_value());
     CHECK(std::memcmp(src, dst, bytes) == 0);
 
     device.deallocate(d2, bytes);

@@ -46,7 +46,7 @@ void round_trip(std::size_t bytes, bool async) {
                 .has_value());
     REQUIRE(hip_memory_transfer::copy_async(dst.data(), d2.get(), bytes, transfer_kind::device_to_host, stream.ref())
                 .has_value());
-    REQUIRE(stream.ref().wait().has_value());
+    REQUIRE(stream.ref().synchronize().has_value());
   } else {
     REQUIRE(hip_memory_transfer::copy(d1.get(), src.data(), bytes, transfer_kind::host_to_device).has_value());
     REQUIRE(hip_memory_transfer::copy(d2.get(), d1.get(), bytes, transfer_kind::device_to_device).has_value());
@@ -172,7 +172,7 @@ TEST_SUITE("gpu.transfer") {
             status_code::invalid_pointer);
       CHECK(hip_current_device() == before);
     }
-    REQUIRE(stream.ref().wait().has_value());
+    REQUIRE(stream.ref().synchronize().has_value());
     CHECK(hipGetLastError() == hipSuccess);  // the pointer queries left no error pending
     for (const unsigned char b : host) REQUIRE(b == 0x11);
     for (const unsigned char b : host2) REQUIRE(b == 0x22);

@@ -84,7 +84,7 @@ TEST_SUITE("gpu.pool") {
       blocks.push_back(*r);
       total += bytes;
     }
-    REQUIRE(stream.ref().wait().has_value());
+    REQUIRE(stream.ref().synchronize().has_value());
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       const std::size_t n = sizes[i] / sizeof(unsigned);
       if (n == 0) continue;
@@ -129,7 +129,7 @@ TEST_SUITE("gpu.pool") {
     const auto r = pool.allocate(n * sizeof(unsigned));
     REQUIRE(r.has_value());
     REQUIRE(dtl_test_fill_index(static_cast<unsigned*>(*r), n, 3u, stream.get()) == hipSuccess);
-    REQUIRE(stream.ref().wait().has_value());
+    REQUIRE(stream.ref().synchronize().has_value());
     CHECK(read_back(*r, n)[n - 1] == ((static_cast<unsigned>(n - 1) * 2654435761u) ^ 3u));
     const auto aligned = pool.allocate(100, 128);
     REQUIRE(aligned.has_value());
@@ -157,7 +157,7 @@ TEST_SUITE("gpu.pool") {
       CHECK(pool.stats().hits == hits_before + 1);
     }
     REQUIRE(dtl_test_slow_fill(static_cast<unsigned*>(*b), n, 0xBBBBBBBBu, 0, stream.get()) == hipSuccess);
-    REQUIRE(stream.ref().wait().has_value());
+    REQUIRE(stream.ref().synchronize().has_value());
     CHECK(count_not(read_back(*b, n), 0xBBBBBBBBu) == 0);
     REQUIRE(pool.try_deallocate(*b, bytes, stream.ref()).ok());
   }
@@ -178,8 +178,8 @@ TEST_SUITE("gpu.pool") {
     // the block away. (The runtime's pool may, ordering the second stream after the first itself.)
     if (pool.backing() == pool_backing::caching && busy(first.get())) CHECK(*b != *a);
     REQUIRE(dtl_test_slow_fill(static_cast<unsigned*>(*b), n, 0xBBBBBBBBu, 0, second.get()) == hipSuccess);
-    REQUIRE(second.ref().wait().has_value());
-    REQUIRE(first.ref().wait().has_value());
+    REQUIRE(second.ref().synchronize().has_value());
+    REQUIRE(first.ref().synchronize().has_value());
     // Whatever memory b is, the second stream's values are the last ones written to it.
     CHECK(count_not(read_back(*b, n), 0xBBBBBBBBu) == 0);
     REQUIRE(pool.try_deallocate(*b, bytes, second.ref()).ok());
@@ -253,7 +253,7 @@ TEST_SUITE("gpu.pool") {
     const auto again = pool.allocate(bytes, stream.ref());
     REQUIRE(again.has_value());
     REQUIRE(dtl_test_slow_fill(static_cast<unsigned*>(*again), n, 5u, 0, stream.get()) == hipSuccess);
-    REQUIRE(stream.ref().wait().has_value());
+    REQUIRE(stream.ref().synchronize().has_value());
     CHECK(count_not(read_back(*again, n), 5u) == 0);
     pool.deallocate(*again, bytes, stream.ref());
     CHECK(hipGetLastError() == hipSuccess);
@@ -415,7 +415,7 @@ TEST_SUITE("gpu.pool_oom") {
     const auto ok = pool.allocate(n * sizeof(unsigned), stream_ref{});
     REQUIRE(ok.has_value());
     REQUIRE(dtl_test_fill_index(static_cast<unsigned*>(*ok), n, 9u, nullptr) == hipSuccess);
-    REQUIRE(stream_ref{}.wait().has_value());
+    REQUIRE(stream_ref{}.synchronize().has_value());
     CHECK(read_back(*ok, n)[12345] == ((12345u * 2654435761u) ^ 9u));
     pool.deallocate(*ok, n * sizeof(unsigned), stream_ref{});
     CHECK(pool.stats().live_allocations == 0);
@@ -436,7 +436,7 @@ TEST_SUITE("gpu.pool_oom") {
       blocks.push_back(*r);
     }
     for (void* b : blocks) pool.deallocate(b, block, stream_ref{});
-    REQUIRE(stream_ref{}.wait().has_value());
+    REQUIRE(stream_ref{}.synchronize().has_value());
     if (pool.backing() == pool_backing::caching)
       CHECK(pool.stats().bytes_cached == count * hip_pool_memory_space::block_size(block));
     dtl_test::clear_pending_hip_error();

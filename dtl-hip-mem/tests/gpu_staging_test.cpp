@@ -78,7 +78,7 @@ void round_trip(std::size_t bytes, bool async, std::size_t skew, stream_ref stre
     REQUIRE(hip_memory_transfer::copy_async(d, src, bytes, transfer_kind::host_to_device, stream).has_value());
     // A staged host-to-device copy has consumed src when it returns: overwriting it now changes nothing.
     if (staged) std::memset(src, 0, bytes);
-    REQUIRE(stream.wait().has_value());
+    REQUIRE(stream.synchronize().has_value());
   } else {
     REQUIRE(hip_memory_transfer::copy(d, src, bytes, transfer_kind::host_to_device).has_value());
   }
@@ -89,7 +89,7 @@ void round_trip(std::size_t bytes, bool async, std::size_t skew, stream_ref stre
   if (async) {
     REQUIRE(hip_memory_transfer::copy_async(dst.data(), d, bytes, transfer_kind::device_to_host, stream).has_value());
     // A staged device-to-host copy returns with the data in dst: no wait for it.
-    if (!staged) REQUIRE(stream.wait().has_value());
+    if (!staged) REQUIRE(stream.synchronize().has_value());
   } else {
     REQUIRE(hip_memory_transfer::copy(dst.data(), d, bytes, transfer_kind::device_to_host).has_value());
   }
@@ -155,7 +155,7 @@ TEST_SUITE("gpu.staging") {
                 .has_value());
     // ...and a kernel after the copy sees the copied data.
     REQUIRE(dtl_test_add(d, n, 10u, stream.get()) == hipSuccess);
-    REQUIRE(stream.ref().wait().has_value());
+    REQUIRE(stream.ref().synchronize().has_value());
     const std::vector<unsigned char> raw = device_contents(device.get(), bytes);
     std::vector<unsigned> back(n);
     std::memcpy(back.data(), raw.data(), bytes);

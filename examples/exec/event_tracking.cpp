@@ -1,14 +1,15 @@
-// The seed's "Event Tracking" snippet, verbatim inside seed_snippet(), with the stream it records on
+// The HIP backend guide's "Event Tracking" snippet, verbatim inside guide_snippet(), with the stream it records on
 // (carrying a device-to-host copy), then a check that the event really covered that work.
 // Exits 77 (skip) without a HIP device.
 //
-// The snippet discards the result<void> of record() and synchronize(), as the seed does; this file is
+// The snippet discards the result<void> of record() and synchronize(), as the guide does; this file is
 // built with -Wno-unused-result for that reason.
 #include <backends/hip/hip_event.hpp>
 
 #include <backends/hip/hip_executor.hpp>
 #include <backends/hip/hip_memory_space.hpp>
 #include <backends/hip/hip_memory_transfer.hpp>
+#include <dtl/core/status_error.hpp>
 #include <dtl/hip/device.hpp>
 
 #include <cstdio>
@@ -17,8 +18,8 @@
 namespace {
 
 /// Runs the snippet on `stream`; true when the event was recorded and reads "done" afterwards.
-bool seed_snippet(dtl::hip::hip_stream& stream) {
-  // ---- begin seed snippet ----
+bool guide_snippet(dtl::hip::hip_stream& stream) {
+  // ---- begin guide snippet ----
 dtl::hip::hip_event event;
 event.record(stream);
 
@@ -29,13 +30,12 @@ if (event.query()) {
 
 // Or block until done
 event.synchronize();
-  // ---- end seed snippet ----
+  // ---- end guide snippet ----
   return event.recorded() && event.query().is_complete();
 }
 
-}  // namespace
-
-int main() {
+/// The example; main() turns a thrown status_error into an exit code.
+int run() {
   if (dtl::hip::device_count() == 0) {
     std::printf("no HIP device: skipping\n");
     return 77;
@@ -56,7 +56,7 @@ int main() {
             dtl::hip::hip_memory_transfer::copy_async(*h, *d, bytes, dtl::hip::transfer_kind::device_to_host, stream)
                 .has_value();
 
-  ok = seed_snippet(stream) && ok;
+  ok = guide_snippet(stream) && ok;
   // synchronize() returned, so the copy the event covers is complete: the host buffer holds the data.
   const auto* bytes_in = static_cast<const unsigned char*>(*h);
   for (std::size_t i = 0; ok && i < bytes; i += 4093) ok = bytes_in[i] == 0x5a;
@@ -67,4 +67,21 @@ int main() {
   std::printf("hip_event: recorded after a %zu MiB device-to-host copy, synchronized, data arrived: %s\n",
               bytes >> 20, ok ? "OK" : "FAILED");
   return ok ? 0 : 1;
+}
+
+}  // namespace
+
+// The constructors throw dtl::status_error when they cannot make a stream, event or executor
+// (backend_not_available without a device): report it instead of terminating.
+int main() {
+  try {
+    return run();
+  } catch (const dtl::status_error& e) {
+    if (e.code() == dtl::status_code::backend_not_available) {
+      std::printf("no HIP device: skipping\n");
+      return 77;
+    }
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
 }

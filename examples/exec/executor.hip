@@ -1,13 +1,14 @@
-// The seed's "Executor Patterns / hip_executor" snippet, verbatim inside seed_snippet(), with the
+// The HIP backend guide's "Executor Patterns / hip_executor" snippet, verbatim inside guide_snippet(), with the
 // kernel, grid, block, d_data and n it uses, then a check that the kernel really ran on the data.
 // Exits 77 (skip) without a HIP device.
 //
-// The snippet discards the result<void> of execute() and synchronize(), as the seed does; this file is
+// The snippet discards the result<void> of execute() and synchronize(), as the guide does; this file is
 // built with -Wno-unused-result for that reason. Real code checks them (see check_with_results()).
 #include <backends/hip/hip_executor.hpp>
 
 #include <backends/hip/hip_memory_space.hpp>
 #include <backends/hip/hip_memory_transfer.hpp>
+#include <dtl/core/status_error.hpp>
 #include <dtl/hip/device.hpp>
 
 #include <hip/hip_runtime.h>
@@ -28,8 +29,8 @@ int n = 0;
 dim3 grid;
 dim3 block;
 
-void seed_snippet() {
-  // ---- begin seed snippet ----
+void guide_snippet() {
+  // ---- begin guide snippet ----
 // Create executor with a non-blocking stream
 dtl::hip::hip_stream stream(dtl::hip::stream_flags::non_blocking);
 dtl::hip::hip_executor exec(std::move(stream));
@@ -41,7 +42,7 @@ exec.execute([](hipStream_t s) {
 
 // Wait for completion
 exec.synchronize();
-  // ---- end seed snippet ----
+  // ---- end guide snippet ----
 }
 
 // The same work, with every status checked: what real code looks like.
@@ -60,9 +61,8 @@ bool device_holds(const std::vector<float>& expected) {
   return r.has_value() && readback == expected;
 }
 
-}  // namespace
-
-int main() {
+/// The example; main() turns a thrown status_error into an exit code.
+int run() {
   if (dtl::hip::device_count() == 0) {
     std::printf("no HIP device: skipping\n");
     return 77;
@@ -84,7 +84,7 @@ int main() {
   bool ok = dtl::hip::hip_memory_transfer::copy(d_data, x.data(), bytes, dtl::hip::transfer_kind::host_to_device)
                 .has_value();
 
-  seed_snippet();
+  guide_snippet();
   std::vector<float> once(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) once[i] = 2.0f * x[i] + 1.0f;
   ok = ok && device_holds(once);  // the snippet's kernel ran, and synchronize() waited for it
@@ -97,4 +97,21 @@ int main() {
   space.deallocate(d_data, bytes);
   std::printf("hip_executor: my_kernel over %d floats on a non-blocking stream: %s\n", n, ok ? "OK" : "FAILED");
   return ok ? 0 : 1;
+}
+
+}  // namespace
+
+// The constructors throw dtl::status_error when they cannot make a stream, event or executor
+// (backend_not_available without a device): report it instead of terminating.
+int main() {
+  try {
+    return run();
+  } catch (const dtl::status_error& e) {
+    if (e.code() == dtl::status_code::backend_not_available) {
+      std::printf("no HIP device: skipping\n");
+      return 77;
+    }
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
 }

@@ -1,11 +1,12 @@
-// The seed's "Stream Management" snippet, verbatim inside seed_snippet(), then checks of what each
+// The HIP backend guide's "Stream Management" snippet, verbatim inside guide_snippet(), then checks of what each
 // stream is, and that the wrapped external stream outlives its non-owning wrapper.
 // Exits 77 (skip) without a HIP device.
 //
-// The snippet discards the hipError_t of hipStreamCreate, as the seed does; this file is built with
+// The snippet discards the hipError_t of hipStreamCreate, as the guide does; this file is built with
 // -Wno-unused-result for that reason.
 #include <backends/hip/hip_executor.hpp>
 
+#include <dtl/core/status_error.hpp>
 #include <dtl/hip/device.hpp>
 
 #include <cstdio>
@@ -18,8 +19,8 @@ bool report(bool ok, const char* what) {
 }
 
 /// Runs the snippet and checks its streams; returns the external stream (still alive) for main().
-hipStream_t seed_snippet(bool& ok) {
-  // ---- begin seed snippet ----
+hipStream_t guide_snippet(bool& ok) {
+  // ---- begin guide snippet ----
 // Default stream
 dtl::hip::hip_stream default_stream;
 
@@ -30,9 +31,9 @@ dtl::hip::hip_stream stream(dtl::hip::stream_flags::non_blocking);
 hipStream_t external_stream;
 hipStreamCreate(&external_stream);
 dtl::hip::hip_stream wrapped(external_stream, false);  // does not destroy on destruct
-  // ---- end seed snippet ----
+  // ---- end guide snippet ----
 
-  const int device = dtl::hip::current_device().value_or(-1);
+  const int device = dtl::hip::current_device().value_or(dtl::no_device);
   ok = report(default_stream.valid() && default_stream.is_default() && !default_stream.owns() &&
                   default_stream.device() == device,
               "default_stream is the current device's default stream") && ok;
@@ -46,19 +47,35 @@ dtl::hip::hip_stream wrapped(external_stream, false);  // does not destroy on de
   return external_stream;
 }
 
-}  // namespace
-
-int main() {
+/// The example; main() turns a thrown status_error into an exit code.
+int run() {
   if (dtl::hip::device_count() == 0) {
     std::printf("no HIP device: skipping\n");
     return 77;
   }
   bool ok = true;
   std::printf("hip_stream:\n");
-  const hipStream_t external = seed_snippet(ok);
+  const hipStream_t external = guide_snippet(ok);
   // `wrapped` is gone; the stream it wrapped must not be.
   ok = report(hipStreamQuery(external) == hipSuccess, "external_stream survives its wrapper") && ok;
   ok = report(hipStreamDestroy(external) == hipSuccess, "and is destroyed by its owner") && ok;
   std::printf("stream management: %s\n", ok ? "OK" : "FAILED");
   return ok ? 0 : 1;
+}
+
+}  // namespace
+
+// The constructors throw dtl::status_error when they cannot make a stream, event or executor
+// (backend_not_available without a device): report it instead of terminating.
+int main() {
+  try {
+    return run();
+  } catch (const dtl::status_error& e) {
+    if (e.code() == dtl::status_code::backend_not_available) {
+      std::printf("no HIP device: skipping\n");
+      return 77;
+    }
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
 }

@@ -3,6 +3,7 @@
 // quick copy measurement. probe() fills them in; probe_hip.cpp (HIP builds) or probe_without_hip.cpp
 // (host-only builds) implements it, chosen by the build.
 
+#include <dtl/core/device_id.hpp>
 #include <dtl/core/status.hpp>
 
 #include <cstddef>
@@ -27,7 +28,7 @@ struct device_bandwidth {
 };
 
 struct device_info {
-  int id = -1;
+  int id = dtl::no_device;
   std::string name;
   std::string arch;
   int wavefront_size = 0;

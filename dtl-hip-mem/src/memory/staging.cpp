@@ -146,7 +146,7 @@ class slot {
   /// Waits for the device to finish with every chunk, then frees it all (with the slot's device current).
   ~slot() {
     for (unsigned i = 0; i < count(); ++i) {
-      if (status s = wait(i); !s.ok()) report_unhandled(s);
+      if (status s = synchronize(i); !s.ok()) report_unhandled(s);
       if (events_[i] != nullptr) static_cast<void>(hipEventDestroy(events_[i]));
     }
     if (memory_ != nullptr) {
@@ -160,8 +160,8 @@ class slot {
   [[nodiscard]] unsigned count() const noexcept { return static_cast<unsigned>(events_.size()); }
   [[nodiscard]] unsigned char* buffer(unsigned i) const noexcept { return memory_ + i * chunk_bytes_; }
 
-  /// Returns once the device is done with chunk i (its last DMA has completed).
-  [[nodiscard]] status wait(unsigned i) {
+  /// Blocks until the device is done with chunk i (its last DMA has completed).
+  [[nodiscard]] status synchronize(unsigned i) {
     if (pending_[i] == 0) return {};
     if (const hipError_t e = hipEventSynchronize(events_[i]); e != hipSuccess)
       return to_status(e, "hipEventSynchronize(staging chunk)");
@@ -318,7 +318,7 @@ status copy_in(slot& s, copy_crew& crew, unsigned char* dst, const unsigned char
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     const auto [offset, length] = pieces[k];
     const unsigned b = static_cast<unsigned>(k % s.count());
-    DTL_TRY(s.wait(b));  // the DMA that last read this chunk is done
+    DTL_TRY(s.synchronize(b));  // the DMA that last read this chunk is done
     crew.copy(s.buffer(b), src + offset, length, copy_crew::stores::streaming);
     if (const hipError_t e = hipMemcpyAsync(dst + offset, s.buffer(b), length, hipMemcpyHostToDevice, stream);
         e != hipSuccess)
@@ -326,7 +326,7 @@ status copy_in(slot& s, copy_crew& crew, unsigned char* dst, const unsigned char
     DTL_TRY(s.record(b, stream));
     last = b;
   }
-  if (wait) DTL_TRY(s.wait(last));  // the chunks complete in stream order: the last one means all
+  if (wait) DTL_TRY(s.synchronize(last));  // the chunks complete in stream order: the last one means all
   return {};
 }
 
@@ -337,7 +337,7 @@ status copy_out(slot& s, copy_crew& crew, unsigned char* dst, const unsigned cha
   const auto enqueue = [&](std::size_t k) -> status {
     const unsigned b = static_cast<unsigned>(k % s.count());
     const auto [offset, length] = pieces[k];
-    DTL_TRY(s.wait(b));  // an earlier copy may still use this chunk
+    DTL_TRY(s.synchronize(b));  // an earlier copy may still use this chunk
     if (const hipError_t e = hipMemcpyAsync(s.buffer(b), src + offset, length, hipMemcpyDeviceToHost, stream);
         e != hipSuccess)
       return fail_copy(e, offset, length, bytes, "device to host");
@@ -346,7 +346,7 @@ status copy_out(slot& s, copy_crew& crew, unsigned char* dst, const unsigned cha
   for (std::size_t k = 0; k < std::min<std::size_t>(s.count(), pieces.size()); ++k) DTL_TRY(enqueue(k));
   for (std::size_t k = 0; k < pieces.size(); ++k) {
     const unsigned b = static_cast<unsigned>(k % s.count());
-    DTL_TRY(s.wait(b));
+    DTL_TRY(s.synchronize(b));
     crew.copy(dst + pieces[k].offset, s.buffer(b), pieces[k].length, copy_crew::stores::cached);
     if (k + s.count() < pieces.size()) DTL_TRY(enqueue(k + s.count()));
   }

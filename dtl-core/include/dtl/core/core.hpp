@@ -2,6 +2,7 @@
 // Everything in dtl-core except the {fmt} formatters (dtl/core/format.hpp) and macros (dtl/core/try.hpp).
 
 #include <dtl/core/allocation_stats.hpp>
+#include <dtl/core/device_id.hpp>
 #include <dtl/core/event.hpp>
 #include <dtl/core/executor.hpp>
 #include <dtl/core/host_memory_space.hpp>

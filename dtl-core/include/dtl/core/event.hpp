@@ -1,5 +1,12 @@
 #pragma once
 // The state of asynchronous work, and the Event concept.
+//
+// One vocabulary for completion and waiting, in every layer:
+// - synchronize(): blocks the calling (host) thread until the work is done; returns its error.
+// - query(): says, without blocking, whether the work is done: an event_status (pending, complete,
+//   or failed with the error), which converts to true only when complete.
+// - wait(event), on a stream: later work on that stream waits for the event (ordering on the device;
+//   the host never blocks).
 
 #include <dtl/core/result.hpp>
 

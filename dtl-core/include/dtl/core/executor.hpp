@@ -1,8 +1,10 @@
 #pragma once
 // Executor concepts. An executor runs work given its native handle (a stream for GPU executors)
-// and reports failures as a status.
+// and reports failures as a status. Completion uses the vocabulary of dtl/core/event.hpp:
+// synchronize() blocks the host until the work is done, query() says whether it is.
 
-#include <dtl/core/placement.hpp>
+#include <dtl/core/device_id.hpp>
+#include <dtl/core/event.hpp>
 #include <dtl/core/result.hpp>
 
 #include <concepts>
@@ -29,7 +31,7 @@ struct probe_work {
 };
 }  // namespace detail
 
-/// execute(f) runs f(native_handle) and returns result<void>; synchronize() waits for all work.
+/// execute(f) runs f(native_handle) and returns result<void>; synchronize() blocks until all work is done.
 template <class E>
 concept Executor = requires(E& e, const E& ce) {
   typename E::native_handle_type;
@@ -38,12 +40,12 @@ concept Executor = requires(E& e, const E& ce) {
   { ce.name() } -> std::convertible_to<std::string_view>;
 };
 
-/// An executor bound to one in-order stream.
+/// An executor bound to one in-order stream. query() is complete when the stream has no pending work.
 template <class E>
 concept StreamExecutor = Executor<E> && requires(const E& ce) {
   { ce.native_handle() } -> std::same_as<typename E::native_handle_type>;
   { ce.properties() } -> std::same_as<stream_properties>;
-  { ce.is_idle() } -> std::same_as<result<bool>>;
+  { ce.query() } -> std::same_as<event_status>;
 };
 
 /// Runs work at once on the calling thread. Its native handle is nullptr.
@@ -70,7 +72,8 @@ class inline_executor {
   result<void> synchronize() noexcept { return {}; }
   [[nodiscard]] native_handle_type native_handle() const noexcept { return nullptr; }
   [[nodiscard]] stream_properties properties() const noexcept { return {}; }
-  [[nodiscard]] result<bool> is_idle() const noexcept { return true; }
+  /// Work has always finished by the time execute() returns.
+  [[nodiscard]] event_status query() const noexcept { return event_status::complete(); }
   [[nodiscard]] static constexpr std::string_view name() noexcept { return "inline"; }
 };
 

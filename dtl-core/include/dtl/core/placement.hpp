@@ -2,18 +2,13 @@
 // Placement policies: where a container's local data lives. Each one states, at compile time, its
 // location, whether host and device code can touch it, whether it is managed memory, and its device id.
 
+#include <dtl/core/device_id.hpp>
+
 #include <concepts>
 
 namespace dtl {
 
 enum class memory_location { host, device, unified };
-
-/// Device id of host-only data.
-inline constexpr int no_device = -1;
-/// Device id of unified (managed) data, which any device may touch.
-inline constexpr int any_device = -2;
-/// Device id of placements whose device is chosen at run time (the context's device).
-inline constexpr int runtime_device = -3;
 
 /// Host memory (the default).
 struct host_only {

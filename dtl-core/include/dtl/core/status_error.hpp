@@ -1,7 +1,16 @@
 #pragma once
-// dtl::status_error: the one exception DTL throws. Only where a status cannot be returned, chiefly
-// a constructor (distributed_vector(n, ctx)) and the bare-value forms of algorithms (dtl::reduce);
-// each of those has a twin that returns dtl::result instead (create(), try_reduce()).
+// dtl::status_error: the one exception DTL throws.
+//
+// DTL's error convention, the same in every layer:
+// - A function that can fail returns dtl::result<T> (or dtl::status / result<void>) and never throws.
+// - Only where a status cannot be returned does DTL throw status_error, carrying that status: a
+//   constructor (hip_stream stream(flags), distributed_vector(n, ctx)) and an algorithm that returns a
+//   bare value (dtl::reduce). Each of those has a non-throwing twin that returns the status instead:
+//   `create(...)` for a type (a static member returning result<T>: hip_stream::create(flags)), and
+//   `try_name(...)` for a function (dtl::try_reduce).
+// - The layers that reproduce upstream DTL's API keep upstream's behaviour there.
+// - A moved-from object is valid and empty: every call on it returns status_code::invalid_state
+//   (never a crash, never undefined behaviour), and it can be assigned to or destroyed.
 
 #include <dtl/core/export.hpp>
 #include <dtl/core/result.hpp>

@@ -19,7 +19,7 @@
 namespace dtl::hip {
 
 /// The copy, ordered on `stream` (with the stream's device current), and its completion as a future.
-/// A rejected copy or an invalid stream gives a future failed with that status; the copy's arguments
+/// A rejected copy or a moved-from stream gives a future failed with that status; the copy's arguments
 /// are judged first (hip_memory_transfer::check_arguments), so a bad argument reads the same with or
 /// without a device.
 [[nodiscard]] DTL_HIP_EXEC_API future<void> copy_async(void* dst, const void* src, std::size_t bytes,

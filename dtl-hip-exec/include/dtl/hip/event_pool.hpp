@@ -3,6 +3,7 @@
 // driver call; taking one from the pool costs a mutex. The progress engine keeps one pool per device.
 
 #include <dtl/hip/export_exec.hpp>
+#include <dtl/core/device_id.hpp>
 #include <dtl/core/event.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/runtime.hpp>
@@ -20,7 +21,8 @@ class event_pool_core;
 
 class event_pool;
 
-/// An event borrowed from a pool; it goes back when this object is destroyed.
+/// An event borrowed from a pool; it goes back when this object is destroyed. An empty one (made by
+/// default, moved from, or discarded) returns invalid_state from every call.
 class DTL_HIP_EXEC_API pooled_event {
  public:
   pooled_event() noexcept = default;
@@ -30,14 +32,17 @@ class DTL_HIP_EXEC_API pooled_event {
   pooled_event& operator=(const pooled_event&) = delete;
   ~pooled_event();
 
+  /// false when empty.
   [[nodiscard]] bool valid() const noexcept { return event_ != nullptr; }
   [[nodiscard]] hipEvent_t native_handle() const noexcept { return event_; }
+  /// The pool's device; dtl::no_device when empty.
   [[nodiscard]] int device() const noexcept;
 
   /// Records the event on `stream`, a stream of the pool's device.
   [[nodiscard]] result<void> record(stream_ref stream);
-  /// As hip_event::query().
+  /// As hip_event::query(): whether the recorded work is done. Never blocks.
   [[nodiscard]] event_status query() const;
+  /// As hip_event::synchronize(): blocks the host until the recorded work is done.
   [[nodiscard]] result<void> synchronize();
 
   /// Destroys the event instead of returning it (after a device error its state is unknown).

@@ -10,7 +10,10 @@
 // Continuations run on the thread that completes the future (usually a poller); keep them short.
 // A continuation that throws completes its own future with the error; nothing else is affected.
 //
-// How a thread waits (get, wait, synchronize):
+// query() never blocks: it drives one progress pass and says pending, complete or failed. get() and
+// synchronize() block the host until the outcome is known (or their timeout passes).
+//
+// How a thread blocks (get, synchronize):
 // 1. It spins: up to 32 progress passes, yielding in between (a few microseconds), so that a short
 //    wait ends with the lowest latency.
 // 2. Then, if every engine the future depends on runs a background poller (progress_engine::
@@ -231,10 +234,8 @@ class [[nodiscard]] future {
 
   /// false when empty: default-made, moved from, or consumed by get() or then().
   [[nodiscard]] bool valid() const noexcept { return state_ != nullptr; }
-  /// true once the outcome is known; does not drive progress.
-  [[nodiscard]] bool is_ready() const noexcept { return state_ != nullptr && state_->ready(); }
 
-  /// pending, complete or failed(error); drives one progress pass when not ready yet.
+  /// pending, complete or failed(error); drives one progress pass when not ready yet, never blocks.
   /// An empty future reads as failed(invalid_state).
   [[nodiscard]] event_status query() const {
     if (!state_) return event_status::failed(detail::empty_future_status());
@@ -243,13 +244,6 @@ class [[nodiscard]] future {
     return state_->outcome().ok() ? event_status::complete() : event_status::failed(state_->outcome());
   }
 
-  /// Waits until the outcome is known, up to `timeout` (status_code::timeout after it), as described
-  /// at the top of this header. Says nothing about the outcome itself: see get() or query().
-  [[nodiscard]] result<void> wait(std::chrono::nanoseconds timeout = no_timeout) const {
-    if (!state_) return detail::empty_future_status();
-    if (!state_->wait_until(detail::deadline_after(timeout))) return detail::wait_timeout_status(timeout);
-    return {};
-  }
 
   /// The value, or the work's error, or status_code::timeout. On a value or an error the future is
   /// consumed (empty afterwards); after a timeout it stays valid and can be waited on again. Waits as
@@ -261,10 +255,12 @@ class [[nodiscard]] future {
     return state->take();
   }
 
-  /// Waits without a deadline and returns the outcome, keeping the value (Event concept).
-  [[nodiscard]] result<void> synchronize() {
+  /// Blocks until the outcome is known, as described at the top of this header, and returns it: ok
+  /// on success (the value stays for get()), or the work's error. status_code::timeout when `timeout`
+  /// passes first; the future stays valid and can be waited on again.
+  [[nodiscard]] result<void> synchronize(std::chrono::nanoseconds timeout = no_timeout) const {
     if (!state_) return detail::empty_future_status();
-    static_cast<void>(state_->wait_until(detail::deadline_after(no_timeout)));
+    if (!state_->wait_until(detail::deadline_after(timeout))) return detail::wait_timeout_status(timeout);
     return state_->outcome();
   }
 

@@ -6,9 +6,16 @@
 //   if (event.query()) { /* the work is done */ }
 //   event.synchronize();
 //
-// As with hip_stream, a failed creation gives an invalid event whose operations return the failure.
+// As with hip_stream, the constructors throw dtl::status_error when the event cannot be made
+// (backend_not_available without a device, invalid_argument for bad flags, hip_error from HIP);
+// create() is the non-throwing twin. A moved-from event is the one invalid state: its operations
+// return invalid_state.
+//
+// query() never blocks and says whether the recorded work is done; synchronize() blocks the host
+// until it is (the vocabulary of dtl/core/event.hpp).
 
 #include <dtl/hip/export_exec.hpp>
+#include <dtl/core/device_id.hpp>
 #include <dtl/core/event.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/handle_state.hpp>
@@ -44,15 +51,18 @@ enum class event_flags : unsigned {
 
 class DTL_HIP_EXEC_API hip_event {
  public:
-  /// An event on the current device, timing disabled.
+  /// An event on the current device, timing disabled. Throws status_error on failure (create() does not).
   hip_event();
   explicit hip_event(event_flags flags);
 
-  /// Like the constructors, but a failure comes back as a status. `device` defaults to the current one.
+  /// The constructors' twin: a failure comes back as a status. `device` defaults to the current one.
   /// Unknown flag bits, and interprocess together with timing (as HIP requires), are invalid_argument,
   /// checked before the device.
   [[nodiscard]] static result<hip_event> create(event_flags flags = event_flags::none,
                                                 std::optional<int> device = std::nullopt);
+
+  /// An event in the moved-from state (owns nothing; every call returns invalid_state).
+  explicit hip_event(detail::moved_from_t) noexcept {}
 
   hip_event(hip_event&& other) noexcept;
   hip_event& operator=(hip_event&& other) noexcept;
@@ -60,8 +70,9 @@ class DTL_HIP_EXEC_API hip_event {
   hip_event& operator=(const hip_event&) = delete;
   ~hip_event();
 
+  /// false only for a moved-from event.
   [[nodiscard]] bool valid() const noexcept { return state_.valid(); }
-  /// Why the event is invalid; ok when it is valid.
+  /// invalid_state for a moved-from event; ok otherwise.
   [[nodiscard]] const status& error() const noexcept;
 
   /// Captures the work submitted to `stream` so far. The stream must be valid and on this event's device.
@@ -73,14 +84,14 @@ class DTL_HIP_EXEC_API hip_event {
   /// pending while it runs, failed when the device reports an error (a kernel fault, for example).
   /// `if (event.query())` reads "the work is done".
   [[nodiscard]] event_status query() const;
-  /// Blocks until the recorded work is done; returns the device's error if it failed.
+  /// Blocks the host until the recorded work is done; returns the device's error if it failed.
   [[nodiscard]] result<void> synchronize();
 
   /// Milliseconds between two completed events; both need event_flags::timing and a record().
   [[nodiscard]] static result<float> elapsed_ms(const hip_event& start, const hip_event& end);
 
   [[nodiscard]] hipEvent_t native_handle() const noexcept { return handle_; }
-  /// The device the event belongs to; -1 when invalid.
+  /// The device the event belongs to; dtl::no_device when moved from.
   [[nodiscard]] int device() const noexcept { return device_; }
   [[nodiscard]] event_flags flags() const noexcept { return flags_; }
   /// true once record() has succeeded.
@@ -88,12 +99,10 @@ class DTL_HIP_EXEC_API hip_event {
 
  private:
   hip_event(hipEvent_t handle, int device, event_flags flags) noexcept;
-  explicit hip_event(status failure) noexcept;
-  static hip_event from(result<hip_event> r) noexcept;
   void release() noexcept;
 
   hipEvent_t handle_ = nullptr;
-  int device_ = -1;
+  int device_ = no_device;
   event_flags flags_ = event_flags::none;
   bool recorded_ = false;
   detail::handle_state state_;

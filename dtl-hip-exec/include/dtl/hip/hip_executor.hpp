@@ -8,9 +8,14 @@
 //
 // execute() runs the work at once on the calling thread, with the stream's device current, and
 // returns the launch error (see dtl/hip/launch.hpp for the last-error rule). submit() does the same
-// and returns a future that completes when the GPU has finished the work.
+// and returns a future that completes when the GPU has finished the work. synchronize() blocks the
+// host until the stream's work is done; query() says whether it is.
+//
+// The constructors throw dtl::status_error when they cannot make the executor (as hip_stream's do);
+// create() is the non-throwing twin. A moved-from executor returns invalid_state from every call.
 
 #include <dtl/hip/export_exec.hpp>
+#include <dtl/core/event.hpp>
 #include <dtl/core/executor.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
@@ -23,6 +28,7 @@
 
 #include <concepts>
 #include <cstddef>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -32,12 +38,22 @@ class DTL_HIP_EXEC_API hip_executor {
  public:
   using native_handle_type = hipStream_t;
 
-  /// Runs on the current device's default stream.
+  /// Runs on the current device's default stream. Throws status_error (backend_not_available)
+  /// without a device.
   hip_executor();
-  /// Runs on `stream` (an invalid stream makes every call return its error).
-  explicit hip_executor(hip_stream stream) noexcept;
-  /// Runs on a new owned stream of the current device.
+  /// Runs on `stream`. Throws status_error (invalid_argument) for a moved-from stream.
+  explicit hip_executor(hip_stream stream);
+  /// Runs on a new owned stream of the current device. Throws status_error as hip_stream(flags) does.
   explicit hip_executor(stream_flags flags, stream_priority priority = stream_priority::normal);
+  /// An executor in the moved-from state (every call returns invalid_state).
+  explicit hip_executor(detail::moved_from_t tag) noexcept : stream_(tag) {}
+
+  /// The constructors' twins: a failure comes back as a status.
+  [[nodiscard]] static result<hip_executor> create(hip_stream stream);
+  /// A new owned stream on `device` (default: the current one); the statuses of hip_stream::create().
+  [[nodiscard]] static result<hip_executor> create(stream_flags flags,
+                                                   stream_priority priority = stream_priority::normal,
+                                                   std::optional<int> device = std::nullopt);
 
   hip_executor(hip_executor&&) noexcept = default;
   hip_executor& operator=(hip_executor&&) noexcept = default;
@@ -76,16 +92,17 @@ class DTL_HIP_EXEC_API hip_executor {
     return engine.enqueue(stream_);
   }
 
-  /// Blocks until all work on this executor's stream is done.
+  /// Blocks the host until all work on this executor's stream is done.
   [[nodiscard]] result<void> synchronize();
-  /// Blocks until all work on the stream's device is done (hipDeviceSynchronize).
+  /// Blocks the host until all work on the stream's device is done (hipDeviceSynchronize).
   [[nodiscard]] result<void> synchronize_device();
 
+  /// false only for a moved-from executor.
   [[nodiscard]] bool valid() const noexcept { return stream_.valid(); }
   [[nodiscard]] native_handle_type native_handle() const noexcept { return stream_.native_handle(); }
   [[nodiscard]] stream_properties properties() const noexcept { return stream_.properties(); }
-  /// true when the stream has no pending work.
-  [[nodiscard]] result<bool> is_idle() const { return stream_.query(); }
+  /// complete when the stream has no pending work (see hip_stream::query()). Never blocks.
+  [[nodiscard]] event_status query() const { return stream_.query(); }
   [[nodiscard]] int device() const noexcept { return stream_.device(); }
   [[nodiscard]] const hip_stream& stream() const noexcept { return stream_; }
   [[nodiscard]] hip_stream& stream() noexcept { return stream_; }

@@ -3,6 +3,7 @@
 // can overlap. Thread-safe: concurrent execute()/next() calls each get a stream.
 
 #include <dtl/hip/export_exec.hpp>
+#include <dtl/core/event.hpp>
 #include <dtl/core/executor.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/future.hpp>
@@ -57,13 +58,14 @@ class DTL_HIP_EXEC_API multi_stream_executor {
     return next().submit(std::forward<F>(work), engine);
   }
 
-  /// Waits for every stream; all are waited on even if one fails, and the first failure is returned.
-  [[nodiscard]] result<void> synchronize_all();
-  /// Same as synchronize_all() (Executor concept).
-  [[nodiscard]] result<void> synchronize() { return synchronize_all(); }
-  /// true when no stream has pending work.
-  [[nodiscard]] result<bool> all_idle() const;
+  /// Blocks the host until every stream's work is done; all are synchronized even if one fails, and
+  /// the first failure is returned.
+  [[nodiscard]] result<void> synchronize();
+  /// complete when no stream has pending work; otherwise the first stream's pending or failed state.
+  /// Never blocks.
+  [[nodiscard]] event_status query() const;
 
+  /// The streams' device; dtl::no_device when moved from.
   [[nodiscard]] int device() const noexcept;
   [[nodiscard]] static constexpr std::string_view name() noexcept { return "hip-multi-stream"; }
 

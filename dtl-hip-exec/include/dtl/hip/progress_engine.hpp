@@ -95,7 +95,7 @@ class DTL_HIP_EXEC_API progress_engine {
   [[nodiscard]] static progress_engine& global();
 
   /// A future that completes when the work submitted to `stream` so far is done, or fails with the
-  /// device's error. An invalid stream gives a future failed with the stream's error.
+  /// device's error. A moved-from stream gives a future failed with invalid_state.
   [[nodiscard]] future<void> enqueue(const hip_stream& stream);
   /// Same, for a stream of `device` given as a view.
   [[nodiscard]] future<void> enqueue(stream_ref stream, int device);
@@ -122,8 +122,9 @@ class DTL_HIP_EXEC_API progress_engine {
   std::size_t poll() noexcept;
   /// Operations registered and not yet completed.
   [[nodiscard]] std::size_t pending() const noexcept;
-  /// Polls until nothing is pending; status_code::timeout after `timeout`.
-  [[nodiscard]] result<void> drain(std::chrono::nanoseconds timeout = no_timeout);
+  /// Blocks the host, polling, until nothing is pending; status_code::timeout after `timeout`. Says
+  /// nothing about the operations' outcomes: their futures carry those.
+  [[nodiscard]] result<void> synchronize(std::chrono::nanoseconds timeout = no_timeout);
 
   /// Starts a thread that polls every `interval` while work is pending and sleeps otherwise.
   /// invalid_argument for a negative interval; invalid_state if one is already running.

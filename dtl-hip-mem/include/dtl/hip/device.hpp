@@ -2,6 +2,7 @@
 // Devices: how many, which is current, and what each one can do.
 
 #include <dtl/hip/export_mem.hpp>
+#include <dtl/core/device_id.hpp>
 #include <dtl/core/result.hpp>
 
 #include <cstddef>
@@ -32,7 +33,7 @@ namespace dtl::hip {
 [[nodiscard]] DTL_HIP_MEM_API result<int> resolve_device(std::optional<int> device);
 
 struct device_properties {
-  int id = -1;
+  int id = no_device;
   std::string name;
   std::string arch;                      // "gfx90a" on AMD, "sm_90" on NVIDIA
   int warp_size = 0;                     // 64 on AMD CDNA (a wavefront), 32 on NVIDIA

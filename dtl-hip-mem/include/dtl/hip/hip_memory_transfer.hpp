@@ -20,7 +20,7 @@
 //                 device_to_device), so for those kinds and for automatic copy() also waits for the null
 //                 stream. It runs on the null stream, after earlier work there.
 //   copy_async()  is ordered on `stream` and returns without waiting in the normal case. Read dst, and
-//                 reuse or free src, only after the stream has reached the copy (stream.wait(), an event).
+//                 reuse or free src, only after the stream has reached the copy (stream.synchronize(), an event).
 //                 With PINNED host memory (hip_pinned_memory_space) the copy is truly asynchronous.
 //                 With PAGEABLE host memory the call blocks the host, as the runtime's own pageable copies
 //                 do: see "Staged copies". Never rely on a pageable copy overlapping with host work.

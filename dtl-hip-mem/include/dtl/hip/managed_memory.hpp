@@ -31,7 +31,9 @@ struct managed_memory_support {
 /// invalid_argument for a bad id.
 [[nodiscard]] DTL_HIP_MEM_API result<managed_memory_support> query_managed_memory_support(int device);
 
-/// Where managed memory is, or prefers to be: a device id, or one of these.
+/// Where managed memory is, or prefers to be: a device id, or one of these. They are HIP's own values
+/// (checked against hipCpuDeviceId and hipInvalidDeviceId where this library is built), not DTL's
+/// device ids: location_host is the host as a place for pages, unlike dtl::no_device ("no device").
 inline constexpr int location_host = -1;  // the host (hipCpuDeviceId)
 inline constexpr int location_none = -2;  // no single location (hipInvalidDeviceId)
 

@@ -3,6 +3,7 @@
 // The owning dtl::hip::hip_stream (dtl-hip-exec) converts to it.
 
 #include <dtl/hip/export_mem.hpp>
+#include <dtl/core/event.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/runtime.hpp>
 
@@ -24,12 +25,12 @@ class DTL_HIP_MEM_API stream_ref {
   [[nodiscard]] constexpr hipStream_t get() const noexcept { return stream_; }
   [[nodiscard]] constexpr bool is_default() const noexcept { return stream_ == nullptr; }
 
-  /// Blocks until all work on the stream is done (hipStreamSynchronize). backend_not_available
-  /// without a device.
-  [[nodiscard]] result<void> wait() const;
-  /// true when all work is done, false while some is pending (hipStreamQuery); a status on error,
+  /// Blocks the host until all work on the stream is done (hipStreamSynchronize).
   /// backend_not_available without a device.
-  [[nodiscard]] result<bool> ready() const;
+  [[nodiscard]] result<void> synchronize() const;
+  /// Whether all work on the stream is done (hipStreamQuery): complete, pending, or failed with the
+  /// error (backend_not_available without a device). Never blocks.
+  [[nodiscard]] event_status query() const;
 
   friend constexpr bool operator==(stream_ref a, stream_ref b) noexcept { return a.stream_ == b.stream_; }
 
