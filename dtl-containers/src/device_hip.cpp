@@ -467,7 +467,7 @@ hip::future<void> collective_on_stream(detail::context_state& state, stream_coll
     return hip::progress_engine::global().enqueue(stream, res.device);
   }
   // The MPI paths: wait for the stream's earlier work, move the data, done.
-  if (result<void> w = stream.wait(); !w) return failed(std::move(w).error());
+  if (result<void> w = stream.synchronize(); !w) return failed(std::move(w).error());
   status s;
   if (*device_send) {
     s = detail::device_collective(res, *state.comm, k, send, recv, count, type, op, root, false);

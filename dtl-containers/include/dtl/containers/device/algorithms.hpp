@@ -171,10 +171,10 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
         // The local value is the global one: nothing to combine (finish reads it twice).
       } else if (scope == reduce_scope::all) {
         auto done = ctx.allreduce(d_local, d_local + 1, 1, native.op, hip::stream_ref(stream));
-        if (done.is_ready()) DTL_TRY(done.get());
+        if (!done.query().is_pending()) DTL_TRY(done.get());  // a failure the MPI path found at once
       } else if (scope == reduce_scope::root) {
         auto done = ctx.reduce(d_local, d_local + 1, 1, native.op, root, hip::stream_ref(stream));
-        if (done.is_ready()) DTL_TRY(done.get());
+        if (!done.query().is_pending()) DTL_TRY(done.get());  // a failure the MPI path found at once
       }
       DTL_ASSIGN_OR_RETURN(void* pinned, lane->take_slot());
       if (const hipError_t e = hipMemcpyAsync(pinned, d_local, (single_rank ? 1 : 2) * sizeof(T), hipMemcpyDeviceToHost, stream);

@@ -53,43 +53,49 @@ inline constexpr bool all_vectors_on_device_v =
 template <class First, class... Rest>
 inline constexpr bool starts_with_policy_v = ExecutionPolicy<First>;
 
-/// The checks every algorithm shares, over the vectors among its arguments (in order).
-class vector_checks {
- public:
-  explicit vector_checks(const char* algorithm) noexcept : algorithm_(algorithm) {}
-
-  template <class A>
-  vector_checks& operator<<(const A& arg) {
-    if constexpr (is_distributed_vector_v<A>) {
-      if (!failure_.ok()) return *this;
-      if (first_ == nullptr) {
-        first_ = &arg.get_context();
-        global_size_ = arg.global_size();
-        range_ = arg.local_range();
-        failure_ = first_->check();
-      } else if (!first_->same_as(arg.get_context())) {
-        failure_ = status(status_code::invalid_argument, std::string(algorithm_) + ": the vectors belong to different contexts");
-      } else if (arg.global_size() != global_size_) {
-        failure_ = status(status_code::extent_mismatch, std::string(algorithm_) + ": the vectors hold " +
-                                                            std::to_string(global_size_) + " and " +
-                                                            std::to_string(arg.global_size()) + " elements");
-      } else if (arg.local_range() != range_) {
-        failure_ = status(status_code::dimension_mismatch, std::string(algorithm_) + ": the vectors are partitioned differently");
-      }
-    }
-    return *this;
-  }
-
-  /// ok, or the first failed check.
-  [[nodiscard]] const status& failure() const noexcept { return failure_; }
-
- private:
-  const char* algorithm_;
-  const context* first_ = nullptr;
-  std::size_t global_size_ = 0;
-  index_range range_{};
-  status failure_;
+/// What two vectors must share to meet in one algorithm.
+struct vector_layout {
+  const context* ctx;
+  std::size_t global_size;
+  index_range range;
 };
+
+template <class T, class P>
+status compare_layouts(const char* algorithm, const vector_layout& first, const distributed_vector<T, P>& v) {
+  if (!first.ctx->same_as(v.get_context()))
+    return status(status_code::invalid_argument, std::string(algorithm) + ": the vectors belong to different contexts");
+  if (v.global_size() != first.global_size)
+    return status(status_code::extent_mismatch, std::string(algorithm) + ": the vectors hold " +
+                                                    std::to_string(first.global_size) + " and " +
+                                                    std::to_string(v.global_size()) + " elements");
+  if (v.local_range() != first.range)
+    return status(status_code::dimension_mismatch, std::string(algorithm) + ": the vectors are partitioned differently");
+  return {};
+}
+
+// (Statuses are made, never assigned, here: nvcc warns about the discarded status& of an assignment.)
+inline status check_later_vectors(const char*, const vector_layout&) { return {}; }
+template <class A, class... Rest>
+status check_later_vectors(const char* algorithm, const vector_layout& first, const A& arg, const Rest&... rest) {
+  if constexpr (is_distributed_vector_v<A>) {
+    if (status s = compare_layouts(algorithm, first, arg); !s.ok()) return s;
+  }
+  return check_later_vectors(algorithm, first, rest...);
+}
+
+/// The checks every algorithm shares, over the vectors among its arguments: the first one's context is
+/// usable, and every later one has its layout.
+inline status check_vectors(const char*) { return {}; }
+template <class A, class... Rest>
+status check_vectors(const char* algorithm, const A& arg, const Rest&... rest) {
+  if constexpr (is_distributed_vector_v<A>) {
+    if (status s = arg.get_context().check(); !s.ok()) return s;
+    return check_later_vectors(algorithm, vector_layout{&arg.get_context(), arg.global_size(), arg.local_range()},
+                               rest...);
+  } else {
+    return check_vectors(algorithm, rest...);
+  }
+}
 
 template <class Impl>
 constexpr bool mixed_placements_of() {
@@ -113,13 +119,10 @@ auto run_algorithm(const Policy& policy, A&&... args) {
       return to_outcome<Pol>(Impl::host(policy, std::forward<A>(args)...));
   };
   using Outcome = decltype(work());
-  vector_checks checks(Impl::name);
-  (checks << ... << args);
-  status failure = checks.failure();
+  if (status s = check_vectors(Impl::name, args...); !s.ok()) return failed_as<Outcome>(std::move(s));
   if constexpr (requires { Impl::check(args...); }) {
-    if (failure.ok()) failure = Impl::check(args...);
+    if (status s = Impl::check(args...); !s.ok()) return failed_as<Outcome>(std::move(s));
   }
-  if (!failure.ok()) return failed_as<Outcome>(std::move(failure));
   return work();
 }
 

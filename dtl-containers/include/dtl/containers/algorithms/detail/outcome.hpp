@@ -76,7 +76,9 @@ Outcome failed_as(status error) {
 template <class Outcome, class F>
 auto map_outcome(Outcome outcome, F f) {
   if constexpr (is_future_v<Outcome>) {
-    return std::move(outcome).then(std::move(f));
+    // then() tells f(result<R>) from f(R) by trying both: give it a lambda of R only.
+    using R = typename Outcome::value_type;
+    return std::move(outcome).then([f = std::move(f)](const R& r) { return f(r); });
   } else {
     using U = decltype(f(*outcome));
     if (!outcome) return result<U>(std::move(outcome).error());
@@ -107,7 +109,7 @@ auto outcome_on_stream(hipStream_t stream, int device, Finish finish) {
   } else if constexpr (is_on_stream_v<Pol> && std::is_void_v<R>) {
     return finish(result<void>());
   } else {
-    return finish(result<void>(hip::stream_ref(stream).wait()));
+    return finish(result<void>(hip::stream_ref(stream).synchronize()));
   }
 }
 
