@@ -5,8 +5,12 @@
 #include "doctest.hpp"
 #include "under_sanitizer.hpp"
 
+#include <dtl/containers/config.hpp>
 #include <dtl/containers/context.hpp>
 #include <dtl/containers/environment.hpp>
+#if DTL_CONTAINERS_HAS_HIP
+#include <dtl/hip/device.hpp>  // the gpu tests' device queries
+#endif
 
 #include <optional>
 
