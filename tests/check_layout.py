@@ -6,7 +6,7 @@
 - every test source in a component's tests/ folder is built by its tests/meson.build;
 - no test case decides at run time, on the device count, to pass without testing: neither
   `if (<device count>) return;` nor `doctest::skip(<device count>)`. Such cases belong to a suite whose
-  Meson test states the requirement (--requires, see dtl-hip-mem/tests/support/test_main.cpp), so that
+  Meson test states the requirement (--requires, see dtl-core/tests/support/test_main.hpp), so that
   Meson reports them as SKIP where they cannot run;
 - platform macros (__HIP_PLATFORM_AMD__/__HIP_PLATFORM_NVIDIA__) appear only in the one platform file;
 - subprojects/dtl-* are symlinks to ../dtl-*.

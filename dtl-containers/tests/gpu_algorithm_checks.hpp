@@ -2,7 +2,7 @@
 // The checks of every algorithm on the GPU against a sequential host reference, under every policy, for
 // one placement. Each gpu_algorithms_*_test.hip file runs them for its placements (one file per
 // placement, so that the kernel compiler builds them in parallel). Compiled by dtl-hip-kc only.
-#include "gpu_main.hpp"
+#include "test_environment.hpp"
 
 #include <dtl/containers/algorithms.hpp>
 #include <dtl/containers/distributed_vector.hpp>

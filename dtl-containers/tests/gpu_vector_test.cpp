@@ -1,7 +1,7 @@
 // distributed_vector on the GPU, one rank: every device placement, views, copies, statistics, and the
 // bad inputs (a device that does not exist, more memory than the device has). Built by the C++ compiler:
 // construction and fills need no kernel of ours.
-#include "gpu_main.hpp"
+#include "test_environment.hpp"
 
 #include <dtl/containers/algorithms.hpp>
 #include <dtl/containers/distributed_vector.hpp>

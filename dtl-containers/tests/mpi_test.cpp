@@ -1,6 +1,5 @@
 // Host placements over several MPI ranks (run with 2 and 3): contexts, collectives, vectors, algorithms.
-#define DOCTEST_CONFIG_IMPLEMENT
-#include "mpi_main.hpp"
+#include "test_environment.hpp"
 
 #include <dtl/containers/algorithms.hpp>
 #include <dtl/containers/distributed_vector.hpp>
@@ -183,5 +182,3 @@ TEST_SUITE("mpi") {
     CHECK(dtl::copy(a, c).error() == dtl::status_code::extent_mismatch);
   }
 }
-
-int main(int argc, char** argv) { return test_support::run_on_ranks(argc, argv, 2); }

@@ -4,6 +4,7 @@
 #include "doctest.hpp"
 
 #include "test_kernels.hpp"
+#include "under_sanitizer.hpp"
 
 #include <dtl/hip/device.hpp>
 
@@ -15,10 +16,9 @@
 namespace exec_test {
 
 /// compute-sanitizer serialises kernel launches with the host, so a kernel that spins until the host
-/// releases it cannot be released: it runs out its spin budget instead. scripts/gpu-check sets
-/// DTL_UNDER_SANITIZER for its sanitizer runs, and the gate tests skip themselves there (they run, and
-/// must pass, in the plain run).
-inline bool under_sanitizer() noexcept { return std::getenv("DTL_UNDER_SANITIZER") != nullptr; }
+/// releases it cannot be released: it runs out its spin budget instead. The gate tests skip themselves
+/// there (under_sanitizer.hpp, from the shared test support).
+using dtl_test::under_sanitizer;
 
 /// Polls before the gate kernel gives up by itself (about 10-20 s): a failed test cannot hang.
 inline constexpr long long gate_max_polls = 10'000'000;
