@@ -1,8 +1,8 @@
-// The seed's "Event Tracking" snippet, verbatim inside seed_snippet(), with the stream it records on
+// The guide's "Event Tracking" snippet, verbatim inside guide_snippet(), with the stream it records on
 // (carrying a device-to-host copy), then a check that the event really covered that work.
 // Exits 77 (skip) without a HIP device.
 //
-// The snippet discards the result<void> of record() and synchronize(), as the seed does; this file is
+// The snippet discards the result<void> of record() and synchronize(), as the guide does; this file is
 // built with -Wno-unused-result for that reason.
 #include <backends/hip/hip_event.hpp>
 
@@ -17,8 +17,8 @@
 namespace {
 
 /// Runs the snippet on `stream`; true when the event was recorded and reads "done" afterwards.
-bool seed_snippet(dtl::hip::hip_stream& stream) {
-  // ---- begin seed snippet ----
+bool guide_snippet(dtl::hip::hip_stream& stream) {
+  // ---- begin guide snippet ----
 dtl::hip::hip_event event;
 event.record(stream);
 
@@ -29,7 +29,7 @@ if (event.query()) {
 
 // Or block until done
 event.synchronize();
-  // ---- end seed snippet ----
+  // ---- end guide snippet ----
   return event.recorded() && event.query().is_complete();
 }
 
@@ -56,7 +56,7 @@ int main() {
             dtl::hip::hip_memory_transfer::copy_async(*h, *d, bytes, dtl::hip::transfer_kind::device_to_host, stream)
                 .has_value();
 
-  ok = seed_snippet(stream) && ok;
+  ok = guide_snippet(stream) && ok;
   // synchronize() returned, so the copy the event covers is complete: the host buffer holds the data.
   const auto* bytes_in = static_cast<const unsigned char*>(*h);
   for (std::size_t i = 0; ok && i < bytes; i += 4093) ok = bytes_in[i] == 0x5a;

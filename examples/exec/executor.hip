@@ -1,8 +1,8 @@
-// The seed's "Executor Patterns / hip_executor" snippet, verbatim inside seed_snippet(), with the
+// The guide's "Executor Patterns / hip_executor" snippet, verbatim inside guide_snippet(), with the
 // kernel, grid, block, d_data and n it uses, then a check that the kernel really ran on the data.
 // Exits 77 (skip) without a HIP device.
 //
-// The snippet discards the result<void> of execute() and synchronize(), as the seed does; this file is
+// The snippet discards the result<void> of execute() and synchronize(), as the guide does; this file is
 // built with -Wno-unused-result for that reason. Real code checks them (see check_with_results()).
 #include <backends/hip/hip_executor.hpp>
 
@@ -28,8 +28,8 @@ int n = 0;
 dim3 grid;
 dim3 block;
 
-void seed_snippet() {
-  // ---- begin seed snippet ----
+void guide_snippet() {
+  // ---- begin guide snippet ----
 // Create executor with a non-blocking stream
 dtl::hip::hip_stream stream(dtl::hip::stream_flags::non_blocking);
 dtl::hip::hip_executor exec(std::move(stream));
@@ -41,7 +41,7 @@ exec.execute([](hipStream_t s) {
 
 // Wait for completion
 exec.synchronize();
-  // ---- end seed snippet ----
+  // ---- end guide snippet ----
 }
 
 // The same work, with every status checked: what real code looks like.
@@ -84,7 +84,7 @@ int main() {
   bool ok = dtl::hip::hip_memory_transfer::copy(d_data, x.data(), bytes, dtl::hip::transfer_kind::host_to_device)
                 .has_value();
 
-  seed_snippet();
+  guide_snippet();
   std::vector<float> once(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) once[i] = 2.0f * x[i] + 1.0f;
   ok = ok && device_holds(once);  // the snippet's kernel ran, and synchronize() waited for it

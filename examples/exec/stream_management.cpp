@@ -1,8 +1,8 @@
-// The seed's "Stream Management" snippet, verbatim inside seed_snippet(), then checks of what each
+// The guide's "Stream Management" snippet, verbatim inside guide_snippet(), then checks of what each
 // stream is, and that the wrapped external stream outlives its non-owning wrapper.
 // Exits 77 (skip) without a HIP device.
 //
-// The snippet discards the hipError_t of hipStreamCreate, as the seed does; this file is built with
+// The snippet discards the hipError_t of hipStreamCreate, as the guide does; this file is built with
 // -Wno-unused-result for that reason.
 #include <backends/hip/hip_executor.hpp>
 
@@ -18,8 +18,8 @@ bool report(bool ok, const char* what) {
 }
 
 /// Runs the snippet and checks its streams; returns the external stream (still alive) for main().
-hipStream_t seed_snippet(bool& ok) {
-  // ---- begin seed snippet ----
+hipStream_t guide_snippet(bool& ok) {
+  // ---- begin guide snippet ----
 // Default stream
 dtl::hip::hip_stream default_stream;
 
@@ -30,7 +30,7 @@ dtl::hip::hip_stream stream(dtl::hip::stream_flags::non_blocking);
 hipStream_t external_stream;
 hipStreamCreate(&external_stream);
 dtl::hip::hip_stream wrapped(external_stream, false);  // does not destroy on destruct
-  // ---- end seed snippet ----
+  // ---- end guide snippet ----
 
   const int device = dtl::hip::current_device().value_or(-1);
   ok = report(default_stream.valid() && default_stream.is_default() && !default_stream.owns() &&
@@ -55,7 +55,7 @@ int main() {
   }
   bool ok = true;
   std::printf("hip_stream:\n");
-  const hipStream_t external = seed_snippet(ok);
+  const hipStream_t external = guide_snippet(ok);
   // `wrapped` is gone; the stream it wrapped must not be.
   ok = report(hipStreamQuery(external) == hipSuccess, "external_stream survives its wrapper") && ok;
   ok = report(hipStreamDestroy(external) == hipSuccess, "and is destroyed by its owner") && ok;

@@ -1,8 +1,8 @@
-// The seed's "Memory Management / Memory Transfers" snippet, verbatim inside seed_snippet(), with the
+// The guide's "Memory Management / Memory Transfers" snippet, verbatim inside guide_snippet(), with the
 // d_ptr, h_ptr, size and stream it uses, then a check that the data really arrived on the device.
 // Exits 77 (skip) without a HIP device.
 //
-// The snippet discards the result<void> of each copy, as the seed does; this file is built with
+// The snippet discards the result<void> of each copy, as the guide does; this file is built with
 // -Wno-unused-result for that reason. Real code checks them (DTL_TRY, or see check_device_holds()).
 #include <backends/hip/hip_memory_transfer.hpp>
 
@@ -15,8 +15,8 @@
 
 namespace {
 
-void seed_snippet(void* d_ptr, void* h_ptr, std::size_t size, dtl::hip::stream_ref stream) {
-  // ---- begin seed snippet ----
+void guide_snippet(void* d_ptr, void* h_ptr, std::size_t size, dtl::hip::stream_ref stream) {
+  // ---- begin guide snippet ----
 // Host to device
 dtl::hip::hip_memory_transfer::copy(d_ptr, h_ptr, size,
     dtl::hip::transfer_kind::host_to_device);
@@ -28,7 +28,7 @@ dtl::hip::hip_memory_transfer::copy(h_ptr, d_ptr, size,
 // Async copy on a stream
 dtl::hip::hip_memory_transfer::copy_async(d_ptr, h_ptr, size,
     dtl::hip::transfer_kind::host_to_device, stream);
-  // ---- end seed snippet ----
+  // ---- end guide snippet ----
 }
 
 // Reads the device buffer back through a separate host buffer and compares it with `expected`.
@@ -68,7 +68,7 @@ int main() {
   std::memcpy(h_ptr, expected.data(), size);
   bool ok = hipMemset(d_ptr, 0, size) == hipSuccess;  // so that only the copies can put the data there
 
-  seed_snippet(d_ptr, h_ptr, size, stream);
+  guide_snippet(d_ptr, h_ptr, size, stream);
 
   // The async copy must be complete before the device buffer is read.
   ok = ok && dtl::hip::stream_ref(stream).wait().has_value();
