@@ -90,7 +90,7 @@ TEST_SUITE("gpu.vector") {
     }
   }
 
-  TEST_CASE("the seed's lines") {
+  TEST_CASE("the guide's lines") {
     const auto ctx = test_support::world();
     dtl::distributed_vector<float, dtl::device_only<0>> vec(1000, ctx);
     dtl::distributed_vector<float, dtl::unified_memory> vec_unified(1000, ctx);

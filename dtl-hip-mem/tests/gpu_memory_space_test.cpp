@@ -113,7 +113,7 @@ TEST_SUITE("gpu.memory_space") {
     CHECK(hip_current_device() == before);
   }
 
-  TEST_CASE("the seed's snippet: allocate(1024), check, deallocate") {
+  TEST_CASE("the guide's snippet: allocate(1024), check, deallocate") {
     dtl::hip::hip_memory_space mem_space;
     auto alloc_result = mem_space.allocate(1024);
     REQUIRE(alloc_result.has_value());

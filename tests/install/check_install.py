@@ -76,8 +76,12 @@ def build(build_dir, work, platform, archs, compiler, cxx):
     kc = pkg_config(env, *define, "--variable=kernel_compiler", "dtl-hip-exec")[0]
     if not os.access(kc, os.X_OK):
         sys.exit(f"the kernel_compiler variable names no installed program: {kc}")
+    # The README's recipe passes kernel_includes too (the installed dtl-hip-kc would find the headers alone).
+    kernel_includes = pkg_config(env, *define, "--variable=kernel_includes", "dtl-hip-exec")
+    if not kernel_includes:
+        sys.exit("dtl-hip-exec's pkg-config file has no kernel_includes variable")
     obj = os.path.join(work, "consumer-kc.o")
-    sh([kc, source, obj, obj + ".d"])
+    sh([kc, source, obj, obj + ".d", *kernel_includes])
     sh([cxx, obj, "-o", os.path.join(work, "consumer-kc"), *libs, *rpath])
     print("built through pkg-config only:", direct, os.path.join(work, "consumer-kc"))
 
