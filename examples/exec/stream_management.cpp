@@ -11,6 +11,8 @@
 
 #include <cstdio>
 
+#include "skip_without_device.hpp"
+
 namespace {
 
 bool report(bool ok, const char* what) {
@@ -65,17 +67,4 @@ int run() {
 
 }  // namespace
 
-// The constructors throw dtl::status_error when they cannot make a stream, event or executor
-// (backend_not_available without a device): report it instead of terminating.
-int main() {
-  try {
-    return run();
-  } catch (const dtl::status_error& e) {
-    if (e.code() == dtl::status_code::backend_not_available) {
-      std::printf("no HIP device: skipping\n");
-      return 77;
-    }
-    std::fprintf(stderr, "%s\n", e.what());
-    return 1;
-  }
-}
+int main() { return run_or_skip_without_device(run); }

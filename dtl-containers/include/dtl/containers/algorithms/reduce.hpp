@@ -73,30 +73,28 @@ struct global_value {
   }
 };
 
-/// The elements reduced with `op` from `init`, on every rank.
-struct reduce_impl : global_value {
-  static constexpr const char* name = "reduce";
+/// The bodies of a reduction of the elements themselves, under `Scope`: (vec[, init[, op]]), init T{}
+/// and std::plus<> by default.
+template <reduce_scope Scope>
+struct element_reduction {
   template <class Pol, class T, class P, class Init = T, class Op = std::plus<>>
   static auto host(const Pol& p, const distributed_vector<T, P>& vec, const Init& init = Init{}, Op op = {}) {
-    return reduce_vector_on_host(p, vec, static_cast<T>(init), op, identity_transform{}, reduce_scope::all, 0);
+    return reduce_vector_on_host(p, vec, static_cast<T>(init), op, identity_transform{}, Scope, 0);
   }
   template <class Pol, class T, class P, class Init = T, class Op = std::plus<>>
   static auto device(const Pol& p, const distributed_vector<T, P>& vec, const Init& init = Init{}, Op op = {}) {
-    return reduce_vector_on_device(p, vec, static_cast<T>(init), op, identity_transform{}, reduce_scope::all, 0);
+    return reduce_vector_on_device(p, vec, static_cast<T>(init), op, identity_transform{}, Scope, 0);
   }
 };
 
+/// The elements reduced with `op` from `init`, on every rank.
+struct reduce_impl : element_reduction<reduce_scope::all>, global_value {
+  static constexpr const char* name = "reduce";
+};
+
 /// As reduce, with this rank's value beside the global one (reduce_result<T>).
-struct distributed_reduce_impl {
+struct distributed_reduce_impl : element_reduction<reduce_scope::all> {
   static constexpr const char* name = "distributed_reduce";
-  template <class Pol, class T, class P, class Init = T, class Op = std::plus<>>
-  static auto host(const Pol& p, const distributed_vector<T, P>& vec, const Init& init = Init{}, Op op = {}) {
-    return reduce_vector_on_host(p, vec, static_cast<T>(init), op, identity_transform{}, reduce_scope::all, 0);
-  }
-  template <class Pol, class T, class P, class Init = T, class Op = std::plus<>>
-  static auto device(const Pol& p, const distributed_vector<T, P>& vec, const Init& init = Init{}, Op op = {}) {
-    return reduce_vector_on_device(p, vec, static_cast<T>(init), op, identity_transform{}, reduce_scope::all, 0);
-  }
 };
 
 /// The global value on `root` only (has_global false elsewhere).
@@ -120,16 +118,8 @@ struct reduce_to_root_impl {
 };
 
 /// This rank's elements only, no communication.
-struct local_reduce_impl {
+struct local_reduce_impl : element_reduction<reduce_scope::local> {
   static constexpr const char* name = "local_reduce";
-  template <class Pol, class T, class P, class Init = T, class Op = std::plus<>>
-  static auto host(const Pol& p, const distributed_vector<T, P>& vec, const Init& init = Init{}, Op op = {}) {
-    return reduce_vector_on_host(p, vec, static_cast<T>(init), op, identity_transform{}, reduce_scope::local, 0);
-  }
-  template <class Pol, class T, class P, class Init = T, class Op = std::plus<>>
-  static auto device(const Pol& p, const distributed_vector<T, P>& vec, const Init& init = Init{}, Op op = {}) {
-    return reduce_vector_on_device(p, vec, static_cast<T>(init), op, identity_transform{}, reduce_scope::local, 0);
-  }
   template <class Outcome>
   static auto finish(Outcome outcome) {
     return map_outcome(std::move(outcome), [](const auto& r) { return r.local_value; });

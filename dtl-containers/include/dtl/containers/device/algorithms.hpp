@@ -145,14 +145,11 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
             F f, reduce_scope scope, int root) {
   using Pol = std::remove_cvref_t<Policy>;
   using R = reduce_result<T>;
-  auto lane_or = acquire_lane(ctx, device);
-  if (!lane_or) return failed_outcome<Pol, R>(std::move(lane_or).error());
-  std::shared_ptr<device_lane> lane = std::move(lane_or).value();
-  std::unique_lock lock(lane->mutex);
-  auto guard = hip::device_guard::enter(device);
-  if (!guard) return failed_outcome<Pol, R>(std::move(guard).error());
-  const hipStream_t stream = stream_for(policy, *lane);
-  device::device_scratch& scratch = lane->scratch_for(stream);
+  auto session = enter_lane(policy, ctx, device);
+  if (!session) return failed_outcome<Pol, R>(std::move(session).error());
+  const std::shared_ptr<device_lane> lane = session->lane;
+  const hipStream_t stream = session->stream;
+  device::device_scratch& scratch = *session->scratch;
   const bool has_global = scope == reduce_scope::all || (scope == reduce_scope::root && ctx.rank() == root);
   const bool single_rank = ctx.size() == 1;
 
@@ -195,7 +192,7 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
       if (!done) return std::move(done).error();
       return R{op(init, values[0]), has_global ? op(init, values[1]) : T{}, has_global};
     };
-    lock.unlock();  // the stream orders the rest; finish() only reads the pinned slot
+    session->lock.unlock();  // the stream orders the rest; finish() only reads the pinned slot
     return outcome_on_stream<Pol>(stream, device, std::move(finish));
   } else {
     // Any other operator: fold the block into a maybe<T> (no identity needed), then combine the ranks'
@@ -225,14 +222,10 @@ template <bool Inclusive, class Policy, class T, class Op>
 auto scan(const Policy& policy, const context& ctx, int device, const T* in, T* out, std::size_t n, const T& init,
           Op op) {
   using Pol = std::remove_cvref_t<Policy>;
-  auto lane_or = acquire_lane(ctx, device);
-  if (!lane_or) return failed_outcome<Pol, void>(std::move(lane_or).error());
-  std::shared_ptr<device_lane> lane = std::move(lane_or).value();
-  std::unique_lock lock(lane->mutex);
-  auto guard = hip::device_guard::enter(device);
-  if (!guard) return failed_outcome<Pol, void>(std::move(guard).error());
-  const hipStream_t stream = stream_for(policy, *lane);
-  device::device_scratch& scratch = lane->scratch_for(stream);
+  auto session = enter_lane(policy, ctx, device);
+  if (!session) return failed_outcome<Pol, void>(std::move(session).error());
+  const hipStream_t stream = session->stream;
+  device::device_scratch& scratch = *session->scratch;
 
   auto compute = [&]() -> result<void> {
     // This block's total: the last element of the inclusive scan, or a reduction before the exclusive one.

@@ -14,6 +14,7 @@
 #include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/core/result.hpp>
+#include <dtl/core/try.hpp>
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/future.hpp>
 #include <dtl/hip/hip_stream.hpp>
@@ -72,21 +73,36 @@ hipStream_t stream_for(const Policy& policy, const device_lane& lane) noexcept {
     return lane.stream.native_handle();
 }
 
+/// One algorithm's hold on a lane: the lane's mutex locked, its device current, the policy's stream and
+/// that stream's scratch.
+struct lane_session {
+  std::shared_ptr<device_lane> lane;
+  std::unique_lock<std::mutex> lock;
+  hip::device_guard guard;
+  hipStream_t stream;
+  device::device_scratch* scratch;
+};
+
+template <class Policy>
+result<lane_session> enter_lane(const Policy& policy, const context& ctx, int device) {
+  DTL_ASSIGN_OR_RETURN(std::shared_ptr<device_lane> lane, acquire_lane(ctx, device));
+  std::unique_lock lock(lane->mutex);
+  DTL_ASSIGN_OR_RETURN(hip::device_guard guard, hip::device_guard::enter(device));
+  const hipStream_t stream = stream_for(policy, *lane);
+  device::device_scratch* scratch = &lane->scratch_for(stream);
+  return lane_session{std::move(lane), std::move(lock), std::move(guard), stream, scratch};
+}
+
 /// Runs enqueue(stream, scratch) -> status for an algorithm without a value, under `Policy`
 /// (outcome.hpp says what each policy returns).
 template <class Policy, class Enqueue>
 auto run_on_lane(const Policy& policy, const context& ctx, int device, Enqueue&& enqueue) {
   using Pol = std::remove_cvref_t<Policy>;
   using Outcome = decltype(outcome_on_stream<Pol>(hipStream_t{}, device, nothing_to_read{}));
-  auto lane_or = acquire_lane(ctx, device);
-  if (!lane_or) return failed_as<Outcome>(std::move(lane_or).error());
-  device_lane& lane = **lane_or;
-  std::unique_lock lock(lane.mutex);
-  auto guard = hip::device_guard::enter(device);
-  if (!guard) return failed_as<Outcome>(std::move(guard).error());
-  const hipStream_t stream = stream_for(policy, lane);
-  if (status s = enqueue(stream, lane.scratch_for(stream)); !s.ok()) return failed_as<Outcome>(std::move(s));
-  return outcome_on_stream<Pol>(stream, device, nothing_to_read{});
+  auto session = enter_lane(policy, ctx, device);
+  if (!session) return failed_as<Outcome>(std::move(session).error());
+  if (status s = enqueue(session->stream, *session->scratch); !s.ok()) return failed_as<Outcome>(std::move(s));
+  return outcome_on_stream<Pol>(session->stream, device, nothing_to_read{});
 }
 
 }  // namespace dtl::detail
