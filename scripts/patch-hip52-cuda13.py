@@ -35,6 +35,11 @@ def sub(text, old, new, count=1):
     return text.replace(old, new)
 
 
+def guard(text, old, condition):
+    """Keeps `old` (which must match once) only where `condition` holds."""
+    return sub(text, old, f"#if {condition}\n{old}#endif\n")
+
+
 def main():
     inc = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
     f = inc / "hip" / "nvidia_detail" / "nvidia_hip_runtime_api.h"
@@ -67,12 +72,8 @@ def main():
     return hipCUDAErrorTohipError(cudaMemPrefetchAsync(dev_ptr, count, device, stream));
 #endif""")
     # ---- hipChooseDevice: fields removed from cudaDeviceProp in CUDA 13
-    t = sub(t, "    cdprop.clockRate = prop->clockRate;\n",
-            "#if CUDART_VERSION < 13000\n    cdprop.clockRate = prop->clockRate;\n#endif\n")
-    t = sub(t, "    cdprop.computeMode = prop->computeMode;\n",
-            "#if CUDART_VERSION < 13000\n    cdprop.computeMode = prop->computeMode;\n#endif\n")
-    t = sub(t, "    cdprop.memoryClockRate = prop->memoryClockRate;\n",
-            "#if CUDART_VERSION < 13000\n    cdprop.memoryClockRate = prop->memoryClockRate;\n#endif\n")
+    for field in ("clockRate", "computeMode", "memoryClockRate"):
+        t = guard(t, f"    cdprop.{field} = prop->{field};\n", "CUDART_VERSION < 13000")
     # ---- hipGetDeviceProperties
     t = sub(t, """    p_prop->clockRate = cdprop.clockRate;
     p_prop->memoryClockRate = cdprop.memoryClockRate;
@@ -94,8 +95,7 @@ def main():
     t = sub(t, "    p_prop->cooperativeMultiDeviceLaunch = cdprop.cooperativeMultiDeviceLaunch;\n",
             "#if CUDART_VERSION >= 13000\n    p_prop->cooperativeMultiDeviceLaunch = 0;\n#else\n"
             "    p_prop->cooperativeMultiDeviceLaunch = cdprop.cooperativeMultiDeviceLaunch;\n#endif\n")
-    t = sub(t, "    p_prop->kernelExecTimeoutEnabled = cdprop.kernelExecTimeoutEnabled;\n",
-            "#if CUDART_VERSION < 13000\n    p_prop->kernelExecTimeoutEnabled = cdprop.kernelExecTimeoutEnabled;\n#endif\n")
+    t = guard(t, "    p_prop->kernelExecTimeoutEnabled = cdprop.kernelExecTimeoutEnabled;\n", "CUDART_VERSION < 13000")
     # ---- hipDeviceGetAttribute
     t = sub(t, """        case hipDeviceAttributeCooperativeMultiDeviceLaunch:
             cdattr = cudaDevAttrCooperativeMultiDeviceLaunch;
@@ -122,13 +122,13 @@ def main():
     return hipCUDAErrorTohipError(cudaGetTextureAlignmentOffset(offset,texref));
 }
 """
-    t = sub(t, old, "#if CUDART_VERSION < 12000\n" + old + "#endif\n")
+    t = guard(t, old, "CUDART_VERSION < 12000")
     old = """inline static hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams* launchParamsList,
                                                  int  numDevices, unsigned int  flags) {
     return hipCUDAErrorTohipError(cudaLaunchCooperativeKernelMultiDevice(launchParamsList, numDevices, flags));
 }
 """
-    t = sub(t, old, "#if CUDART_VERSION < 12000\n" + old + "#endif\n")
+    t = guard(t, old, "CUDART_VERSION < 12000")
     a = t.index("template <class T, int dim, enum cudaTextureReadMode readMode>\ninline static hipError_t hipBindTexture(size_t* offset, const struct texture<T, dim, readMode>& tex,")
     b = t.index("template <class T>\ninline static hipChannelFormatDesc hipCreateChannelDesc() {")
     t = t[:a] + "#if CUDART_VERSION < 12000\n" + t[a:b] + "#endif\n\n" + t[b:]
@@ -136,16 +136,14 @@ def main():
     E = "#if CUDART_VERSION >= 13000\n#define HIP_CUDA13_EDGE_ NULL,\n#else\n#define HIP_CUDA13_EDGE_\n#endif\n"
     t = sub(t, "inline static hipError_t hipGraphAddDependencies(hipGraph_t graph,",
             E + "inline static hipError_t hipGraphAddDependencies(hipGraph_t graph,")
-    t = sub(t, "cudaGraphAddDependencies(graph, from, to, numDependencies)",
-            "cudaGraphAddDependencies(graph, from, to, HIP_CUDA13_EDGE_ numDependencies)")
-    t = sub(t, "cudaGraphRemoveDependencies(graph, from, to, numDependencies)",
-            "cudaGraphRemoveDependencies(graph, from, to, HIP_CUDA13_EDGE_ numDependencies)")
-    t = sub(t, "cudaGraphGetEdges(graph, from, to, numEdges)",
-            "cudaGraphGetEdges(graph, from, to, HIP_CUDA13_EDGE_ numEdges)")
-    t = sub(t, "cudaGraphNodeGetDependencies(node, pDependencies, pNumDependencies)",
-            "cudaGraphNodeGetDependencies(node, pDependencies, HIP_CUDA13_EDGE_ pNumDependencies)")
-    t = sub(t, "cudaGraphNodeGetDependentNodes(node, pDependentNodes, pNumDependentNodes)",
-            "cudaGraphNodeGetDependentNodes(node, pDependentNodes, HIP_CUDA13_EDGE_ pNumDependentNodes)")
+    # Each call gains the edge-data argument before its last one.
+    for call in ("cudaGraphAddDependencies(graph, from, to, numDependencies)",
+                 "cudaGraphRemoveDependencies(graph, from, to, numDependencies)",
+                 "cudaGraphGetEdges(graph, from, to, numEdges)",
+                 "cudaGraphNodeGetDependencies(node, pDependencies, pNumDependencies)",
+                 "cudaGraphNodeGetDependentNodes(node, pDependentNodes, pNumDependentNodes)"):
+        head, last = call.rsplit(", ", 1)
+        t = sub(t, call, f"{head}, HIP_CUDA13_EDGE_ {last}")
     t = sub(t, """    return hipCUDAErrorTohipError(cudaStreamGetCaptureInfo_v2(
         stream, captureStatus_out, id_out, graph_out, dependencies_out, numDependencies_out));""",
             """#if CUDART_VERSION >= 13000
