@@ -25,7 +25,7 @@ class environment_session final : public dtl_test::session {
     }
     test_support::environment().emplace(std::move(made).value());
     rank_ = test_support::environment()->rank();
-    size_ = test_support::environment()->rank_count();
+    rank_count_ = test_support::environment()->rank_count();
     return std::nullopt;
   }
 
@@ -45,9 +45,9 @@ class environment_session final : public dtl_test::session {
   }
 
   int total_failures(int failed) override {
-    if (size_ == 1) return failed;
+    if (rank_count_ == 1) return failed;
     const int total = test_support::environment()->make_world_context().allreduce_value(failed, dtl::reduce_op::sum).value_or(1);
-    if (rank_ == 0) std::printf("%d ranks: %d failed\n", size_, total);
+    if (rank_ == 0) std::printf("%d ranks: %d failed\n", rank_count_, total);
     return total;
   }
 
@@ -55,13 +55,13 @@ class environment_session final : public dtl_test::session {
 
  private:
   int rank_ = 0;
-  int size_ = 1;
+  int rank_count_ = 1;
 };
 
 std::string too_few_ranks(int min_ranks) {
-  const int size = test_support::environment()->rank_count();
-  if (size >= min_ranks) return {};
-  return "these tests need " + std::to_string(min_ranks) + " ranks; started with " + std::to_string(size);
+  const int ranks = test_support::environment()->rank_count();
+  if (ranks >= min_ranks) return {};
+  return "these tests need " + std::to_string(min_ranks) + " ranks; started with " + std::to_string(ranks);
 }
 
 std::string no_mpi() {

@@ -165,11 +165,11 @@ struct copy_impl {
 
 }  // namespace detail
 
-inline constexpr detail::algorithm_fn<detail::fill_impl, detail::algorithm_form::status> fill{};
-inline constexpr detail::algorithm_fn<detail::iota_impl, detail::algorithm_form::status> iota{};
-inline constexpr detail::algorithm_fn<detail::for_each_impl, detail::algorithm_form::status> for_each{};
-inline constexpr detail::algorithm_fn<detail::for_each_indexed_impl, detail::algorithm_form::status> for_each_indexed{};
-inline constexpr detail::algorithm_fn<detail::transform_impl, detail::algorithm_form::status> transform{};
-inline constexpr detail::algorithm_fn<detail::copy_impl, detail::algorithm_form::status> copy{};
+inline constexpr detail::status_algorithm<detail::fill_impl> fill{};
+inline constexpr detail::status_algorithm<detail::iota_impl> iota{};
+inline constexpr detail::status_algorithm<detail::for_each_impl> for_each{};
+inline constexpr detail::status_algorithm<detail::for_each_indexed_impl> for_each_indexed{};
+inline constexpr detail::status_algorithm<detail::transform_impl> transform{};
+inline constexpr detail::status_algorithm<detail::copy_impl> copy{};
 
 }  // namespace dtl

@@ -55,13 +55,13 @@ result<reduce_result<T>> host_reduce(const context& ctx, const In* data, std::si
 /// The device side of a reduction of `vec` (its elements transformed by `f`).
 template <class Policy, class In, class P, class T, class Op, class F>
 auto reduce_vector_on_device(const Policy& policy, const distributed_vector<In, P>& vec, const T& init, Op op, F f,
-                   reduce_scope scope, int root) {
+                             reduce_scope scope, int root) {
   return device_algo::reduce(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(), init, op,
                              f, scope, root);
 }
 template <class Policy, class In, class P, class T, class Op, class F>
-result<reduce_result<T>> reduce_vector_on_host(const Policy&, const distributed_vector<In, P>& vec, const T& init, Op op, F f,
-                                     reduce_scope scope, int root) {
+result<reduce_result<T>> reduce_vector_on_host(const Policy&, const distributed_vector<In, P>& vec, const T& init,
+                                               Op op, F f, reduce_scope scope, int root) {
   return host_reduce<Policy>(vec.get_context(), vec.local_data(), vec.local_size(), init, op, f, scope, root);
 }
 
@@ -164,11 +164,13 @@ struct count_if_impl : global_value {
   static constexpr const char* name = "count_if";
   template <class Pol, class T, class P, class Pred>
   static auto host(const Pol& p, const distributed_vector<T, P>& vec, Pred pred) {
-    return reduce_vector_on_host(p, vec, std::size_t{0}, std::plus<std::size_t>{}, count_transform<Pred>{pred}, reduce_scope::all, 0);
+    return reduce_vector_on_host(p, vec, std::size_t{0}, std::plus<std::size_t>{}, count_transform<Pred>{pred},
+                                 reduce_scope::all, 0);
   }
   template <class Pol, class T, class P, class Pred>
   static auto device(const Pol& p, const distributed_vector<T, P>& vec, Pred pred) {
-    return reduce_vector_on_device(p, vec, std::size_t{0}, std::plus<std::size_t>{}, count_transform<Pred>{pred}, reduce_scope::all, 0);
+    return reduce_vector_on_device(p, vec, std::size_t{0}, std::plus<std::size_t>{}, count_transform<Pred>{pred},
+                                   reduce_scope::all, 0);
   }
 };
 
@@ -189,21 +191,19 @@ struct count_impl : global_value {
 
 // Each value algorithm in its two forms: the bare one throws dtl::status_error, try_ returns result<T>.
 // Both take an execution policy first or run under dtl::seq{}; under dtl::async both give a future.
-using detail::algorithm_fn;
-using detail::algorithm_form;
-inline constexpr algorithm_fn<detail::reduce_impl, algorithm_form::value> reduce{};
-inline constexpr algorithm_fn<detail::reduce_impl, algorithm_form::try_value> try_reduce{};
-inline constexpr algorithm_fn<detail::distributed_reduce_impl, algorithm_form::value> distributed_reduce{};
-inline constexpr algorithm_fn<detail::distributed_reduce_impl, algorithm_form::try_value> try_distributed_reduce{};
-inline constexpr algorithm_fn<detail::reduce_to_root_impl, algorithm_form::value> reduce_to_root{};
-inline constexpr algorithm_fn<detail::reduce_to_root_impl, algorithm_form::try_value> try_reduce_to_root{};
-inline constexpr algorithm_fn<detail::local_reduce_impl, algorithm_form::value> local_reduce{};
-inline constexpr algorithm_fn<detail::local_reduce_impl, algorithm_form::try_value> try_local_reduce{};
-inline constexpr algorithm_fn<detail::transform_reduce_impl, algorithm_form::value> transform_reduce{};
-inline constexpr algorithm_fn<detail::transform_reduce_impl, algorithm_form::try_value> try_transform_reduce{};
-inline constexpr algorithm_fn<detail::count_if_impl, algorithm_form::value> count_if{};
-inline constexpr algorithm_fn<detail::count_if_impl, algorithm_form::try_value> try_count_if{};
-inline constexpr algorithm_fn<detail::count_impl, algorithm_form::value> count{};
-inline constexpr algorithm_fn<detail::count_impl, algorithm_form::try_value> try_count{};
+inline constexpr detail::value_algorithm<detail::reduce_impl> reduce{};
+inline constexpr detail::try_value_algorithm<detail::reduce_impl> try_reduce{};
+inline constexpr detail::value_algorithm<detail::distributed_reduce_impl> distributed_reduce{};
+inline constexpr detail::try_value_algorithm<detail::distributed_reduce_impl> try_distributed_reduce{};
+inline constexpr detail::value_algorithm<detail::reduce_to_root_impl> reduce_to_root{};
+inline constexpr detail::try_value_algorithm<detail::reduce_to_root_impl> try_reduce_to_root{};
+inline constexpr detail::value_algorithm<detail::local_reduce_impl> local_reduce{};
+inline constexpr detail::try_value_algorithm<detail::local_reduce_impl> try_local_reduce{};
+inline constexpr detail::value_algorithm<detail::transform_reduce_impl> transform_reduce{};
+inline constexpr detail::try_value_algorithm<detail::transform_reduce_impl> try_transform_reduce{};
+inline constexpr detail::value_algorithm<detail::count_if_impl> count_if{};
+inline constexpr detail::try_value_algorithm<detail::count_if_impl> try_count_if{};
+inline constexpr detail::value_algorithm<detail::count_impl> count{};
+inline constexpr detail::try_value_algorithm<detail::count_impl> try_count{};
 
 }  // namespace dtl

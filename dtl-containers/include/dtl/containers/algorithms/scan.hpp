@@ -76,7 +76,7 @@ struct scan_impl {
 
 }  // namespace detail
 
-inline constexpr detail::algorithm_fn<detail::scan_impl<true>, detail::algorithm_form::status> inclusive_scan{};
-inline constexpr detail::algorithm_fn<detail::scan_impl<false>, detail::algorithm_form::status> exclusive_scan{};
+inline constexpr detail::status_algorithm<detail::scan_impl<true>> inclusive_scan{};
+inline constexpr detail::status_algorithm<detail::scan_impl<false>> exclusive_scan{};
 
 }  // namespace dtl

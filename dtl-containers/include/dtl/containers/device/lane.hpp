@@ -98,10 +98,9 @@ result<lane_session> enter_lane(const Policy& policy, const context& ctx, int de
 template <class Policy, class Enqueue>
 auto run_on_lane(const Policy& policy, const context& ctx, int device, Enqueue&& enqueue) {
   using Pol = std::remove_cvref_t<Policy>;
-  using Outcome = decltype(outcome_on_stream<Pol>(hipStream_t{}, device, nothing_to_read{}));
   auto session = enter_lane(policy, ctx, device);
-  if (!session) return failed_as<Outcome>(std::move(session).error());
-  if (status s = enqueue(session->stream, *session->scratch); !s.ok()) return failed_as<Outcome>(std::move(s));
+  if (!session) return failed_outcome<Pol, void>(std::move(session).error());
+  if (status s = enqueue(session->stream, *session->scratch); !s.ok()) return failed_outcome<Pol, void>(std::move(s));
   return outcome_on_stream<Pol>(session->stream, device, nothing_to_read{});
 }
 

@@ -152,4 +152,13 @@ struct algorithm_fn {
   }
 };
 
+/// The objects' types, by form: an algorithm that modifies (status), a value algorithm's bare form
+/// (value) and its try_ twin.
+template <class Impl>
+using status_algorithm = algorithm_fn<Impl, algorithm_form::status>;
+template <class Impl>
+using value_algorithm = algorithm_fn<Impl, algorithm_form::value>;
+template <class Impl>
+using try_value_algorithm = algorithm_fn<Impl, algorithm_form::try_value>;
+
 }  // namespace dtl::detail
