@@ -32,6 +32,7 @@ class comm_backend {
   /// Root receives bytes_per_rank[r] bytes from each rank r, in rank order, into recv.
   virtual status gatherv(const void* send, std::size_t bytes, void* recv, const std::vector<std::size_t>& bytes_per_rank,
                          int root) = 0;
+  /// A null pointer for a rank that passes undefined_color (it is in no sub-communicator).
   virtual result<std::unique_ptr<comm_backend>> split(int color, int key) = 0;
   /// Exposes [base, base + bytes) of every rank (collective). bytes may be 0 on some ranks.
   virtual result<std::shared_ptr<window>> create_window(void* base, std::size_t bytes) = 0;

@@ -2,6 +2,8 @@
 #include "comm.hpp"
 #include "mpi_runtime.hpp"
 
+#include <dtl/containers/communication/context.hpp>
+
 #include <mpi.h>
 #if __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>
@@ -15,7 +17,11 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <chrono>
+#include <cstdlib>
 #include <mutex>
+#include <thread>
+#include <vector>
 
 namespace dtl::detail {
 
@@ -44,12 +50,83 @@ bool finalized() noexcept {
   return done != 0;
 }
 
-// Below MPI_THREAD_MULTIPLE, DTL's own MPI calls from different threads take turns.
+// --- threads: taking turns, and waiting without holding the turn ---
+//
+// At MPI_THREAD_MULTIPLE threads call MPI freely. At SERIALIZED, DTL's MPI calls take turns under one
+// process-wide mutex, and no collective blocks while it holds the turn: it starts a non-blocking call,
+// then tests it, giving the turn up between tests, so that another thread's collective (on another
+// context) progresses meanwhile. Holding the turn across a blocking collective would deadlock two
+// threads whose collectives the ranks reach in different orders. At FUNNELED and SINGLE only the
+// thread that initialised MPI may call it; other threads get invalid_state.
 int g_thread_level = MPI_THREAD_MULTIPLE;
-std::recursive_mutex g_mpi_mutex;
-std::unique_lock<std::recursive_mutex> serialise() {
-  if (g_thread_level >= MPI_THREAD_MULTIPLE) return {};
-  return std::unique_lock<std::recursive_mutex>(g_mpi_mutex);
+std::thread::id g_main_thread;
+std::mutex g_mpi_mutex;
+double g_timeout_s = 0;  // DTL_COLLECTIVE_TIMEOUT; 0: wait as long as it takes
+
+using mpi_turn = std::unique_lock<std::mutex>;
+
+const char* thread_level_name(int level) noexcept {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    default: return "MPI_THREAD_MULTIPLE";
+  }
+}
+
+result<mpi_turn> take_turn() {
+  if (g_thread_level >= MPI_THREAD_MULTIPLE) return mpi_turn();
+  if (g_thread_level >= MPI_THREAD_SERIALIZED) return mpi_turn(g_mpi_mutex);
+  if (std::this_thread::get_id() != g_main_thread)
+    return status(status_code::invalid_state,
+                  fmt::format("MPI runs at {}, where only the thread that initialised it may call MPI, and this is "
+                              "another thread; ask for MPI_THREAD_SERIALIZED or more (DTL_MPI_THREAD_LEVEL, "
+                              "environment_options::thread_level) to communicate from several threads",
+                              thread_level_name(g_thread_level)));
+  return mpi_turn();
+}
+
+#define DTL_MPI_TURN(name) \
+  auto name##_taken = take_turn();   \
+  if (!name##_taken) return std::move(name##_taken).error(); \
+  mpi_turn name = std::move(name##_taken).value()
+
+[[noreturn]] void abort_on_timeout(const char* what, MPI_Comm comm, double waited) {
+  int world_rank = 0, rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  std::fprintf(stderr,
+               "dtl: rank %d (rank %d of %d in its context): %s has waited %.1f s for the other ranks "
+               "(DTL_COLLECTIVE_TIMEOUT=%g): a rank skipped this collective, called another one, or is stuck. "
+               "Ending the job.\n",
+               world_rank, rank, size, what, waited, g_timeout_s);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+
+/// Completes a non-blocking call started with `turn` held; gives the turn up between tests (see above).
+status wait_for(MPI_Request& request, mpi_turn& turn, const char* what, MPI_Comm comm) {
+  if (!turn.owns_lock() && g_timeout_s <= 0) {
+    DTL_MPI_TRY(MPI_Wait(&request, MPI_STATUS_IGNORE));
+    return {};
+  }
+  const auto start = std::chrono::steady_clock::now();
+  for (unsigned tries = 0;; ++tries) {
+    int done = 0;
+    if (const int e = MPI_Test(&request, &done, MPI_STATUS_IGNORE); e != MPI_SUCCESS) return mpi_status(e, what);
+    if (done != 0) return {};
+    if (g_timeout_s > 0 && tries % 1024 == 0) {
+      const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (waited > g_timeout_s) abort_on_timeout(what, comm, waited);
+    }
+    if (turn.owns_lock()) {
+      turn.unlock();
+      std::this_thread::yield();
+      turn.lock();
+    }
+  }
 }
 
 MPI_Datatype mpi_type(datatype type) noexcept {
@@ -113,7 +190,8 @@ class byte_unit {
 
 class mpi_window final : public window {
  public:
-  mpi_window(MPI_Win win, std::size_t bytes) noexcept : win_(win), bytes_(bytes) {}
+  /// `extents`: the bytes each rank exposes, so that an access past the owner's region is refused here.
+  mpi_window(MPI_Win win, std::vector<std::uint64_t> extents) noexcept : win_(win), extents_(std::move(extents)) {}
   ~mpi_window() override { release(); }
   status get(int owner, std::size_t offset, void* dst, std::size_t bytes) override {
     return access(owner, offset, bytes, [&](int count) {
@@ -126,7 +204,8 @@ class mpi_window final : public window {
     });
   }
   void release() noexcept override {
-    auto lock = serialise();
+    auto turn = take_turn();
+    if (!turn) return;  // a thread that may not call MPI: the window goes with MPI_Finalize
     if (win_ != MPI_WIN_NULL && !finalized()) MPI_Win_free(&win_);
     win_ = MPI_WIN_NULL;
   }
@@ -134,8 +213,15 @@ class mpi_window final : public window {
  private:
   template <class Op>
   status access(int owner, std::size_t offset, std::size_t bytes, Op op) {
-    auto lock = serialise();
+    DTL_MPI_TURN(turn);
     if (win_ == MPI_WIN_NULL) return status(status_code::invalid_state, "the window was released");
+    if (owner < 0 || static_cast<std::size_t>(owner) >= extents_.size())
+      return status(status_code::invalid_rank, fmt::format("rank {} is outside [0, {})", owner, extents_.size()));
+    const std::uint64_t extent = extents_[static_cast<std::size_t>(owner)];
+    if (offset > extent || bytes > extent - offset)
+      return status(status_code::out_of_range,
+                    fmt::format("bytes [{}, {}) are outside the {} bytes that rank {} exposes", offset, offset + bytes,
+                                extent, owner));
     if (bytes > static_cast<std::size_t>(INT_MAX))
       return status(status_code::out_of_range, fmt::format("a remote access of {} bytes is too large", bytes));
     // The exclusive lock makes each access atomic with respect to other remote accesses.
@@ -147,7 +233,7 @@ class mpi_window final : public window {
     return {};
   }
   MPI_Win win_;
-  std::size_t bytes_;
+  std::vector<std::uint64_t> extents_;
 };
 
 class mpi_comm final : public comm_backend {
@@ -162,78 +248,87 @@ class mpi_comm final : public comm_backend {
   int size() const noexcept override { return size_; }
   bool is_mpi() const noexcept override { return true; }
 
+  // Each collective starts its non-blocking form with the turn held, then waits without it (wait_for).
+
   status barrier() override {
-    auto lock = serialise();
-    if (status s = usable(); !s.ok()) return s;
-    DTL_MPI_TRY(MPI_Barrier(comm_));
-    return {};
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    MPI_Request request = MPI_REQUEST_NULL;
+    DTL_MPI_TRY(MPI_Ibarrier(comm_, &request));
+    return wait_for(request, turn, "MPI_Barrier", comm_);
   }
 
   status allreduce(const void* send, void* recv, std::size_t count, datatype type, reduce_op op) override {
-    auto lock = serialise();
-    if (status s = usable(); !s.ok()) return s;
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
     const std::size_t size = datatype_size(type);
     for (std::size_t done = 0; done < count;) {  // MPI counts are int: large buffers go in pieces
       const int n = static_cast<int>(std::min<std::size_t>(count - done, INT_MAX));
       void* out = static_cast<std::byte*>(recv) + done * size;
       const void* in = send == recv ? MPI_IN_PLACE : static_cast<const std::byte*>(send) + done * size;
-      DTL_MPI_TRY(MPI_Allreduce(in, out, n, mpi_type(type), mpi_op(op), comm_));
+      MPI_Request request = MPI_REQUEST_NULL;
+      DTL_MPI_TRY(MPI_Iallreduce(in, out, n, mpi_type(type), mpi_op(op), comm_, &request));
+      DTL_TRY(wait_for(request, turn, "MPI_Allreduce", comm_));
       done += static_cast<std::size_t>(n);
     }
     return {};
   }
 
   status reduce(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, int root) override {
-    auto lock = serialise();
-    if (status s = usable(); !s.ok()) return s;
-    if (status s = check_root(root, size_); !s.ok()) return s;
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    DTL_TRY(check_root(root, size_));
     const std::size_t size = datatype_size(type);
     const bool in_place = send == recv && rank_ == root;
     for (std::size_t done = 0; done < count;) {
       const int n = static_cast<int>(std::min<std::size_t>(count - done, INT_MAX));
       void* out = recv != nullptr ? static_cast<std::byte*>(recv) + done * size : nullptr;
       const void* in = in_place ? MPI_IN_PLACE : static_cast<const std::byte*>(send) + done * size;
-      DTL_MPI_TRY(MPI_Reduce(in, out, n, mpi_type(type), mpi_op(op), root, comm_));
+      MPI_Request request = MPI_REQUEST_NULL;
+      DTL_MPI_TRY(MPI_Ireduce(in, out, n, mpi_type(type), mpi_op(op), root, comm_, &request));
+      DTL_TRY(wait_for(request, turn, "MPI_Reduce", comm_));
       done += static_cast<std::size_t>(n);
     }
     return {};
   }
 
   status broadcast(void* data, std::size_t bytes, int root) override {
-    auto lock = serialise();
-    if (status s = usable(); !s.ok()) return s;
-    if (status s = check_root(root, size_); !s.ok()) return s;
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    DTL_TRY(check_root(root, size_));
     byte_unit unit(bytes);
-    if (status s = unit.commit(); !s.ok()) return s;
+    DTL_TRY(unit.commit());
     DTL_ASSIGN_OR_RETURN(const int count, unit.count(bytes, "broadcast"));
-    DTL_MPI_TRY(MPI_Bcast(data, count, unit.type(), root, comm_));
-    return {};
+    MPI_Request request = MPI_REQUEST_NULL;
+    DTL_MPI_TRY(MPI_Ibcast(data, count, unit.type(), root, comm_, &request));
+    return wait_for(request, turn, "MPI_Bcast", comm_);
   }
 
   status allgather(const void* send, void* recv, std::size_t bytes_each) override {
-    auto lock = serialise();
-    if (status s = usable(); !s.ok()) return s;
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
     byte_unit unit(bytes_each);
-    if (status s = unit.commit(); !s.ok()) return s;
+    DTL_TRY(unit.commit());
     DTL_ASSIGN_OR_RETURN(const int count, unit.count(bytes_each, "allgather"));
     const void* in = send == static_cast<const std::byte*>(recv) + static_cast<std::size_t>(rank_) * bytes_each
                          ? MPI_IN_PLACE
                          : send;
-    DTL_MPI_TRY(MPI_Allgather(in, count, unit.type(), recv, count, unit.type(), comm_));
-    return {};
+    MPI_Request request = MPI_REQUEST_NULL;
+    DTL_MPI_TRY(MPI_Iallgather(in, count, unit.type(), recv, count, unit.type(), comm_, &request));
+    return wait_for(request, turn, "MPI_Allgather", comm_);
   }
 
   status gatherv(const void* send, std::size_t bytes, void* recv, const std::vector<std::size_t>& bytes_per_rank,
                  int root) override {
-    auto lock = serialise();
-    if (status s = usable(); !s.ok()) return s;
-    if (status s = check_root(root, size_); !s.ok()) return s;
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    DTL_TRY(check_root(root, size_));
     if (bytes_per_rank.size() != static_cast<std::size_t>(size_) || bytes_per_rank[static_cast<std::size_t>(rank_)] != bytes)
       return status(status_code::invalid_argument, "gatherv: the byte counts do not match the ranks");
     std::size_t common = bytes;
     for (const std::size_t b : bytes_per_rank) common |= b;
     byte_unit unit(common == 0 ? 64 : common & (~common + 1));  // lowest set bit: divides every count
-    if (status s = unit.commit(); !s.ok()) return s;
+    DTL_TRY(unit.commit());
     std::vector<int> counts(bytes_per_rank.size()), displs(bytes_per_rank.size());
     std::size_t offset = 0;
     for (std::size_t r = 0; r < bytes_per_rank.size(); ++r) {
@@ -242,37 +337,50 @@ class mpi_comm final : public comm_backend {
       offset += bytes_per_rank[r];
     }
     DTL_ASSIGN_OR_RETURN(const int count, unit.count(bytes, "gatherv"));
-    DTL_MPI_TRY(MPI_Gatherv(send, count, unit.type(), recv, counts.data(), displs.data(), unit.type(), root, comm_));
-    return {};
+    MPI_Request request = MPI_REQUEST_NULL;
+    DTL_MPI_TRY(MPI_Igatherv(send, count, unit.type(), recv, counts.data(), displs.data(), unit.type(), root, comm_,
+                             &request));
+    return wait_for(request, turn, "MPI_Gatherv", comm_);
   }
 
+  // MPI has no non-blocking MPI_Comm_split or MPI_Win_create: below MPI_THREAD_MULTIPLE these hold the
+  // turn while they block (docs/containers.md: make contexts and open global views from one thread).
   result<std::unique_ptr<comm_backend>> split(int color, int key) override {
-    auto lock = serialise();
-    if (status s = usable(); !s.ok()) return s;
-    if (color < 0) return status(status_code::invalid_argument, fmt::format("split color {} is negative", color));
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
     MPI_Comm sub = MPI_COMM_NULL;
-    DTL_MPI_TRY(MPI_Comm_split(comm_, color, key, &sub));
+    DTL_MPI_TRY(MPI_Comm_split(comm_, color == undefined_color ? MPI_UNDEFINED : color, key, &sub));
+    if (sub == MPI_COMM_NULL) return std::unique_ptr<comm_backend>();
     DTL_MPI_TRY(MPI_Comm_set_errhandler(sub, MPI_ERRORS_RETURN));
     return std::unique_ptr<comm_backend>(std::make_unique<mpi_comm>(sub));
   }
 
   result<std::shared_ptr<window>> create_window(void* base, std::size_t bytes) override {
-    auto lock = serialise();
-    if (status s = usable(); !s.ok()) return s;
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
     MPI_Win win = MPI_WIN_NULL;
     // A rank without elements exposes nothing; MPI wants a valid pointer only for a non-empty window.
     DTL_MPI_TRY(MPI_Win_create(bytes != 0 ? base : nullptr, static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, comm_, &win));
-    if (const int e = MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN); e != MPI_SUCCESS) {
+    std::vector<std::uint64_t> extents(static_cast<std::size_t>(size_));
+    extents[static_cast<std::size_t>(rank_)] = bytes;
+    MPI_Request request = MPI_REQUEST_NULL;
+    int e = MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    if (e == MPI_SUCCESS)
+      e = MPI_Iallgather(MPI_IN_PLACE, 1, MPI_UINT64_T, extents.data(), 1, MPI_UINT64_T, comm_, &request);
+    status waited = e == MPI_SUCCESS ? wait_for(request, turn, "MPI_Allgather (window extents)", comm_)
+                                     : mpi_status(e, "MPI_Win_set_errhandler");
+    if (!waited.ok()) {
       MPI_Win_free(&win);
-      return mpi_status(e, "MPI_Win_set_errhandler");
+      return waited;
     }
-    return std::shared_ptr<window>(std::make_shared<mpi_window>(win, bytes));
+    return std::shared_ptr<window>(std::make_shared<mpi_window>(win, std::move(extents)));
   }
 
   const void* native() const noexcept override { return &comm_; }
 
   void release() noexcept override {
-    auto lock = serialise();
+    auto turn = take_turn();
+    if (!turn) return;  // a thread that may not call MPI: the communicator goes with MPI_Finalize
     if (comm_ != MPI_COMM_NULL && !finalized()) MPI_Comm_free(&comm_);
     comm_ = MPI_COMM_NULL;
   }
@@ -286,6 +394,18 @@ class mpi_comm final : public comm_backend {
   int rank_ = 0;
   int size_ = 1;
 };
+
+/// DTL_COLLECTIVE_TIMEOUT: seconds a collective may wait for the other ranks before the job is ended.
+result<double> timeout_from_environment() {
+  const char* text = std::getenv("DTL_COLLECTIVE_TIMEOUT");
+  if (text == nullptr || *text == '\0') return 0.0;
+  char* end = nullptr;
+  const double seconds = std::strtod(text, &end);
+  if (end == text || *end != '\0' || !(seconds >= 0))
+    return status(status_code::invalid_argument,
+                  fmt::format("DTL_COLLECTIVE_TIMEOUT={} is not a number of seconds (0 turns the timeout off)", text));
+  return seconds;
+}
 
 }  // namespace
 
@@ -305,27 +425,31 @@ result<start_info> start(int* argc, char*** argv, mpi_threads threads) {
     DTL_MPI_TRY(MPI_Init_thread(argc, argv, levels[static_cast<int>(threads)], &info.thread_level));
     info.initialised_here = true;
   }
+  DTL_ASSIGN_OR_RETURN(g_timeout_s, timeout_from_environment());
   g_thread_level = info.thread_level;
+  g_main_thread = std::this_thread::get_id();
   return info;
 }
 
 status finish() {
-  auto lock = serialise();
+  DTL_MPI_TURN(turn);
   if (finalized()) return {};
   DTL_MPI_TRY(MPI_Finalize());
   return {};
 }
 
 result<std::unique_ptr<comm_backend>> world() {
-  auto lock = serialise();
+  DTL_MPI_TURN(turn);
   MPI_Comm comm = MPI_COMM_NULL;
-  DTL_MPI_TRY(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+  MPI_Request request = MPI_REQUEST_NULL;
+  DTL_MPI_TRY(MPI_Comm_idup(MPI_COMM_WORLD, &comm, &request));
+  DTL_TRY(wait_for(request, turn, "MPI_Comm_dup", MPI_COMM_WORLD));
   DTL_MPI_TRY(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
   return std::unique_ptr<comm_backend>(std::make_unique<mpi_comm>(comm));
 }
 
 result<node_info> node() {
-  auto lock = serialise();
+  DTL_MPI_TURN(turn);
   int rank = 0;
   DTL_MPI_TRY(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
   MPI_Comm local = MPI_COMM_NULL;

@@ -1,6 +1,8 @@
 // A single process: rank 0 of 1. Collectives copy send to recv; windows reach only this rank.
 #include "comm.hpp"
 
+#include <dtl/containers/communication/context.hpp>
+
 #include <fmt/format.h>
 
 #include <cstring>
@@ -77,6 +79,7 @@ class self_comm final : public comm_backend {
     return {};
   }
   result<std::unique_ptr<comm_backend>> split(int color, int) override {
+    if (color == undefined_color) return std::unique_ptr<comm_backend>();  // in no sub-context
     if (color < 0) return status(status_code::invalid_argument, fmt::format("split color {} is negative", color));
     return std::unique_ptr<comm_backend>(std::make_unique<self_comm>());
   }

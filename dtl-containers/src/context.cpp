@@ -51,24 +51,39 @@ result<context> make_context(std::shared_ptr<environment_state> env, std::unique
 }
 
 result<std::shared_ptr<window>> open_window(const context& ctx, void* base, std::size_t bytes) {
-  context_state& state = context_access::state(ctx);
-  DTL_TRY(state.check());
-  DTL_ASSIGN_OR_RETURN(std::shared_ptr<window> w, state.comm->create_window(base, bytes));
-  state.track(w);
+  collective_call call(context_access::state(ctx), {"global_view (opening its window)"});
+  DTL_TRY(call.usable());
+  DTL_TRY(call.agree({}));
+  DTL_ASSIGN_OR_RETURN(std::shared_ptr<window> w, call.state().comm->create_window(base, bytes));
+  call.state().track(w);
   return w;
 }
 
 result<void> gatherv(const context& ctx, const void* send, std::size_t bytes, void* recv,
-                     const std::vector<std::size_t>& bytes_per_rank, int root) {
-  context_state& state = context_access::state(ctx);
-  DTL_TRY(state.check());
-  return state.comm->gatherv(send, bytes, recv, bytes_per_rank, root);
+                     const std::vector<std::size_t>& bytes_per_rank, int root, const status& local) {
+  std::uint64_t layout = 1469598103934665603ull;  // the byte counts, which every rank must pass alike
+  for (const std::size_t b : bytes_per_rank) layout = (layout ^ b) * 1099511628211ull;
+  collective_call call(context_access::state(ctx),
+                       {"gatherv", {root, static_cast<std::int64_t>(layout >> 1)}, {"root", "layout"}});
+  DTL_TRY(call.usable());
+  status mine = local;
+  if (mine.ok()) mine = check_root(root, ctx.size());
+  if (mine.ok() && (bytes_per_rank.size() != static_cast<std::size_t>(ctx.size()) ||
+                    bytes_per_rank[static_cast<std::size_t>(ctx.rank())] != bytes))
+    mine = status(status_code::invalid_argument, "gatherv: the byte counts do not match the ranks");
+  DTL_TRY(call.agree(mine));
+  return call.state().comm->gatherv(send, bytes, recv, bytes_per_rank, root);
 }
 
 result<void> allgather_host(const context& ctx, const void* send, void* recv, std::size_t bytes_each) {
-  context_state& state = context_access::state(ctx);
-  DTL_TRY(state.check());
-  return state.comm->allgather(send, recv, bytes_each);
+  collective_call call(context_access::state(ctx),
+                       {"allgather", {static_cast<std::int64_t>(bytes_each)}, {"bytes each"}});
+  DTL_TRY(call.usable());
+  DTL_TRY(call.agree(bytes_each != 0 && (send == nullptr || recv == nullptr)
+                         ? status(status_code::invalid_argument, "allgather: a buffer is nullptr")
+                         : status{}));
+  if (bytes_each == 0) return {};
+  return call.state().comm->allgather(send, recv, bytes_each);
 }
 
 std::size_t datatype_size(datatype type) noexcept {
@@ -117,72 +132,119 @@ status check_buffers(const void* send, const void* recv, std::size_t count, bool
   return {};
 }
 
+// What each collective's agreement compares: the arguments every rank must pass alike.
+detail::call_signature reduction_call(const char* what, std::size_t count, detail::datatype type, reduce_op op,
+                                      int root, bool device) {
+  return {what,
+          {static_cast<std::int64_t>(count), static_cast<std::int64_t>(type), static_cast<std::int64_t>(op), root,
+           device ? 1 : 0},
+          {"count", "type", "operation", "root", "device buffers"}};
+}
+detail::call_signature bytes_call(const char* what, std::size_t bytes, int root, bool device) {
+  return {what, {static_cast<std::int64_t>(bytes), root, device ? 1 : 0}, {"bytes", "root", "device buffers"}};
+}
+
+// This rank's checks of a collective's buffers, and whether they are device memory.
+struct buffer_check {
+  status local;
+  bool device = false;
+};
+buffer_check check_collective(const void* send, const void* recv, std::size_t count, bool recv_needed) {
+  buffer_check out{check_buffers(send, recv, count, recv_needed)};
+  if (out.local.ok() && count != 0) {
+    result<bool> device = on_device(send, recv_needed ? recv : nullptr);
+    if (device)
+      out.device = *device;
+    else
+      static_cast<void>(out.local = std::move(device).error());
+  }
+  return out;
+}
+
 }  // namespace
 
 context::context(std::shared_ptr<detail::context_state> state) noexcept : state_(std::move(state)) {}
 
-int context::rank() const noexcept { return state_->comm->rank(); }
-int context::size() const noexcept { return state_->comm->size(); }
-int context::device() const noexcept { return state_->device; }
-bool context::has_device() const noexcept { return state_->device >= 0; }
-status context::check() const { return state_->check(); }
+int context::rank() const noexcept { return state_ ? state_->comm->rank() : -1; }
+int context::size() const noexcept { return state_ ? state_->comm->size() : 0; }
+int context::device() const noexcept { return state_ ? state_->device : no_device; }
+bool context::has_device() const noexcept { return device() >= 0; }
+status context::check() const { return state_ ? state_->check() : detail::empty_context(); }
 
 collective_path context::device_collective_path() const noexcept {
-  return detail::device_support::path(*state_->resources);
+  return state_ ? detail::device_support::path(*state_->resources) : collective_path::self;
 }
 const std::string& context::device_collective_reason() const noexcept {
-  return detail::device_support::path_reason(*state_->resources);
+  static const std::string empty = "an empty context has no collectives";
+  return state_ ? detail::device_support::path_reason(*state_->resources) : empty;
 }
 
 result<void> context::barrier() const {
-  DTL_TRY(state_->check());
-  return state_->comm->barrier();
+  // The agreement step is itself a barrier: no rank leaves it before every rank has entered it.
+  detail::collective_call call(state_.get(), {"barrier"});
+  DTL_TRY(call.usable());
+  return call.agree({});
 }
 
 result<context> context::split(int color, int key) const {
-  DTL_TRY(state_->check());
+  detail::collective_call call(state_.get(), {"split"});
+  DTL_TRY(call.usable());
+  DTL_TRY(call.agree(color < 0 && color != undefined_color
+                         ? status(status_code::invalid_argument,
+                                  fmt::format("split: color {} is negative (dtl::undefined_color, -1, leaves a rank "
+                                              "out of every sub-context)",
+                                              color))
+                         : status{}));
   DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::comm_backend> sub, state_->comm->split(color, key));
+  if (!sub) return detail::context_access::make(nullptr);  // this rank is in no sub-context
   return detail::make_context(state_->environment, std::move(sub), state_->device);
 }
 
 result<void> context::allreduce_raw(const void* send, void* recv, std::size_t count, detail::datatype type,
                                     reduce_op op) const {
-  DTL_TRY(check_buffers(send, recv, count, true));
-  DTL_TRY(state_->check());
+  const buffer_check mine = check_collective(send, recv, count, true);
+  detail::collective_call call(state_.get(), reduction_call("allreduce", count, type, op, 0, mine.device));
+  DTL_TRY(call.usable());
+  if (mine.device && mine.local.ok())
+    return detail::device_support::allreduce(*state_->resources, *state_->comm, call, send, recv, count, type, op);
+  DTL_TRY(call.agree(mine.local));
   if (count == 0) return {};
-  DTL_ASSIGN_OR_RETURN(const bool device, on_device(send, recv));
-  if (device) return detail::device_support::allreduce(*state_->resources, *state_->comm, send, recv, count, type, op);
   return state_->comm->allreduce(send, recv, count, type, op);
 }
 
 result<void> context::reduce_raw(const void* send, void* recv, std::size_t count, detail::datatype type, reduce_op op,
                                  int root) const {
-  DTL_TRY(detail::check_root(root, size()));
-  DTL_TRY(check_buffers(send, recv, count, rank() == root));
-  DTL_TRY(state_->check());
+  buffer_check mine = check_collective(send, recv, count, rank() == root);
+  if (status r = detail::check_root(root, size()); !r.ok()) mine = {std::move(r), false};
+  detail::collective_call call(state_.get(), reduction_call("reduce", count, type, op, root, mine.device));
+  DTL_TRY(call.usable());
+  if (mine.device && mine.local.ok())
+    return detail::device_support::reduce(*state_->resources, *state_->comm, call, send, recv, count, type, op, root);
+  DTL_TRY(call.agree(mine.local));
   if (count == 0) return {};
-  DTL_ASSIGN_OR_RETURN(const bool device, on_device(send, rank() == root ? recv : nullptr));
-  if (device)
-    return detail::device_support::reduce(*state_->resources, *state_->comm, send, recv, count, type, op, root);
   return state_->comm->reduce(send, recv, count, type, op, root);
 }
 
 result<void> context::broadcast_raw(void* data, std::size_t bytes, int root) const {
-  DTL_TRY(detail::check_root(root, size()));
-  DTL_TRY(check_buffers(data, data, bytes, true));
-  DTL_TRY(state_->check());
+  buffer_check mine = check_collective(data, data, bytes, true);
+  if (status r = detail::check_root(root, size()); !r.ok()) mine = {std::move(r), false};
+  detail::collective_call call(state_.get(), bytes_call("broadcast", bytes, root, mine.device));
+  DTL_TRY(call.usable());
+  if (mine.device && mine.local.ok())
+    return detail::device_support::broadcast(*state_->resources, *state_->comm, call, data, bytes, root);
+  DTL_TRY(call.agree(mine.local));
   if (bytes == 0) return {};
-  DTL_ASSIGN_OR_RETURN(const bool device, on_device(data, nullptr));
-  if (device) return detail::device_support::broadcast(*state_->resources, *state_->comm, data, bytes, root);
   return state_->comm->broadcast(data, bytes, root);
 }
 
 result<void> context::allgather_raw(const void* send, void* recv, std::size_t bytes_each) const {
-  DTL_TRY(check_buffers(send, recv, bytes_each, true));
-  DTL_TRY(state_->check());
+  const buffer_check mine = check_collective(send, recv, bytes_each, true);
+  detail::collective_call call(state_.get(), bytes_call("allgather", bytes_each, 0, mine.device));
+  DTL_TRY(call.usable());
+  if (mine.device && mine.local.ok())
+    return detail::device_support::allgather(*state_->resources, *state_->comm, call, send, recv, bytes_each);
+  DTL_TRY(call.agree(mine.local));
   if (bytes_each == 0) return {};
-  DTL_ASSIGN_OR_RETURN(const bool device, on_device(send, recv));
-  if (device) return detail::device_support::allgather(*state_->resources, *state_->comm, send, recv, bytes_each);
   return state_->comm->allgather(send, recv, bytes_each);
 }
 

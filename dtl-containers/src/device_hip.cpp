@@ -69,10 +69,11 @@ result<std::string> shared_gpus(comm_backend& comm, int device) {
   char host[128] = {};
   gethostname(host, sizeof host - 1);
   char bus[64] = "none";
-  if (device >= 0) {
+  status found;
+  if (device >= 0)
     if (const hipError_t e = hipDeviceGetPCIBusId(bus, sizeof bus, device); e != hipSuccess)
-      return hip::to_status(e, fmt::format("hipDeviceGetPCIBusId on device {}", device));
-  }
+      found = hip::to_status(e, fmt::format("hipDeviceGetPCIBusId on device {}", device));
+  DTL_TRY(agree_on(comm, found, {"finding which ranks share a GPU"}));
   std::snprintf(mine.data(), mine.size(), "%s/%s", host, bus);
   std::vector<std::array<char, 256>> all(static_cast<std::size_t>(comm.size()));
   DTL_TRY(comm.allgather(mine.data(), all.data(), mine.size()));
@@ -87,16 +88,27 @@ result<std::string> shared_gpus(comm_backend& comm, int device) {
 /// when every rank's MPI claims GPU support, so that no rank hands device pointers to an MPI that
 /// would read them as host memory).
 result<bool> probe_gpu_aware(comm_backend& comm, int device) {
-  DTL_ASSIGN_OR_RETURN(auto guard, hip::device_guard::enter(device));
   int* d = nullptr;
-  DTL_HIP_TRY(hipMalloc(&d, 2 * sizeof(int)));
   const int values[2] = {comm.rank() + 1, 0};
-  status s = hip::to_status(hipMemcpy(d, values, sizeof values, hipMemcpyHostToDevice), "hipMemcpy (probe)");
-  if (s.ok()) s = comm.allreduce(d, d + 1, 1, datatype::i32, reduce_op::sum);
   int back[2] = {0, 0};
-  if (s.ok()) s = hip::to_status(hipMemcpy(back, d, sizeof back, hipMemcpyDeviceToHost), "hipMemcpy (probe)");
-  static_cast<void>(hipFree(d));
-  DTL_TRY(s);
+  // Each step's failure is agreed on before the next collective step, so that no rank is left in it.
+  status s = [&]() -> status {
+    DTL_ASSIGN_OR_RETURN(auto guard, hip::device_guard::enter(device));
+    DTL_HIP_TRY(hipMalloc(&d, 2 * sizeof(int)));
+    return hip::to_status(hipMemcpy(d, values, sizeof values, hipMemcpyHostToDevice), "hipMemcpy (probe)");
+  }();
+  s = agree_on(comm, s, {"probing GPU-aware MPI"});
+  if (s.ok()) s = comm.allreduce(d, d + 1, 1, datatype::i32, reduce_op::sum);
+  if (s.ok()) {
+    auto guard = hip::device_guard::enter(device);
+    s = guard ? hip::to_status(hipMemcpy(back, d, sizeof back, hipMemcpyDeviceToHost), "hipMemcpy (probe)")
+              : std::move(guard).error();
+  }
+  if (d != nullptr) {
+    auto guard = hip::device_guard::enter(device);
+    static_cast<void>(hipFree(d));
+  }
+  DTL_TRY(agree_on(comm, s, {"probing GPU-aware MPI (its result)"}));
   const int p = comm.size();
   return back[1] == p * (p + 1) / 2;
 }
@@ -131,14 +143,18 @@ status choose_path(comm_backend& comm, device_resources& res) {
                                   : nccl_ok          ? std::string(nccl::library_name()) + " on every rank"
                                                      : "another rank cannot use RCCL/NCCL";
 
+  // DTL_COLLECTIVES: every rank must ask for the same path, and be able to take it.
   const std::string_view wanted = override_from_environment();
+  status usable;
   if (wanted == "nccl" && !nccl_ok)
-    return status(status_code::backend_not_available, "DTL_COLLECTIVES=nccl, but " + nccl_reason);
-  if (wanted == "mpi_gpu_aware" && !gpu_aware)
-    return status(status_code::backend_not_available, "DTL_COLLECTIVES=mpi_gpu_aware, but " + mpi_reason);
-  if (!wanted.empty() && wanted != "nccl" && wanted != "mpi_gpu_aware" && wanted != "mpi_staged" && wanted != "auto")
-    return status(status_code::invalid_argument,
-                  fmt::format("DTL_COLLECTIVES={} is not one of auto, nccl, mpi_gpu_aware, mpi_staged", wanted));
+    usable = status(status_code::backend_not_available, "DTL_COLLECTIVES=nccl, but " + nccl_reason);
+  else if (wanted == "mpi_gpu_aware" && !gpu_aware)
+    usable = status(status_code::backend_not_available, "DTL_COLLECTIVES=mpi_gpu_aware, but " + mpi_reason);
+  else if (!wanted.empty() && wanted != "nccl" && wanted != "mpi_gpu_aware" && wanted != "mpi_staged" && wanted != "auto")
+    usable = status(status_code::invalid_argument,
+                    fmt::format("DTL_COLLECTIVES={} is not one of auto, nccl, mpi_gpu_aware, mpi_staged", wanted));
+  const std::int64_t asked = wanted == "nccl" ? 1 : wanted == "mpi_gpu_aware" ? 2 : wanted == "mpi_staged" ? 3 : 0;
+  DTL_TRY(agree_on(comm, usable, {"choosing the device collective path", {asked}, {"DTL_COLLECTIVES (1 nccl, 2 mpi_gpu_aware, 3 mpi_staged, 0 auto)"}}));
 
   if (wanted == "mpi_staged") {
     res.path = collective_path::mpi_staged;
@@ -211,25 +227,42 @@ bool nccl_takes(const device_resources& res, collective kind, datatype type, con
 }
 
 /// One collective on device buffers, blocking. `wait_device` first waits for all work on the device.
-status device_collective(device_resources& res, comm_backend& comm, collective kind, const void* send, void* recv,
-                         std::size_t count, datatype type, reduce_op op, int root, bool wait_device) {
+/// What can fail before data moves (the device, the device's earlier work, RCCL/NCCL's communicator,
+/// the staging copy) is this rank's part of `call`'s agreement; a failure after the data moved (the copy
+/// back from staging) is this rank's own.
+status device_collective(device_resources& res, comm_backend& comm, collective_call& call, collective kind,
+                         const void* send, void* recv, std::size_t count, datatype type, reduce_op op, int root,
+                         bool wait_device) {
   const std::size_t elem = kind == collective::broadcast || kind == collective::allgather ? 1 : datatype_size(type);
   const std::size_t bytes = count * elem;
   const int rank = comm.rank(), size = comm.size();
   std::optional<hip::device_guard> guard;
-  if (res.device >= 0) {
-    DTL_ASSIGN_OR_RETURN(hip::device_guard entered, hip::device_guard::enter(res.device));
-    guard.emplace(std::move(entered));
-  }
-  if (wait_device) DTL_HIP_TRY(hipDeviceSynchronize());
-  const bool nccl_fits = nccl_takes(res, kind, type, send);
+  status ready = [&]() -> status {
+    if (res.device >= 0) {
+      DTL_ASSIGN_OR_RETURN(hip::device_guard entered, hip::device_guard::enter(res.device));
+      guard.emplace(std::move(entered));
+    }
+    if (wait_device) DTL_HIP_TRY(hipDeviceSynchronize());
+    return {};
+  }();
   if (res.path == collective_path::self) {
+    DTL_TRY(call.agree(ready));
     if (kind == collective::broadcast || send == recv) return {};
     return copy(recv, send, bytes, hipMemcpyDeviceToDevice, "self collective");
   }
-  if (nccl_fits) {
+  if (nccl_takes(res, kind, type, send)) {
+    // The communicator is made on the first RCCL/NCCL collective, after the agreement (making it is
+    // collective too, and agrees on its own failures).
+    std::shared_ptr<device_lane> lane;
+    if (ready.ok()) {
+      auto found = lane_of(res, res.device);
+      if (found)
+        lane = *found;
+      else
+        ready = std::move(found).error();
+    }
+    DTL_TRY(call.agree(ready));
     DTL_ASSIGN_OR_RETURN(nccl::communicator* nc, nccl_of(res, comm));
-    DTL_ASSIGN_OR_RETURN(auto lane, lane_of(res, res.device));
     const hipStream_t stream = lane->stream.native_handle();
     switch (kind) {
       case collective::allreduce: DTL_TRY(nccl::allreduce(*nc, send, recv, count, type, op, stream)); break;
@@ -241,6 +274,7 @@ status device_collective(device_resources& res, comm_backend& comm, collective k
     return {};
   }
   if (res.mpi_gpu_aware && res.path != collective_path::mpi_staged) {
+    DTL_TRY(call.agree(ready));
     switch (kind) {
       case collective::allreduce: return comm.allreduce(send, recv, count, type, op);
       case collective::reduce: return comm.reduce(send, recv, count, type, op, root);
@@ -251,22 +285,38 @@ status device_collective(device_resources& res, comm_backend& comm, collective k
   // Staged through pinned host memory.
   std::lock_guard lock(res.mutex);
   const std::size_t host_bytes = kind == collective::allgather ? bytes * static_cast<std::size_t>(size) : bytes;
-  DTL_ASSIGN_OR_RETURN(std::byte* host, staging_of(res, std::max<std::size_t>(host_bytes, 1)));
+  std::byte* host = nullptr;
+  if (ready.ok()) {
+    auto staging = staging_of(res, std::max<std::size_t>(host_bytes, 1));
+    if (staging)
+      host = *staging;
+    else
+      ready = std::move(staging).error();
+  }
+  if (ready.ok()) {
+    switch (kind) {
+      case collective::allreduce:
+      case collective::reduce: ready = copy(host, send, bytes, hipMemcpyDeviceToHost, "staging"); break;
+      case collective::broadcast:
+        if (rank == root) ready = copy(host, recv, bytes, hipMemcpyDeviceToHost, "staging");
+        break;
+      case collective::allgather:
+        ready = copy(host + static_cast<std::size_t>(rank) * bytes, send, bytes, hipMemcpyDeviceToHost, "staging");
+        break;
+    }
+  }
+  DTL_TRY(call.agree(ready));
   switch (kind) {
     case collective::allreduce:
-      DTL_TRY(copy(host, send, bytes, hipMemcpyDeviceToHost, "staging"));
       DTL_TRY(comm.allreduce(host, host, count, type, op));
       return copy(recv, host, bytes, hipMemcpyHostToDevice, "staging");
     case collective::reduce:
-      DTL_TRY(copy(host, send, bytes, hipMemcpyDeviceToHost, "staging"));
       DTL_TRY(comm.reduce(host, host, count, type, op, root));
       return rank == root ? copy(recv, host, bytes, hipMemcpyHostToDevice, "staging") : status{};
     case collective::broadcast:
-      if (rank == root) DTL_TRY(copy(host, recv, bytes, hipMemcpyDeviceToHost, "staging"));
       DTL_TRY(comm.broadcast(host, bytes, root));
       return rank == root ? status{} : copy(recv, host, bytes, hipMemcpyHostToDevice, "staging");
     case collective::allgather:
-      DTL_TRY(copy(host + static_cast<std::size_t>(rank) * bytes, send, bytes, hipMemcpyDeviceToHost, "staging"));
       DTL_TRY(comm.allgather(host + static_cast<std::size_t>(rank) * bytes, host, bytes));
       return copy(recv, host, host_bytes, hipMemcpyHostToDevice, "staging");
   }
@@ -325,20 +375,23 @@ result<bool> is_device_memory(const void* ptr) {
   return attr.kind == hip::memory_kind::device;
 }
 
-status allreduce(device_resources& res, comm_backend& comm, const void* send, void* recv, std::size_t count,
-                 datatype type, reduce_op op) {
-  return device_collective(res, comm, collective::allreduce, send, recv, count, type, op, 0, true);
+status allreduce(device_resources& res, comm_backend& comm, collective_call& call, const void* send, void* recv,
+                 std::size_t count, datatype type, reduce_op op) {
+  return device_collective(res, comm, call, collective::allreduce, send, recv, count, type, op, 0, true);
 }
-status reduce(device_resources& res, comm_backend& comm, const void* send, void* recv, std::size_t count, datatype type,
-              reduce_op op, int root) {
-  return device_collective(res, comm, collective::reduce, send, recv, count, type, op, root, true);
+status reduce(device_resources& res, comm_backend& comm, collective_call& call, const void* send, void* recv,
+              std::size_t count, datatype type, reduce_op op, int root) {
+  return device_collective(res, comm, call, collective::reduce, send, recv, count, type, op, root, true);
 }
-status broadcast(device_resources& res, comm_backend& comm, void* data, std::size_t bytes, int root) {
-  return device_collective(res, comm, collective::broadcast, data, data, bytes, datatype::u8, reduce_op::sum, root, true);
+status broadcast(device_resources& res, comm_backend& comm, collective_call& call, void* data, std::size_t bytes,
+                 int root) {
+  return device_collective(res, comm, call, collective::broadcast, data, data, bytes, datatype::u8, reduce_op::sum,
+                           root, true);
 }
-status allgather(device_resources& res, comm_backend& comm, const void* send, void* recv, std::size_t bytes_each) {
-  return device_collective(res, comm, collective::allgather, send, recv, bytes_each, datatype::u8, reduce_op::sum, 0,
-                           true);
+status allgather(device_resources& res, comm_backend& comm, collective_call& call, const void* send, void* recv,
+                 std::size_t bytes_each) {
+  return device_collective(res, comm, call, collective::allgather, send, recv, bytes_each, datatype::u8,
+                           reduce_op::sum, 0, true);
 }
 
 status fill(const context& ctx, int device, void* dst, std::size_t count, const void* pattern, std::size_t pattern_bytes) {
@@ -356,10 +409,11 @@ status copy(void* dst, const void* src, std::size_t bytes, transfer_kind kind) {
 }  // namespace device_support
 
 result<std::shared_ptr<device_lane>> acquire_lane(const context& ctx, int device) {
-  context_state& state = context_access::state(ctx);
-  DTL_TRY(state.check());
+  context_state* state = context_access::state(ctx);
+  if (state == nullptr) return empty_context();
+  DTL_TRY(state->check());
   DTL_TRY(hip::check_device(device));
-  return lane_of(*state.resources, device);
+  return lane_of(*state->resources, device);
 }
 
 device_lane::~device_lane() {
@@ -431,29 +485,44 @@ hip::future<void> failed(status s) { return hip::make_failed_future<void>(std::m
 
 enum class stream_collective { allreduce, reduce, broadcast, allgather };
 
-hip::future<void> collective_on_stream(detail::context_state& state, stream_collective kind, const void* send, void* recv,
-                            std::size_t count, detail::datatype type, reduce_op op, int root, hip::stream_ref stream) {
-  if (status s = state.check(); !s.ok()) return failed(std::move(s));
-  const int size = state.comm->size(), rank = state.comm->rank();
+hip::future<void> collective_on_stream(detail::context_state* state, stream_collective kind, const void* send,
+                                       void* recv, std::size_t count, detail::datatype type, reduce_op op, int root,
+                                       hip::stream_ref stream) {
   const bool bytes_only = kind == stream_collective::broadcast || kind == stream_collective::allgather;
-  if (kind == stream_collective::reduce || kind == stream_collective::broadcast)
-    if (status s = detail::check_root(root, size); !s.ok()) return failed(std::move(s));
-  if (count == 0) return hip::make_ready_future();
-  const bool recv_here = kind != stream_collective::reduce || rank == root;
-  if (send == nullptr || (recv_here && recv == nullptr))
-    return failed(status(status_code::invalid_argument, "a collective's buffer is nullptr"));
-  auto device_send = detail::device_support::is_device_memory(send);
-  if (!device_send) return failed(std::move(device_send).error());
   const detail::collective k = kind == stream_collective::allreduce ? detail::collective::allreduce
                                : kind == stream_collective::reduce  ? detail::collective::reduce
                                : kind == stream_collective::broadcast ? detail::collective::broadcast
                                                                       : detail::collective::allgather;
-  detail::device_resources& res = *state.resources;
-  if (*device_send && detail::nccl_takes(res, k, type, send)) {
-    // Ordered on the caller's stream; nothing blocks.
+  // This rank's checks, agreed on below with the call's arguments.
+  const int size = state != nullptr ? state->comm->size() : 0, rank = state != nullptr ? state->comm->rank() : -1;
+  status local;
+  if (kind == stream_collective::reduce || kind == stream_collective::broadcast) local = detail::check_root(root, size);
+  const bool recv_here = kind != stream_collective::reduce || rank == root;
+  if (local.ok() && count != 0 && (send == nullptr || (recv_here && recv == nullptr)))
+    local = status(status_code::invalid_argument, "a collective's buffer is nullptr");
+  bool device_send = false;
+  if (local.ok() && count != 0) {
+    auto device = detail::device_support::is_device_memory(send);
+    if (device)
+      device_send = *device;
+    else
+      local = std::move(device).error();
+  }
+  static constexpr const char* names[] = {"allreduce (stream-ordered)", "reduce (stream-ordered)",
+                                          "broadcast (stream-ordered)", "allgather (stream-ordered)"};
+  detail::collective_call call(
+      state, {names[static_cast<int>(kind)],
+              {static_cast<std::int64_t>(count), static_cast<std::int64_t>(type), static_cast<std::int64_t>(op),
+               bytes_only && kind == stream_collective::allgather ? 0 : root, device_send ? 1 : 0},
+              {"count", "type", "operation", "root", "device buffers"}});
+  if (!call.usable().ok()) return failed(call.usable());
+  detail::device_resources& res = *state->resources;
+  if (device_send && detail::nccl_takes(res, k, type, send)) {
+    // Ordered on the caller's stream; only the agreement waits (for the other ranks, not the stream).
     auto guard = hip::device_guard::enter(res.device);
-    if (!guard) return failed(std::move(guard).error());
-    auto nc = detail::nccl_of(res, *state.comm);
+    if (!guard && local.ok()) local = std::move(guard).error();
+    if (status s = call.agree(local); !s.ok()) return failed(std::move(s));
+    auto nc = detail::nccl_of(res, *state->comm);
     if (!nc) return failed(std::move(nc).error());
     const std::size_t bytes = count * (bytes_only ? 1 : detail::datatype_size(type));
     status s;
@@ -467,18 +536,22 @@ hip::future<void> collective_on_stream(detail::context_state& state, stream_coll
     return hip::progress_engine::global().enqueue(stream, res.device);
   }
   // The MPI paths: wait for the stream's earlier work, move the data, done.
-  if (result<void> w = stream.synchronize(); !w) return failed(std::move(w).error());
+  if (local.ok())
+    if (result<void> w = stream.synchronize(); !w) local = std::move(w).error();
+  if (device_send && local.ok()) {
+    status s = detail::device_collective(res, *state->comm, call, k, send, recv, count, type, op, root, false);
+    if (!s.ok()) return failed(std::move(s));
+    return hip::make_ready_future();
+  }
+  if (status s = call.agree(local); !s.ok()) return failed(std::move(s));
+  if (count == 0) return hip::make_ready_future();
+  const std::size_t bytes = count * (bytes_only ? 1 : detail::datatype_size(type));
   status s;
-  if (*device_send) {
-    s = detail::device_collective(res, *state.comm, k, send, recv, count, type, op, root, false);
-  } else {
-    const std::size_t bytes = count * (bytes_only ? 1 : detail::datatype_size(type));
-    switch (kind) {
-      case stream_collective::allreduce: s = state.comm->allreduce(send, recv, count, type, op); break;
-      case stream_collective::reduce: s = state.comm->reduce(send, recv, count, type, op, root); break;
-      case stream_collective::broadcast: s = state.comm->broadcast(recv, bytes, root); break;
-      case stream_collective::allgather: s = state.comm->allgather(send, recv, bytes); break;
-    }
+  switch (kind) {
+    case stream_collective::allreduce: s = state->comm->allreduce(send, recv, count, type, op); break;
+    case stream_collective::reduce: s = state->comm->reduce(send, recv, count, type, op, root); break;
+    case stream_collective::broadcast: s = state->comm->broadcast(recv, bytes, root); break;
+    case stream_collective::allgather: s = state->comm->allgather(send, recv, bytes); break;
   }
   if (!s.ok()) return failed(std::move(s));
   return hip::make_ready_future();
@@ -488,19 +561,19 @@ hip::future<void> collective_on_stream(detail::context_state& state, stream_coll
 
 hip::future<void> context::allreduce_on_stream(const void* send, void* recv, std::size_t count, detail::datatype type,
                                                reduce_op op, hip::stream_ref stream) const {
-  return collective_on_stream(*state_, stream_collective::allreduce, send, recv, count, type, op, 0, stream);
+  return collective_on_stream(state_.get(), stream_collective::allreduce, send, recv, count, type, op, 0, stream);
 }
 hip::future<void> context::reduce_on_stream(const void* send, void* recv, std::size_t count, detail::datatype type,
                                             reduce_op op, int root, hip::stream_ref stream) const {
-  return collective_on_stream(*state_, stream_collective::reduce, send, recv, count, type, op, root, stream);
+  return collective_on_stream(state_.get(), stream_collective::reduce, send, recv, count, type, op, root, stream);
 }
 hip::future<void> context::broadcast_on_stream(void* data, std::size_t bytes, int root, hip::stream_ref stream) const {
-  return collective_on_stream(*state_, stream_collective::broadcast, data, data, bytes, detail::datatype::u8, reduce_op::sum, root,
+  return collective_on_stream(state_.get(), stream_collective::broadcast, data, data, bytes, detail::datatype::u8, reduce_op::sum, root,
                    stream);
 }
 hip::future<void> context::allgather_on_stream(const void* send, void* recv, std::size_t bytes_each,
                                                hip::stream_ref stream) const {
-  return collective_on_stream(*state_, stream_collective::allgather, send, recv, bytes_each, detail::datatype::u8, reduce_op::sum,
+  return collective_on_stream(state_.get(), stream_collective::allgather, send, recv, bytes_each, detail::datatype::u8, reduce_op::sum,
                    0, stream);
 }
 

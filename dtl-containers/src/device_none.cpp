@@ -1,5 +1,6 @@
 // Builds without HIP: there is no GPU. Device collectives are never reached (no pointer is device memory).
 #include "device_support.hpp"
+#include "state.hpp"
 
 #include <dtl/core/placement.hpp>
 
@@ -41,10 +42,21 @@ bool mpi_takes_device_memory(const device_resources&) noexcept { return false; }
 status fill(const context&, int, void*, std::size_t, const void*, std::size_t) { return no_hip(); }
 status copy(void*, const void*, std::size_t, transfer_kind) { return no_hip(); }
 
-status allreduce(device_resources&, comm_backend&, const void*, void*, std::size_t, datatype, reduce_op) { return no_hip(); }
-status reduce(device_resources&, comm_backend&, const void*, void*, std::size_t, datatype, reduce_op, int) { return no_hip(); }
-status broadcast(device_resources&, comm_backend&, void*, std::size_t, int) { return no_hip(); }
-status allgather(device_resources&, comm_backend&, const void*, void*, std::size_t) { return no_hip(); }
+// Never reached (no pointer is device memory here); they still agree, so that no rank is left waiting.
+status allreduce(device_resources&, comm_backend&, collective_call& call, const void*, void*, std::size_t, datatype,
+                 reduce_op) {
+  return call.agree(no_hip());
+}
+status reduce(device_resources&, comm_backend&, collective_call& call, const void*, void*, std::size_t, datatype,
+              reduce_op, int) {
+  return call.agree(no_hip());
+}
+status broadcast(device_resources&, comm_backend&, collective_call& call, void*, std::size_t, int) {
+  return call.agree(no_hip());
+}
+status allgather(device_resources&, comm_backend&, collective_call& call, const void*, void*, std::size_t) {
+  return call.agree(no_hip());
+}
 
 }  // namespace device_support
 

@@ -15,6 +15,8 @@
 
 namespace dtl::detail {
 
+class collective_call;
+
 /// The GPU resources of one context (collective path, RCCL/NCCL communicator, staging buffers, lanes).
 struct device_resources;
 struct device_resources_deleter {
@@ -55,14 +57,17 @@ status copy(void* dst, const void* src, std::size_t bytes, transfer_kind kind);
 /// Whether `ptr` is device memory (hipMalloc), which collectives must not hand to a non-GPU-aware MPI.
 result<bool> is_device_memory(const void* ptr);
 
-/// Blocking collectives on device buffers (the caller checked is_device_memory). They first wait for
-/// all work on the device, so they see every earlier write.
-status allreduce(device_resources& resources, comm_backend& comm, const void* send, void* recv, std::size_t count,
-                 datatype type, reduce_op op);
-status reduce(device_resources& resources, comm_backend& comm, const void* send, void* recv, std::size_t count,
-              datatype type, reduce_op op, int root);
-status broadcast(device_resources& resources, comm_backend& comm, void* data, std::size_t bytes, int root);
-status allgather(device_resources& resources, comm_backend& comm, const void* send, void* recv, std::size_t bytes_each);
+/// Blocking collectives on device buffers (the caller checked is_device_memory and its arguments). They
+/// first wait for all work on the device, so they see every earlier write. Each runs `call`'s agreement
+/// step once its own preparation is done (what fails before data moves fails on every rank).
+status allreduce(device_resources& resources, comm_backend& comm, collective_call& call, const void* send, void* recv,
+                 std::size_t count, datatype type, reduce_op op);
+status reduce(device_resources& resources, comm_backend& comm, collective_call& call, const void* send, void* recv,
+              std::size_t count, datatype type, reduce_op op, int root);
+status broadcast(device_resources& resources, comm_backend& comm, collective_call& call, void* data, std::size_t bytes,
+                 int root);
+status allgather(device_resources& resources, comm_backend& comm, collective_call& call, const void* send, void* recv,
+                 std::size_t bytes_each);
 
 }  // namespace device_support
 

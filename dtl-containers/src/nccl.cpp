@@ -1,6 +1,7 @@
 // RCCL (AMD) or NCCL (NVIDIA): the same API (nccl* names). The build passes the header to include in
 // DTL_NCCL_HEADER (<nccl.h>, <rccl/rccl.h> or <rccl.h>).
 #include "nccl_support.hpp"
+#include "state.hpp"
 
 #include <dtl/containers/config.hpp>
 #include <dtl/core/placement.hpp>
@@ -77,12 +78,21 @@ bool built() noexcept { return true; }
 const char* library_name() noexcept { return build::collective_library; }
 
 result<communicator_ptr> create(comm_backend& comm, int device) {
+  // Rank 0's id goes out whether or not it could make one; the agreement then says, so that no rank
+  // joins a communicator that will never form.
   ncclUniqueId id{};
-  if (comm.rank() == 0) DTL_NCCL_TRY(ncclGetUniqueId(&id));
+  status made;
+  if (comm.rank() == 0)
+    if (const ncclResult_t r = ncclGetUniqueId(&id); r != ncclSuccess) made = nccl_status(r, "ncclGetUniqueId");
   DTL_TRY(comm.broadcast(&id, sizeof id, 0));
-  DTL_ASSIGN_OR_RETURN(auto guard, hip::device_guard::enter(device));
+  DTL_TRY(agree_on(comm, made, {"ncclGetUniqueId"}));
   communicator_ptr out(new communicator{nullptr, device});
-  DTL_NCCL_TRY(ncclCommInitRank(&out->comm, comm.size(), id, comm.rank()));
+  status joined = [&]() -> status {
+    DTL_ASSIGN_OR_RETURN(auto guard, hip::device_guard::enter(device));
+    DTL_NCCL_TRY(ncclCommInitRank(&out->comm, comm.size(), id, comm.rank()));
+    return {};
+  }();
+  DTL_TRY(agree_on(comm, joined, {"ncclCommInitRank"}));
   return out;
 }
 

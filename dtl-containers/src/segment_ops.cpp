@@ -50,17 +50,8 @@ result<int> context_or_current_device(const context& ctx) {
 }
 
 bool mpi_takes_device_memory(const context& ctx) noexcept {
-  return device_support::mpi_takes_device_memory(*context_access::state(ctx).resources);
-}
-
-status agree(const context& ctx, const status& local) {
-  if (ctx.size() == 1) return local;
-  const int failed = local.ok() ? 0 : 1;
-  DTL_ASSIGN_OR_RETURN(const int failures, ctx.allreduce_value(failed, reduce_op::sum));
-  if (!local.ok()) return local;
-  if (failures == 0) return {};
-  return status(status_code::collective_failure,
-                fmt::format("{} of {} ranks failed (each of them reports why)", failures, ctx.size()));
+  const context_state* state = context_access::state(ctx);
+  return state != nullptr && device_support::mpi_takes_device_memory(*state->resources);
 }
 
 }  // namespace detail

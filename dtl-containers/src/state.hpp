@@ -5,12 +5,14 @@
 #include "device_support.hpp"
 
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/detail/agreement.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/result.hpp>
 
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 namespace dtl::detail {
@@ -44,6 +46,14 @@ struct context_state {
   std::mutex mutex;  // guards windows
   std::vector<std::weak_ptr<window>> windows;
 
+  // One thread at a time in this context's collectives (collective_call takes the turn). A second
+  // thread arriving while one is inside marks the context shared_by_threads for good: its collectives
+  // pair with the other thread's calls on other ranks, so every later collective fails, on every rank
+  // (the mark travels in the agreement step).
+  std::mutex collective_mutex;
+  std::atomic<std::thread::id> collective_thread{};
+  std::atomic<bool> shared_by_threads{false};
+
   context_state(std::shared_ptr<environment_state> env, std::unique_ptr<comm_backend> c, int dev,
                 device_resources_ptr res) noexcept
       : environment(std::move(env)), comm(std::move(c)), device(dev), resources(std::move(res)) {}
@@ -61,7 +71,41 @@ struct context_state {
 
 struct context_access {
   static context make(std::shared_ptr<context_state> state) noexcept { return context(std::move(state)); }
-  static context_state& state(const context& ctx) noexcept { return *ctx.state_; }
+  /// The context's state, or nullptr for an empty context (moved from, or left out by split()).
+  static context_state* state(const context& ctx) noexcept { return ctx.state_.get(); }
+};
+
+/// invalid_state: what every call on an empty context gives.
+status empty_context();
+
+/// The agreement step on a communicator (agreement.cpp): see detail::agree.
+status agree_on(comm_backend& comm, const status& local, const call_signature& call);
+
+/// One collective of a context, from its start to its end: checks that the context is usable, takes
+/// its collective turn (held until destruction), and runs the agreement step when asked.
+///
+///   collective_call call(state, {"allreduce", {count, type, op}, {"count", "type", "operation"}});
+///   DTL_TRY(call.agree(local_checks));   // every rank gets the same outcome
+///   ... move the data ...
+class collective_call {
+ public:
+  collective_call(context_state* state, const call_signature& signature);
+  collective_call(const collective_call&) = delete;
+  collective_call& operator=(const collective_call&) = delete;
+  ~collective_call();
+
+  /// Failures found without communicating (an empty or ended context): return them at once.
+  [[nodiscard]] const status& usable() const noexcept { return usable_; }
+  /// The agreement step with this rank's `local` status (collective); call it once, after usable().
+  [[nodiscard]] status agree(const status& local);
+  [[nodiscard]] context_state& state() const noexcept { return *state_; }
+
+ private:
+  context_state* state_;
+  call_signature signature_;
+  status usable_;
+  status shared_;  // set when another thread was inside a collective on this context
+  std::unique_lock<std::mutex> turn_;
 };
 
 /// Makes a context over `comm` on `device` (collective: decides the device collective path).

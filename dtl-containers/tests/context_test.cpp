@@ -43,7 +43,40 @@ TEST_SUITE("context") {
     CHECK(ctx.allreduce<int>(nullptr, &x, 1, dtl::reduce_op::sum).error() == dtl::status_code::invalid_argument);
     CHECK(ctx.allreduce<int>(&x, nullptr, 1, dtl::reduce_op::sum).error() == dtl::status_code::invalid_argument);
     CHECK(ctx.allreduce<int>(nullptr, nullptr, 0, dtl::reduce_op::sum).has_value());  // nothing to do
-    CHECK(ctx.split(-1).error() == dtl::status_code::invalid_argument);
+    CHECK(ctx.split(-2).error() == dtl::status_code::invalid_argument);
+  }
+
+  TEST_CASE("split with undefined_color gives an empty context") {
+    const dtl::context ctx = dtl::make_cpu_context();
+    const auto out = ctx.split(dtl::undefined_color);
+    REQUIRE(out.has_value());
+    CHECK(out->rank() == -1);
+    CHECK(out->rank_count() == 0);
+    CHECK_FALSE(out->valid());
+    CHECK(out->check().code() == dtl::status_code::invalid_state);
+    int x = 1;
+    CHECK(out->allreduce(&x, &x, 1, dtl::reduce_op::sum).error() == dtl::status_code::invalid_state);
+    CHECK(out->barrier().error() == dtl::status_code::invalid_state);
+  }
+
+  TEST_CASE("a moved-from context is empty: every call gives invalid_state") {
+    dtl::context ctx = dtl::make_cpu_context();
+    const dtl::context taken = std::move(ctx);
+    CHECK(taken.valid());
+    // NOLINTBEGIN(bugprone-use-after-move): what a moved-from context does is the point
+    CHECK(ctx.check().code() == dtl::status_code::invalid_state);
+    CHECK_FALSE(ctx.valid());
+    CHECK(ctx.rank() == -1);
+    CHECK(ctx.size() == 0);
+    CHECK_FALSE(ctx.has_device());
+    CHECK(ctx.device_collective_path() == dtl::collective_path::self);
+    int x = 1;
+    CHECK(ctx.allreduce_value(x, dtl::reduce_op::sum).error() == dtl::status_code::invalid_state);
+    CHECK(ctx.broadcast(&x, 1, 0).error() == dtl::status_code::invalid_state);
+    CHECK(ctx.allgather(&x, &x, 1).error() == dtl::status_code::invalid_state);
+    CHECK(ctx.split(0).error() == dtl::status_code::invalid_state);
+    CHECK(ctx.barrier().error() == dtl::status_code::invalid_state);
+    // NOLINTEND(bugprone-use-after-move)
   }
 
   TEST_CASE("split gives a sub-context, and copies are the same context") {

@@ -109,4 +109,30 @@ TEST_SUITE("vector") {
     CHECK(g[4].get().error() == dtl::status_code::out_of_range);
     CHECK(g[3].owner().value() == 0);
   }
+
+  TEST_CASE("a moved-from vector is empty, and its calls give invalid_state") {
+    const auto ctx = dtl::make_cpu_context();
+    dtl::distributed_vector<int> v(10, 3, ctx);
+    dtl::distributed_vector<int> w(std::move(v));
+    CHECK(w.size() == 10);
+    CHECK(w.local_view()[9] == 3);
+    // NOLINTBEGIN(bugprone-use-after-move): what a moved-from vector does is the point
+    CHECK(v.size() == 0);
+    CHECK(v.local_size() == 0);
+    CHECK(v.empty());
+    CHECK(v.local_data() == nullptr);
+    CHECK(v.num_ranks() == 0);
+    CHECK(dtl::fill(v, 1).error() == dtl::status_code::invalid_state);
+    CHECK(v.get_context().check().code() == dtl::status_code::invalid_state);
+    CHECK(v.gather().error() == dtl::status_code::invalid_state);
+    CHECK(v.clone().error() == dtl::status_code::invalid_state);
+    CHECK(v.global_view()[0].get().error() == dtl::status_code::invalid_state);
+    // Move assignment frees what the target held and empties the source.
+    dtl::distributed_vector<int> x(4, 7, ctx);
+    x = std::move(w);
+    CHECK(x.size() == 10);
+    CHECK(w.size() == 0);
+    CHECK(dtl::fill(w, 1).error() == dtl::status_code::invalid_state);
+    // NOLINTEND(bugprone-use-after-move)
+  }
 }

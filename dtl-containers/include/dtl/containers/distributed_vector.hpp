@@ -7,8 +7,9 @@
 //   dtl::distributed_vector<float, dtl::unified_memory> vec_unified(1000, ctx);  // hipMallocManaged
 //   auto made = dtl::distributed_vector<float, dtl::device_only_runtime>::create(n, ctx);   // no exceptions
 //
-// Construction is collective: every rank of the context constructs the vector, and if any rank fails
-// (out of memory, a bad device id, ...) every rank gets a status. The constructors throw
+// Construction is collective: every rank of the context constructs the vector, with the same global size,
+// placement and element type (checked: ranks that disagree all get invalid_argument, naming what differs),
+// and if any rank fails (out of memory, a bad device id, ...) every rank gets a status. The constructors throw
 // dtl::status_error carrying it; create() returns it. Elements start value-initialised (zero), or as
 // `value`. Nothing is staged through the host.
 //
@@ -16,11 +17,13 @@
 //   local_view()   host_only, unified_memory, device_preferred_on<N>  (placements the host can touch)
 //   device_view()  device_only<N>, device_only_runtime, unified_memory, device_preferred_on<N>
 //   local_data(), segmented_view(), global_view(), copy_to_host/copy_from_host, gather, clone: all
-// Movable, not copyable (clone() copies). T must be trivially copyable.
+// Movable, not copyable (clone() copies); a moved-from vector is empty, and its collectives return
+// invalid_state. T must be trivially copyable.
 // Not provided: resize() and redistribute() (the partition is fixed at construction).
 
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/detail/agreement.hpp>
 #include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/containers/detail/segment_ops.hpp>
 #include <dtl/containers/global_view.hpp>
@@ -34,6 +37,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <string>
@@ -51,9 +55,6 @@ namespace dtl {
 namespace detail {
 /// Whether MPI may be handed this context's device memory (a GPU-aware MPI, confirmed by a probe).
 [[nodiscard]] DTL_CONTAINERS_API bool mpi_takes_device_memory(const context& ctx) noexcept;
-/// Agrees on success across the ranks: ok when every rank's `local` is ok; otherwise this rank's own
-/// error, or collective_failure naming how many ranks failed.
-[[nodiscard]] DTL_CONTAINERS_API status agree(const context& ctx, const status& local);
 }  // namespace detail
 
 template <class T, PlacementPolicy P = host_only>
@@ -94,8 +95,28 @@ class distributed_vector {
     return make(global_size, ctx, nullptr, std::move(space));
   }
 
-  distributed_vector(distributed_vector&&) noexcept = default;
-  distributed_vector& operator=(distributed_vector&&) noexcept = default;
+  /// `other` is left empty: no elements, an empty context (its collectives return invalid_state).
+  distributed_vector(distributed_vector&& other) noexcept
+      : ctx_(std::move(other.ctx_)),
+        partition_(std::exchange(other.partition_, empty_partition())),
+        range_(std::exchange(other.range_, index_range{})),
+        device_(std::exchange(other.device_, no_device)),
+        storage_(std::move(other.storage_)),
+        window_(std::move(other.window_)),
+        window_error_(std::move(other.window_error_)) {}
+  distributed_vector& operator=(distributed_vector&& other) noexcept {
+    if (this != &other) {
+      distributed_vector gone(std::move(*this));  // frees this one's segment (and window) on return
+      ctx_ = std::move(other.ctx_);
+      partition_ = std::exchange(other.partition_, empty_partition());
+      range_ = std::exchange(other.range_, index_range{});
+      device_ = std::exchange(other.device_, no_device);
+      storage_ = std::move(other.storage_);
+      window_ = std::move(other.window_);
+      static_cast<void>(window_error_ = std::move(other.window_error_));
+    }
+    return *this;
+  }
   distributed_vector(const distributed_vector&) = delete;
   distributed_vector& operator=(const distributed_vector&) = delete;
   /// Frees this rank's segment. Collective when global_view() was used (it frees the MPI window).
@@ -193,15 +214,20 @@ class distributed_vector {
 #endif
 
   /// Every element, in global order, on `root` (an empty vector on the other ranks). Collective.
+  /// A rank that fails (the root cannot hold every element, say) fails the gather on every rank.
   [[nodiscard]] result<std::vector<T>> gather(int root = 0) const {
-    if (root < 0 || root >= num_ranks())
-      return status(status_code::invalid_rank, "gather: root " + std::to_string(root) + " is not a rank");
-    DTL_ASSIGN_OR_RETURN(std::vector<T> mine, copy_to_host());
     std::vector<std::size_t> bytes(static_cast<std::size_t>(num_ranks()));
     for (int r = 0; r < num_ranks(); ++r)
       bytes[static_cast<std::size_t>(r)] = partition_.local_range(r).value().size() * sizeof(T);
-    std::vector<T> all(rank() == root ? global_size() : 0);
-    DTL_TRY(detail::gatherv(ctx_, mine.data(), mine.size() * sizeof(T), all.data(), bytes, root));
+    std::vector<T> mine, all;
+    status local = detail::catch_allocation_failure("gather", [&]() -> status {
+      if (root < 0 || root >= num_ranks())
+        return status(status_code::invalid_rank, "gather: root " + std::to_string(root) + " is not a rank");
+      if (rank() == root) all.resize(global_size());
+      mine.resize(local_size());
+      return copy_to_host(mine.data(), mine.size()).error();
+    });
+    DTL_TRY(detail::gatherv(ctx_, mine.data(), mine.size() * sizeof(T), all.data(), bytes, root, local));
     return all;
   }
 
@@ -232,7 +258,14 @@ class distributed_vector {
     DTL_ASSIGN_OR_RETURN(const block_partition partition, block_partition::create(global_size, ctx.size()));
     DTL_ASSIGN_OR_RETURN(const index_range range, partition.local_range(ctx.rank()));
     auto local = allocate_local(ctx, range.size(), value, std::move(space), initialise);
-    DTL_TRY(detail::agree(ctx, local.has_value() ? status{} : local.error()));
+    // Every rank must build the same vector: a rank with another size would read and write past the
+    // others' blocks.
+    const detail::call_signature call{
+        "distributed_vector construction",
+        {static_cast<std::int64_t>(global_size), static_cast<std::int64_t>(sizeof(T)),
+         static_cast<std::int64_t>(P::location), P::host_accessible ? 1 : 0, P::device_accessible ? 1 : 0},
+        {"global size", "element size", "placement location", "host accessible", "device accessible"}};
+    DTL_TRY(detail::agree(ctx, local.has_value() ? status{} : local.error(), call));
     auto [device, storage] = std::move(local).value();
     return distributed_vector(ctx, partition, range, device, std::move(storage));
   }
@@ -291,6 +324,7 @@ class distributed_vector {
     if (count != 0 && buffer == nullptr) return status(status_code::null_pointer, "the host buffer is nullptr");
     return {};
   }
+  static block_partition empty_partition() noexcept { return block_partition::create(0, 1).value(); }
   static constexpr transfer_kind from_segment() noexcept {
     return P::location == memory_location::host ? transfer_kind::host_to_host : transfer_kind::device_to_host;
   }

@@ -72,6 +72,7 @@ class global_view {
   friend class remote_ref<T>;
 
   status access(std::size_t i, T* value, bool write) const {
+    if (rank_ < 0) return why_no_window_;  // an empty vector (moved from): no context to reach
     DTL_ASSIGN_OR_RETURN(const int owner, partition_.owner(i));
     DTL_ASSIGN_OR_RETURN(const index_range range, partition_.local_range(owner));
     const std::size_t offset = (i - range.begin) * sizeof(T);

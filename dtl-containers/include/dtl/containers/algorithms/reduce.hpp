@@ -77,6 +77,7 @@ struct global_value {
 /// and std::plus<> by default.
 template <reduce_scope Scope>
 struct element_reduction {
+  static constexpr bool communicates = Scope != reduce_scope::local;
   template <class Pol, class T, class P, class Init = T, class Op = std::plus<>>
   static auto host(const Pol& p, const distributed_vector<T, P>& vec, const Init& init = Init{}, Op op = {}) {
     return reduce_vector_on_host(p, vec, static_cast<T>(init), op, identity_transform{}, Scope, 0);
@@ -100,6 +101,7 @@ struct distributed_reduce_impl : element_reduction<reduce_scope::all> {
 /// The global value on `root` only (has_global false elsewhere).
 struct reduce_to_root_impl {
   static constexpr const char* name = "reduce_to_root";
+  static constexpr bool communicates = true;
   template <class T, class P, class Init, class Op>
   static status check(const distributed_vector<T, P>& vec, const Init&, const Op&, int root) {
     if (root < 0 || root >= vec.get_context().size())
@@ -129,6 +131,7 @@ struct local_reduce_impl : element_reduction<reduce_scope::local> {
 /// init reduce_op (transform_op(x) for every x), in the type of init.
 struct transform_reduce_impl : global_value {
   static constexpr const char* name = "transform_reduce";
+  static constexpr bool communicates = true;
   template <class Pol, class T, class P, class Init, class ReduceOp, class TransformOp>
   static auto host(const Pol& p, const distributed_vector<T, P>& vec, const Init& init, ReduceOp reduce_op,
                    TransformOp transform_op) {
@@ -162,6 +165,7 @@ struct equal_to_value {
 /// How many elements satisfy pred, over every rank.
 struct count_if_impl : global_value {
   static constexpr const char* name = "count_if";
+  static constexpr bool communicates = true;
   template <class Pol, class T, class P, class Pred>
   static auto host(const Pol& p, const distributed_vector<T, P>& vec, Pred pred) {
     return reduce_vector_on_host(p, vec, std::size_t{0}, std::plus<std::size_t>{}, count_transform<Pred>{pred},
@@ -177,6 +181,7 @@ struct count_if_impl : global_value {
 /// How many elements equal value, over every rank.
 struct count_impl : global_value {
   static constexpr const char* name = "count";
+  static constexpr bool communicates = true;
   template <class Pol, class T, class P, class V>
   static auto host(const Pol& p, const distributed_vector<T, P>& vec, const V& value) {
     return count_if_impl::host(p, vec, equal_to_value<T>{static_cast<T>(value)});

@@ -41,6 +41,7 @@ result<T> scan_prefix_on_host(const context& ctx, const maybe<T>& total, const T
 template <bool Inclusive>
 struct scan_impl {
   static constexpr const char* name = Inclusive ? "inclusive_scan" : "exclusive_scan";
+  static constexpr bool communicates = true;
 
   template <class Pol, class T, class P, class Q, class Init = T, class Op = std::plus<>>
   static result<void> host(const Pol&, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out,

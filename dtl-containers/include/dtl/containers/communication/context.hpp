@@ -12,7 +12,20 @@
 // rank has a GPU of its own, else MPI on device pointers when MPI is GPU-aware, else MPI on pinned host
 // copies. The overloads that take a stream are ordered on it and return a future.
 //
-// A context outlives nothing: once its environment has ended, every call returns invalid_state.
+// A context outlives nothing: once its environment has ended, every call returns invalid_state. An
+// empty context (moved from, or one that split() gave a rank left out) has no ranks: rank() is -1,
+// rank_count() 0, and every collective returns invalid_state.
+//
+// Every collective starts with an agreement step (one small allreduce): all ranks check their
+// arguments, and every rank gets the same outcome, ok or the same status, naming the ranks that failed
+// and why, or the arguments the ranks disagree on. A local failure is a status on every rank, not a
+// rank that waits forever. A rank that never calls the collective still leaves the others waiting (see
+// DTL_COLLECTIVE_TIMEOUT in docs/containers.md).
+//
+// Threads: a context serves one thread at a time. Two threads in collectives on one context at once
+// is detected: the call fails, and the context stops communicating on every rank. Give each thread its
+// own context (make_world_context() or split()); at MPI_THREAD_SERIALIZED and above, those may
+// communicate at the same time (below it, only the main thread communicates).
 
 #include <dtl/containers/communication/collective_types.hpp>
 #include <dtl/containers/config.hpp>
@@ -36,6 +49,10 @@ struct context_state;
 struct context_access;
 }  // namespace detail
 
+/// The split() color that leaves a rank out of every sub-context (MPI_UNDEFINED's role): that rank gets
+/// an empty context.
+inline constexpr int undefined_color = -1;
+
 class DTL_CONTAINERS_API context {
  public:
   /// This process's rank in the context, and the number of ranks (size() is upstream DTL's name for
@@ -56,7 +73,8 @@ class DTL_CONTAINERS_API context {
   [[nodiscard]] result<void> barrier() const;
 
   /// Splits the ranks by `color` (MPI_Comm_split); ranks are ordered by `key`, then by their old rank.
-  /// Collective. The sub-context keeps this context's device.
+  /// Collective. The sub-context keeps this context's device. A rank that passes dtl::undefined_color
+  /// gets an empty context; other negative colors are invalid_argument (on every rank).
   [[nodiscard]] result<context> split(int color, int key) const;
   [[nodiscard]] result<context> split(int color) const { return split(color, rank()); }
 

@@ -8,6 +8,9 @@
 
 #include <cstddef>
 #include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace dtl::detail {
@@ -21,6 +24,19 @@ namespace dtl::detail {
 /// Copies bytes between host and device memory (dtl::hip::hip_memory_transfer::copy; memcpy for
 /// host_to_host); returns when they have arrived.
 [[nodiscard]] DTL_CONTAINERS_API status copy_segment(void* dst, const void* src, std::size_t bytes, transfer_kind kind);
+
+/// f() -> status, with a failed host allocation (std::bad_alloc, std::length_error) as out_of_memory:
+/// no exception leaves a function that returns a status, and a collective can agree on the failure.
+template <class F>
+[[nodiscard]] status catch_allocation_failure(const char* what, F&& f) noexcept {
+  try {
+    return std::forward<F>(f)();
+  } catch (const std::bad_alloc&) {
+    return status(status_code::out_of_memory, std::string(what) + ": this rank could not allocate the host memory");
+  } catch (const std::length_error&) {
+    return status(status_code::out_of_memory, std::string(what) + ": the host buffer would be too large");
+  }
+}
 
 /// Owns a rank's segment, whatever memory space it came from (the space stays alive with it).
 class segment_allocation {

@@ -6,6 +6,7 @@
 
 #include <dtl/containers/config.hpp>
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/detail/agreement.hpp>
 #include <dtl/containers/algorithms/detail/support.hpp>
 #include <dtl/containers/algorithms/detail/outcome.hpp>
 #include <dtl/core/memory_transfer.hpp>
@@ -145,8 +146,14 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
             F f, reduce_scope scope, int root) {
   using Pol = std::remove_cvref_t<Policy>;
   using R = reduce_result<T>;
+  // A rank whose local part fails still takes part in the agreement before the ranks combine, so that the
+  // others return its failure instead of waiting for it.
+  const bool communicates = scope != reduce_scope::local && ctx.size() > 1;
+  auto agreed = [&](const status& local) {
+    return communicates ? agree(ctx, local, call_signature{"reduce (the ranks' partial results)"}) : local;
+  };
   auto session = enter_lane(policy, ctx, device);
-  if (!session) return failed_outcome<Pol, R>(std::move(session).error());
+  if (!session) return failed_outcome<Pol, R>(agreed(session.error()));
   const std::shared_ptr<device_lane> lane = session->lane;
   const hipStream_t stream = session->stream;
   device::device_scratch& scratch = *session->scratch;
@@ -157,13 +164,16 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
     // The partials meet in a native collective on the stream (RCCL/NCCL, or MPI), without the host.
     constexpr auto native = *native_reduction_of<Op, T>();
     auto enqueue = [&]() -> result<void*> {
-      DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(2 * sizeof(T)));
-      T* d_local = static_cast<T*>(slot);
-      if constexpr (std::is_same_v<F, identity_transform>) {
-        DTL_TRY(device::reduce(data, n, native.identity, op, d_local, scratch, stream));
-      } else {
-        DTL_TRY(device::transform_reduce(data, n, native.identity, op, f, d_local, scratch, stream));
-      }
+      T* d_local = nullptr;
+      DTL_TRY(agreed([&]() -> status {
+        DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(2 * sizeof(T)));
+        d_local = static_cast<T*>(slot);
+        if constexpr (std::is_same_v<F, identity_transform>) {
+          return device::reduce(data, n, native.identity, op, d_local, scratch, stream);
+        } else {
+          return device::transform_reduce(data, n, native.identity, op, f, d_local, scratch, stream);
+        }
+      }()));
       if (single_rank) {
         // The local value is the global one: nothing to combine (finish reads it twice).
       } else if (scope == reduce_scope::all) {
@@ -198,14 +208,18 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
     // Any other operator: fold the block into a maybe<T> (no identity needed), then combine the ranks'
     // partials in rank order, on the device. Blocking under every policy (it goes through the host).
     auto compute = [&]() -> result<R> {
-      DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(sizeof(maybe<T>)));
-      auto* d_mine = static_cast<maybe<T>*>(slot);
-      DTL_TRY(device::transform_reduce(data, n, maybe<T>{T{}, 0}, make_maybe_op<T>(op),
-                                       maybe_transform<T, device::device_callable_t<F>>{device::to_device(f)}, d_mine,
-                                       scratch, stream));
       maybe<T> mine{};
-      DTL_TRY(read_back(&mine, d_mine, 1, stream));
-      DTL_ASSIGN_OR_RETURN(const T local_value, fold_on_device(std::vector<maybe<T>>{mine}, init, op, scratch, stream));
+      T local_value{};
+      DTL_TRY(agreed([&]() -> status {
+        DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(sizeof(maybe<T>)));
+        auto* d_mine = static_cast<maybe<T>*>(slot);
+        DTL_TRY(device::transform_reduce(data, n, maybe<T>{T{}, 0}, make_maybe_op<T>(op),
+                                         maybe_transform<T, device::device_callable_t<F>>{device::to_device(f)}, d_mine,
+                                         scratch, stream));
+        DTL_TRY(read_back(&mine, d_mine, 1, stream));
+        DTL_ASSIGN_OR_RETURN(local_value, fold_on_device(std::vector<maybe<T>>{mine}, init, op, scratch, stream));
+        return {};
+      }()));
       if (scope == reduce_scope::local) return R{local_value, local_value, false};
       std::vector<maybe<T>> all(static_cast<std::size_t>(ctx.size()));
       DTL_TRY(allgather_host(ctx, &mine, all.data(), sizeof(mine)));
@@ -222,27 +236,34 @@ template <bool Inclusive, class Policy, class T, class Op>
 auto scan(const Policy& policy, const context& ctx, int device, const T* in, T* out, std::size_t n, const T& init,
           Op op) {
   using Pol = std::remove_cvref_t<Policy>;
+  // As in reduce: a rank whose local part fails takes part in the agreement before the ranks combine.
+  auto agreed = [&](const status& local) {
+    return ctx.size() > 1 ? agree(ctx, local, call_signature{"scan (the ranks' block totals)"}) : local;
+  };
   auto session = enter_lane(policy, ctx, device);
-  if (!session) return failed_outcome<Pol, void>(std::move(session).error());
+  if (!session) return failed_outcome<Pol, void>(agreed(session.error()));
   const hipStream_t stream = session->stream;
   device::device_scratch& scratch = *session->scratch;
 
   auto compute = [&]() -> result<void> {
     // This block's total: the last element of the inclusive scan, or a reduction before the exclusive one.
     maybe<T> total{T{}, 0};
-    if (n != 0) {
-      if constexpr (Inclusive) {
-        DTL_TRY(device::inclusive_scan(in, out, n, op, scratch, stream));
-        DTL_TRY(read_back(&total.value, out + (n - 1), 1, stream));
-      } else {
-        DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(sizeof(maybe<T>)));
-        auto* d_total = static_cast<maybe<T>*>(slot);
-        DTL_TRY(device::transform_reduce(in, n, maybe<T>{T{}, 0}, make_maybe_op<T>(op),
-                                         maybe_transform<T, identity_transform>{}, d_total, scratch, stream));
-        DTL_TRY(read_back(&total, d_total, 1, stream));
+    DTL_TRY(agreed([&]() -> status {
+      if (n != 0) {
+        if constexpr (Inclusive) {
+          DTL_TRY(device::inclusive_scan(in, out, n, op, scratch, stream));
+          DTL_TRY(read_back(&total.value, out + (n - 1), 1, stream));
+        } else {
+          DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(sizeof(maybe<T>)));
+          auto* d_total = static_cast<maybe<T>*>(slot);
+          DTL_TRY(device::transform_reduce(in, n, maybe<T>{T{}, 0}, make_maybe_op<T>(op),
+                                           maybe_transform<T, identity_transform>{}, d_total, scratch, stream));
+          DTL_TRY(read_back(&total, d_total, 1, stream));
+        }
+        total.present = 1;
       }
-      total.present = 1;
-    }
+      return {};
+    }()));
     std::vector<maybe<T>> all(static_cast<std::size_t>(ctx.size()));
     DTL_TRY(allgather_host(ctx, &total, all.data(), sizeof(total)));
     all.resize(static_cast<std::size_t>(ctx.rank()));  // the blocks before this one

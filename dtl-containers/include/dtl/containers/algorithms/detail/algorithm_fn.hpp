@@ -97,6 +97,38 @@ status check_vectors(const char* algorithm, const A& arg, const Rest&... rest) {
   }
 }
 
+/// The context of the first vector among the arguments (every algorithm has one).
+inline const context* first_context() { return nullptr; }
+template <class A, class... Rest>
+const context* first_context(const A& arg, const Rest&... rest) {
+  if constexpr (is_distributed_vector_v<A>)
+    return &arg.get_context();
+  else
+    return first_context(rest...);
+}
+
+/// Whether the algorithm communicates between the ranks (Impl::communicates; default: it does not).
+template <class Impl>
+constexpr bool communicates_of() {
+  if constexpr (requires { Impl::communicates; })
+    return Impl::communicates;
+  else
+    return false;
+}
+
+/// A failed check, as the algorithm returns it. An algorithm that communicates takes the failure to the
+/// agreement step, where the other ranks' first collective of the algorithm meets it: a check that
+/// fails on one rank (a root only it has wrong, say) fails the algorithm on every rank, with no rank
+/// left waiting.
+template <class Impl, class... A>
+status checked_failure(status s, const A&... args) {
+  if constexpr (communicates_of<Impl>()) {
+    const context* ctx = first_context(args...);
+    if (ctx != nullptr && ctx->size() > 1) return agree(*ctx, s, call_signature{Impl::name});
+  }
+  return s;
+}
+
 template <class Impl>
 constexpr bool mixed_placements_of() {
   if constexpr (requires { Impl::mixed_placements; })
@@ -119,9 +151,10 @@ auto run_algorithm(const Policy& policy, A&&... args) {
       return to_outcome<Pol>(Impl::host(policy, std::forward<A>(args)...));
   };
   using Outcome = decltype(work());
-  if (status s = check_vectors(Impl::name, args...); !s.ok()) return failed_as<Outcome>(std::move(s));
+  if (status s = check_vectors(Impl::name, args...); !s.ok())
+    return failed_as<Outcome>(checked_failure<Impl>(std::move(s), args...));
   if constexpr (requires { Impl::check(args...); }) {
-    if (status s = Impl::check(args...); !s.ok()) return failed_as<Outcome>(std::move(s));
+    if (status s = Impl::check(args...); !s.ok()) return failed_as<Outcome>(checked_failure<Impl>(std::move(s), args...));
   }
   return work();
 }

@@ -18,9 +18,11 @@ namespace dtl::detail {
                                                                              std::size_t bytes);
 
 /// Root receives bytes_per_rank[r] bytes from each rank r, in rank order (host buffers; collective).
+/// `local` is this rank's own failure so far (the root's failed allocation, say): it takes part in the
+/// agreement, so that every rank returns it instead of waiting for this one.
 [[nodiscard]] DTL_CONTAINERS_API result<void> gatherv(const context& ctx, const void* send, std::size_t bytes,
                                                       void* recv, const std::vector<std::size_t>& bytes_per_rank,
-                                                      int root);
+                                                      int root, const status& local = {});
 
 /// allgather on host buffers only, whatever the pointers are (for small host-side partials).
 [[nodiscard]] DTL_CONTAINERS_API result<void> allgather_host(const context& ctx, const void* send, void* recv,

@@ -1,0 +1,36 @@
+#pragma once
+// The agreement step that every collective of a context starts with. Not for users.
+//
+// Each rank brings its local status (its own argument checks, a failed allocation, ...) and the call's
+// signature (which collective, and the arguments every rank must pass alike). One small allreduce tells
+// every rank whether all of them are ready and agree; only when one is not does a second round find out
+// who and why. Every rank then returns the same status, so that no rank goes on to communicate while
+// another has given up: that is what makes a local failure a status instead of a hang.
+
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/export.hpp>
+#include <dtl/core/result.hpp>
+
+#include <array>
+#include <cstdint>
+
+namespace dtl::detail {
+
+/// A collective call as the agreement step compares it: its name, and up to six arguments that every
+/// rank must pass alike (labels name them in messages; a null label ends the list).
+struct call_signature {
+  const char* what = "collective";
+  std::array<std::int64_t, 6> args{};
+  std::array<const char*, 6> labels{};
+};
+
+/// The agreement step on `ctx` (collective). Every rank gets the same outcome:
+///   ok                   every rank's `local` is ok and every rank made the same call;
+///   that rank's code     every rank failed with one code (the message is the lowest rank's);
+///   collective_failure   some ranks failed (the message names them and the lowest one's cause);
+///   invalid_argument     the ranks made different calls, or passed different arguments (named).
+/// One rank: `local` itself.
+[[nodiscard]] DTL_CONTAINERS_API status agree(const context& ctx, const status& local, const call_signature& call);
+[[nodiscard]] DTL_CONTAINERS_API status agree(const context& ctx, const status& local);
+
+}  // namespace dtl::detail
