@@ -16,7 +16,7 @@ namespace dtl::detail {
 
 namespace {
 
-constexpr std::size_t name_bytes = 24;
+constexpr std::size_t name_bytes = 48;
 constexpr std::size_t message_bytes = 480;
 
 // FNV-1a over the call's name and arguments: equal on every rank that makes the same call.
@@ -41,17 +41,6 @@ struct rank_report {
   char what[name_bytes] = {};
 };
 
-std::string describe_call(const call_signature& call, const rank_report& r) {
-  std::string out = r.what;
-  const char* sep = " (";
-  for (std::size_t i = 0; i < call.labels.size() && call.labels[i] != nullptr; ++i) {
-    out += fmt::format("{}{} {}", sep, call.labels[i], r.args[i]);
-    sep = ", ";
-  }
-  if (std::string_view(sep) == ", ") out += ')';
-  return out;
-}
-
 std::string rank_list(const std::vector<int>& ranks) {
   std::string out;
   for (std::size_t i = 0; i < ranks.size() && i < 8; ++i) out += fmt::format("{}{}", i == 0 ? "" : ", ", ranks[i]);
@@ -59,28 +48,32 @@ std::string rank_list(const std::vector<int>& ranks) {
   return out;
 }
 
-// The ranks disagree on the call: say on what, rank by rank.
+// The ranks disagree on the call: say on what, rank by rank. (Only what every rank knows goes into the
+// message, so that it is the same on every rank: the labels of a call that every rank makes alike.)
 status disagreement(const call_signature& call, const std::vector<rank_report>& reports) {
+  const char* what = reports[0].what;
   std::string detail;
   const bool same_call = std::all_of(reports.begin(), reports.end(),
-                                     [&](const rank_report& r) { return std::strcmp(r.what, reports[0].what) == 0; });
+                                     [&](const rank_report& r) { return std::strcmp(r.what, what) == 0; });
   if (!same_call) {
     for (std::size_t r = 0; r < reports.size() && r < 8; ++r)
       detail += fmt::format("{}rank {} calls {}", r == 0 ? "" : ", ", r, reports[r].what);
-  } else {
-    for (std::size_t i = 0; i < call.labels.size() && call.labels[i] != nullptr; ++i) {
-      const bool differs = std::any_of(reports.begin(), reports.end(),
-                                       [&](const rank_report& r) { return r.args[i] != reports[0].args[i]; });
-      if (!differs) continue;
-      detail += fmt::format("{}{}:", detail.empty() ? "" : "; ", call.labels[i]);
-      for (std::size_t r = 0; r < reports.size() && r < 8; ++r)
-        detail += fmt::format("{} {} on rank {}", r == 0 ? "" : ",", reports[r].args[i], r);
-    }
+    return status(status_code::invalid_argument,
+                  fmt::format("the ranks call different collectives ({}); every rank must make the same collective "
+                              "calls, in the same order",
+                              detail));
+  }
+  for (std::size_t i = 0; i < call.labels.size() && call.labels[i] != nullptr; ++i) {
+    const bool differs = std::any_of(reports.begin(), reports.end(),
+                                     [&](const rank_report& r) { return r.args[i] != reports[0].args[i]; });
+    if (!differs) continue;
+    detail += fmt::format("{}{}:", detail.empty() ? "" : "; ", call.labels[i]);
+    for (std::size_t r = 0; r < reports.size() && r < 8; ++r)
+      detail += fmt::format("{} {} on rank {}", r == 0 ? "" : ",", reports[r].args[i], r);
   }
   return status(status_code::invalid_argument,
-                fmt::format("{}: the ranks disagree on the call ({}); every rank must make the same collective "
-                            "calls, in the same order, with the same arguments",
-                            describe_call(call, reports[0]), detail));
+                fmt::format("{}: the ranks pass different arguments ({}); every rank must pass the same", what,
+                            detail));
 }
 
 }  // namespace
@@ -116,10 +109,10 @@ status agree_on(comm_backend& comm, const status& local, const call_signature& c
   const bool every_rank_alike = failing.size() == reports.size() &&
                                 std::all_of(reports.begin(), reports.end(),
                                             [&](const rank_report& r) { return r.code == reports[0].code; });
-  if (every_rank_alike)
-    return status(code, fmt::format("{}: every rank failed; rank {}: {}", call.what, first, message));
+  const char* what = reports[static_cast<std::size_t>(first)].what;  // the same on every rank
+  if (every_rank_alike) return status(code, fmt::format("{}: every rank failed; rank {}: {}", what, first, message));
   return status(status_code::collective_failure,
-                fmt::format("{}: {} of {} ranks failed (rank{} {}); rank {}: {}", call.what, failing.size(),
+                fmt::format("{}: {} of {} ranks failed (rank{} {}); rank {}: {}", what, failing.size(),
                             reports.size(), failing.size() == 1 ? "" : "s", rank_list(failing), first, message));
 }
 

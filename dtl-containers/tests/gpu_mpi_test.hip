@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
+#include <string>
 #include <vector>
 
 namespace {
@@ -122,5 +123,31 @@ TEST_SUITE("gpu.mpi") {
     }
     REQUIRE(ctx.barrier().has_value());
   }
-}
 
+  TEST_CASE("a DTL_COLLECTIVES that one rank has wrong fails the context on every rank") {
+    if (test_support::environment()->rank_count() < 2) return;
+    const char* before = std::getenv("DTL_COLLECTIVES");
+    const std::string saved = before != nullptr ? before : "";
+    if (test_support::environment()->rank() == 1) setenv("DTL_COLLECTIVES", "sometimes", 1);
+    auto made = test_support::environment()->try_make_world_context();
+    if (before != nullptr) setenv("DTL_COLLECTIVES", saved.c_str(), 1); else unsetenv("DTL_COLLECTIVES");
+    REQUIRE_FALSE(made.has_value());
+    CHECK(std::string(made.error().message()).find("DTL_COLLECTIVES=sometimes") != std::string::npos);
+    const auto ctx = test_support::world();  // the environment itself is fine
+    CHECK(ctx.allreduce_value(1, dtl::reduce_op::sum).value() == ctx.size());
+  }
+
+  TEST_CASE("stream-ordered collectives agree on their arguments too") {
+    const auto ctx = test_support::world();
+    if (ctx.size() < 2) return;
+    dtl::distributed_vector<float, dtl::device_only_runtime> v(static_cast<std::size_t>(ctx.size()) * 8, 1.0f, ctx);
+    auto stream = dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal,
+                                               ctx.device()).value();
+    // Rank 0 reduces 8 elements, the others 4: every rank gets invalid_argument, nobody waits in RCCL/NCCL.
+    auto done = ctx.allreduce(v.local_data(), v.local_data(), ctx.rank() == 0 ? 8 : 4, dtl::reduce_op::sum, stream);
+    const auto r = done.get(std::chrono::seconds(60));
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error() == dtl::status_code::invalid_argument);
+    CHECK(ctx.allreduce(v.local_data(), v.local_data(), 8, dtl::reduce_op::sum, stream).get(std::chrono::seconds(60)).has_value());
+  }
+}

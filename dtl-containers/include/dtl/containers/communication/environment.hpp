@@ -9,8 +9,11 @@
 //
 // MPI: the environment calls MPI_Init_thread (asking for MPI_THREAD_MULTIPLE, or the level that
 // environment_options::thread_level or DTL_MPI_THREAD_LEVEL names) unless MPI is already initialised,
-// and calls MPI_Finalize at its end only if it initialised MPI. Below MPI_THREAD_MULTIPLE, DTL's own
-// MPI calls from different threads take turns. Builds without MPI run as one process (rank 0 of 1).
+// and calls MPI_Finalize at its end only if it initialised MPI. Threads: at MPI_THREAD_SERIALIZED, DTL's
+// own MPI calls take turns, and a collective gives the turn up while it waits, so threads with contexts
+// of their own communicate at the same time; at FUNNELED and SINGLE only the thread that initialised MPI
+// may communicate (other threads get invalid_state). A context serves one thread at a time
+// (docs/containers.md, "Failure and threads"). Builds without MPI run as one process (rank 0 of 1).
 //
 // The GPU: each rank takes device (node-local rank % devices on the node), the node-local rank coming
 // from MPI_Comm_split_type(MPI_COMM_TYPE_SHARED). The environment variable DTL_DEVICE, or

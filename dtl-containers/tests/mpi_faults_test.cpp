@@ -1,0 +1,193 @@
+// Ranks that disagree or fail alone (run with 2 and 3 ranks, suite mpi-faults): every rank gets the same
+// status, and nothing hangs (each run has a Meson timeout, so a hang is a failure). The cases that end
+// the job (a rank that throws, aborts, dies or skips a collective) are in faults/.
+#include "test_environment.hpp"
+
+#include <dtl/containers/algorithms.hpp>
+#include <dtl/containers/communication/detail/context_services.hpp>
+#include <dtl/containers/distributed_vector.hpp>
+
+#include <sys/resource.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+bool mentions(const dtl::status& s, const std::string& text) {
+  return std::string(s.message()).find(text) != std::string::npos;
+}
+
+// The context still works after a failed collective: the failure left no rank behind.
+void still_in_step(const dtl::context& ctx) {
+  CHECK(ctx.allreduce_value(1, dtl::reduce_op::sum).value() == ctx.size());
+}
+
+// Every rank got this status: the same code and message everywhere.
+void same_everywhere(const dtl::context& ctx, const dtl::status& s) {
+  const auto code = static_cast<int>(s.code());
+  CHECK(ctx.allreduce_value(code, dtl::reduce_op::min).value() == code);
+  CHECK(ctx.allreduce_value(code, dtl::reduce_op::max).value() == code);
+  const auto length = static_cast<std::uint64_t>(s.message().size());
+  CHECK(ctx.allreduce_value(length, dtl::reduce_op::max).value() == length);
+}
+
+// This process's mapped memory, in bytes (the first field of /proc/self/statm, in pages).
+std::uint64_t mapped_bytes() {
+  unsigned long pages = 0;
+  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%lu", &pages) != 1) pages = 0;
+    std::fclose(f);
+  }
+  return static_cast<std::uint64_t>(pages) * 4096u;
+}
+
+}  // namespace
+
+TEST_SUITE("mpi_faults") {
+  TEST_CASE("ranks that build vectors of different sizes all get invalid_argument") {
+    const auto ctx = test_support::world();
+    const std::size_t n = ctx.rank() == 0 ? 1000 : 10;
+    auto made = dtl::distributed_vector<int>::create(n, ctx);
+    REQUIRE_FALSE(made.has_value());
+    CHECK(made.error() == dtl::status_code::invalid_argument);
+    CHECK(mentions(made.error(), "global size"));
+    CHECK(mentions(made.error(), "1000 on rank 0"));
+    same_everywhere(ctx, made.error());
+    CHECK_THROWS_AS(dtl::distributed_vector<int>(n, ctx), dtl::status_error);
+    still_in_step(ctx);
+  }
+
+  TEST_CASE("ranks that build vectors of different element types all get invalid_argument") {
+    const auto ctx = test_support::world();
+    const dtl::status s = ctx.rank() == 0 ? dtl::distributed_vector<int>::create(64, ctx).error()
+                                          : dtl::distributed_vector<double>::create(64, ctx).error();
+    CHECK(s.code() == dtl::status_code::invalid_argument);
+    CHECK(mentions(s, "element size"));
+    same_everywhere(ctx, s);
+  }
+
+  TEST_CASE("a remote access past the owner's extent is out_of_range, not another rank's memory") {
+    const auto ctx = test_support::world();
+    const int p = ctx.size(), r = ctx.rank();
+    // Rank r exposes r + 1 values of its own: extents differ on purpose.
+    std::vector<std::int64_t> mine(static_cast<std::size_t>(r + 1), 100 * r);
+    auto w = dtl::detail::open_window(ctx, mine.data(), mine.size() * sizeof(std::int64_t));
+    REQUIRE(w.has_value());
+    const int peer = (r + 1) % p;
+    std::int64_t value = 0;
+    CHECK((*w)->get(peer, static_cast<std::size_t>(peer) * 8, &value, 8).ok());  // the peer's last value
+    CHECK(value == 100 * peer);
+    CHECK((*w)->get(peer, static_cast<std::size_t>(peer + 1) * 8, &value, 8).code() == dtl::status_code::out_of_range);
+    CHECK((*w)->put(peer, static_cast<std::size_t>(peer) * 8 + 4, &value, 8).code() == dtl::status_code::out_of_range);
+    CHECK((*w)->get(p, 0, &value, 8).code() == dtl::status_code::invalid_rank);
+    CHECK(ctx.barrier().has_value());  // every access done before the window goes
+  }
+
+  TEST_CASE("a null buffer on one rank fails the collective on every rank, naming that rank") {
+    const auto ctx = test_support::world();
+    const int p = ctx.size();
+    int in = 1, out = 0;
+    const auto r = ctx.allreduce(ctx.rank() == 1 ? nullptr : &in, &out, 1, dtl::reduce_op::sum);
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error() == dtl::status_code::collective_failure);
+    CHECK(mentions(r.error(), "1 of " + std::to_string(p) + " ranks failed"));
+    CHECK(mentions(r.error(), "rank 1: "));
+    CHECK(mentions(r.error(), "send buffer is nullptr"));
+    same_everywhere(ctx, r.error());
+    still_in_step(ctx);
+    // The same through broadcast's and allgather's checks, and in every rank alike (then its own code).
+    CHECK(ctx.broadcast(ctx.rank() == p - 1 ? static_cast<int*>(nullptr) : &in, 1, 0).error() ==
+          dtl::status_code::collective_failure);
+    std::vector<int> all(static_cast<std::size_t>(p));
+    CHECK(ctx.allgather(&in, ctx.rank() == 0 ? static_cast<int*>(nullptr) : all.data(), 1).error() ==
+          dtl::status_code::collective_failure);
+    const auto everyone = ctx.allreduce(static_cast<const int*>(nullptr), &out, 1, dtl::reduce_op::sum);
+    CHECK(everyone.error() == dtl::status_code::invalid_argument);
+    CHECK(mentions(everyone.error(), "every rank failed"));
+    still_in_step(ctx);
+  }
+
+  TEST_CASE("ranks that call different collectives, or pass different arguments, all get invalid_argument") {
+    const auto ctx = test_support::world();
+    int x = ctx.rank();
+    const auto mixed = ctx.rank() == 0 ? ctx.allreduce(&x, &x, 1, dtl::reduce_op::sum) : ctx.broadcast(&x, 1, 0);
+    CHECK(mixed.error() == dtl::status_code::invalid_argument);
+    CHECK(mentions(mixed.error(), "rank 0 calls allreduce"));
+    CHECK(mentions(mixed.error(), "rank 1 calls broadcast"));
+    same_everywhere(ctx, mixed.error());
+
+    std::vector<int> buf(4, 1);
+    const auto counts = ctx.allreduce(buf.data(), buf.data(), ctx.rank() == 0 ? 4 : 3, dtl::reduce_op::sum);
+    CHECK(counts.error() == dtl::status_code::invalid_argument);
+    CHECK(mentions(counts.error(), "count:"));
+
+    const auto roots = ctx.broadcast(&x, 1, ctx.rank() == 0 ? 0 : 1);
+    CHECK(roots.error() == dtl::status_code::invalid_argument);
+    CHECK(mentions(roots.error(), "root:"));
+
+    const auto types = ctx.rank() == 0 ? ctx.allreduce_value(1, dtl::reduce_op::sum).error()
+                                       : ctx.allreduce_value(1.0, dtl::reduce_op::sum).error();
+    CHECK(types.code() == dtl::status_code::invalid_argument);
+    still_in_step(ctx);
+  }
+
+  TEST_CASE("a bad root on one rank fails the algorithm on every rank") {
+    const auto ctx = test_support::world();
+    dtl::distributed_vector<int> v(100, 1, ctx);
+    const int root = ctx.rank() == 1 ? ctx.size() + 5 : 0;
+    const auto r = dtl::try_reduce_to_root(v, 0, std::plus<>{}, root);
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error() == dtl::status_code::collective_failure);
+    CHECK(mentions(r.error(), "is not a rank"));
+    same_everywhere(ctx, r.error());
+    // The same root everywhere, out of range everywhere: its own code.
+    CHECK(dtl::try_reduce_to_root(v, 0, std::plus<>{}, -1).error() == dtl::status_code::invalid_rank);
+    CHECK(dtl::reduce(v) == 100);
+  }
+
+  TEST_CASE("split: undefined_color leaves a rank out (an empty context); a negative color fails everywhere") {
+    const auto ctx = test_support::world();
+    const int p = ctx.size(), r = ctx.rank();
+    const auto sub = ctx.split(r == 0 ? dtl::undefined_color : 0);
+    REQUIRE(sub.has_value());
+    if (r == 0) {
+      CHECK(sub->rank_count() == 0);
+      CHECK(sub->rank() == -1);
+      CHECK(sub->allreduce_value(1, dtl::reduce_op::sum).error() == dtl::status_code::invalid_state);
+    } else {
+      CHECK(sub->rank_count() == p - 1);
+      CHECK(sub->rank() == r - 1);
+      CHECK(sub->allreduce_value(1, dtl::reduce_op::sum).value() == p - 1);
+    }
+    const auto bad = ctx.split(r == 1 ? -5 : 0);
+    REQUIRE_FALSE(bad.has_value());
+    CHECK(mentions(bad.error(), "color -5 is negative"));
+    same_everywhere(ctx, bad.error());
+    still_in_step(ctx);
+  }
+
+  TEST_CASE("gather: a root that cannot hold every element fails the gather on every rank") {
+    if (test_support::under_sanitizer()) return;  // the sanitizers reserve address space of their own
+    const auto ctx = test_support::world();
+    constexpr std::size_t n = std::size_t{96} << 20;  // bytes: the root needs all of them at once
+    dtl::distributed_vector<std::uint8_t> v(n, 1, ctx);
+    rlimit before{};
+    REQUIRE(getrlimit(RLIMIT_AS, &before) == 0);
+    if (ctx.rank() == 0) {
+      // Room for the local copy, not for the whole vector.
+      rlimit tight = before;
+      tight.rlim_cur = mapped_bytes() + n / 2 + (std::size_t{16} << 20);
+      REQUIRE(setrlimit(RLIMIT_AS, &tight) == 0);
+    }
+    const auto all = v.gather(0);
+    if (ctx.rank() == 0) REQUIRE(setrlimit(RLIMIT_AS, &before) == 0);
+    REQUIRE_FALSE(all.has_value());
+    CHECK(mentions(all.error(), "rank 0: "));
+    CHECK(mentions(all.error(), "could not allocate"));
+    same_everywhere(ctx, all.error());
+    CHECK(v.gather(0).has_value());  // with the memory back, it works
+  }
+}
