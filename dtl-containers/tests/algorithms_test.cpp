@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <stdexcept>
+#include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -20,6 +23,10 @@ std::vector<T> values_of(const dtl::distributed_vector<T>& v) {
 
 struct bit_or {  // associative and commutative, with no native collective
   std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const { return a | b; }
+};
+
+struct functor_failure : std::runtime_error {  // what a user function throws
+  using std::runtime_error::runtime_error;
 };
 
 }  // namespace
@@ -148,6 +155,37 @@ TEST_SUITE("algorithms") {
     } catch (const dtl::status_error& e) {
       CHECK(e.code() == dtl::status_code::invalid_rank);
     }
+  }
+
+  TEST_CASE_TEMPLATE("a user function that throws: the exception reaches the caller", Policy, dtl::seq, dtl::par) {
+    // Large enough for par to split the block over threads; element 0 is in a worker's chunk (the
+    // calling thread takes the last one), the last element in the caller's.
+    const std::size_t n = std::size_t{1} << 17;
+    if (std::is_same_v<Policy, dtl::par> && std::thread::hardware_concurrency() < 2)
+      MESSAGE("one hardware thread: par runs on the calling thread only");
+    const auto ctx = dtl::make_cpu_context();
+    dtl::distributed_vector<int> v(n, ctx);
+    REQUIRE(dtl::iota(Policy{}, v, 0).has_value());
+    for (const int bad : {0, static_cast<int>(n) - 1}) {
+      CHECK_THROWS_AS(static_cast<void>(dtl::for_each(Policy{}, v, [bad](int& x) {
+                        if (x == bad) throw functor_failure("for_each");
+                      })),
+                      functor_failure);
+      const auto throws_at_bad = [bad](int x) {
+        if (x == bad) throw functor_failure("transform_reduce");
+        return x;
+      };
+      CHECK_THROWS_AS(static_cast<void>(dtl::try_transform_reduce(Policy{}, v, 0, std::plus<>{}, throws_at_bad)),
+                      functor_failure);
+      CHECK_THROWS_AS(static_cast<void>(dtl::transform_reduce(Policy{}, v, 0, std::plus<>{}, throws_at_bad)),
+                      functor_failure);
+    }
+    // Every chunk throws (several threads at once): one exception, the others are dropped.
+    CHECK_THROWS_WITH_AS(static_cast<void>(dtl::for_each(Policy{}, v, [](int&) { throw functor_failure("all"); })),
+                         "all", functor_failure);
+    // Nothing was left running: the vector is usable and as it was.
+    CHECK(dtl::try_count(Policy{}, v, 5).value() == 1);
+    CHECK(v.local_view()[n - 1] == static_cast<int>(n) - 1);
   }
 
   TEST_CASE("scans without init start from T{}") {

@@ -12,10 +12,13 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -69,6 +72,8 @@ struct maybe {
 };
 
 /// Runs body(begin, end) over [0, n) on up to hardware_concurrency threads (one thread below `grain`).
+/// A body that throws behaves as under seq: every chunk finishes or fails, then the first exception
+/// is rethrown on the calling thread (an exception must not leave a std::thread: std::terminate).
 template <class Body>
 void parallel_for(std::size_t n, Body body, std::size_t grain = std::size_t{1} << 15) {
   const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
@@ -77,19 +82,35 @@ void parallel_for(std::size_t n, Body body, std::size_t grain = std::size_t{1} <
     body(std::size_t{0}, n);
     return;
   }
+  std::mutex failure_mutex;
+  std::exception_ptr failure;
+  auto run = [&](std::size_t begin, std::size_t end) noexcept {
+    try {
+      body(begin, end);
+    } catch (...) {
+      std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+    }
+  };
   std::vector<std::thread> threads;
   threads.reserve(chunks - 1);
   const std::size_t step = n / chunks, extra = n % chunks;
   std::size_t begin = 0;
   for (std::size_t c = 0; c < chunks; ++c) {
     const std::size_t end = begin + step + (c < extra ? 1 : 0);
-    if (c + 1 == chunks)
-      body(begin, end);
-    else
-      threads.emplace_back([&body, begin, end] { body(begin, end); });
+    if (c + 1 == chunks) {
+      run(begin, end);
+    } else {
+      try {
+        threads.emplace_back([&run, begin, end] { run(begin, end); });
+      } catch (const std::system_error&) {
+        run(begin, end);  // no thread to be had: this chunk on the calling thread
+      }
+    }
     begin = end;
   }
   for (auto& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
 }
 
 /// Folds [begin, end) of `data` (transformed by `f`) into a maybe<T> on host threads.
