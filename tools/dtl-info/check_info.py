@@ -4,6 +4,7 @@
 text       `dtl-info` exits 0 and prints the build, then every device or why there is none.
 json       `dtl-info --json` prints one JSON object with every field; without a device it says why.
 bandwidth  `dtl-info --bandwidth --json` measures every device (exit 77, SKIP, without a device).
+bandwidth-text  `dtl-info --bandwidth` exits 0 and prints a measurement per device, or that there is none.
 """
 import json
 import subprocess
@@ -54,6 +55,13 @@ def main(exe, mode):
         check("Device 0:" in out or ("Devices: none" in out and "why " in out), "devices, or why there are none")
     elif mode == "json":
         check_report(json.loads(run(exe, "--json")))
+    elif mode == "bandwidth-text":
+        out = run(exe, "--bandwidth")
+        if "Devices: none" in out:
+            check("\nbandwidth: no GPU visible to this process (" in out, "no device: --bandwidth says so")
+        else:
+            queried = out.count("\nDevice ") - out.count(": cannot be queried:")
+            check(out.count("  bandwidth         host->device") == queried, "a measurement per device")
     elif mode == "bandwidth":
         r = json.loads(run(exe, "--bandwidth", "--json"))
         check_report(r)

@@ -5,8 +5,8 @@
 //   dtl-info --bandwidth   also a quick host-to-device, device-to-host and device-to-device measurement
 //   dtl-info --json        the same as one JSON object, for scripts
 //
-// Exit status: 0 when the report was made (also when there is no device: the report says why),
-// 2 for a bad argument.
+// Exit status: 0 when the report was made (also when there is no device: the report says why, and
+// --bandwidth says that there was nothing to measure), 2 for a bad argument.
 #include "dtl-info-config.hpp"
 #include "info.hpp"
 
@@ -37,7 +37,7 @@ std::string bandwidth_text(const dtl_info::bandwidth& b) {
   return b.error.ok() ? fmt::format("{:.1f} GB/s", b.gbps) : "failed: " + b.error.to_string();
 }
 
-void print_text(const build_info& build, const report& r) {
+void print_text(const build_info& build, const report& r, bool bandwidth) {
   fmt::print("dtl-info {}\n\nBuild\n", build.version);
   if (build.platform == "none")
     fmt::print("  HIP               not built: {}\n", DTL_INFO_WITHOUT_HIP);
@@ -52,6 +52,7 @@ void print_text(const build_info& build, const report& r) {
   if (r.devices.empty()) {
     fmt::print("\nDevices: none\n  why               {}\n", r.no_device_reason);
     for (const std::string& hint : r.no_device_hints) fmt::print("  check             {}\n", hint);
+    if (bandwidth) fmt::print("\nbandwidth: no GPU visible to this process ({})\n", r.no_device_reason);
     return;
   }
   for (const dtl_info::device_info& d : r.devices) {
@@ -192,6 +193,6 @@ int main(int argc, char** argv) {
   if (json)
     print_json(build, r);
   else
-    print_text(build, r);
+    print_text(build, r, bandwidth);
   return 0;
 }
