@@ -487,6 +487,17 @@ std::string library_version() {
   return version;
 }
 
+int world_rank() noexcept {
+  int initialised = 0;
+  if (MPI_Initialized(&initialised) != MPI_SUCCESS || initialised == 0 || finalized()) return -1;
+  int rank = -1;
+  return MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS ? rank : -1;
+}
+
+void abort(int code) noexcept {
+  if (world_rank() >= 0) MPI_Abort(MPI_COMM_WORLD, code);
+}
+
 }  // namespace mpi_runtime
 
 }  // namespace dtl::detail

@@ -1,3 +1,4 @@
+#include "job.hpp"
 #include "mpi_runtime.hpp"
 #include "state.hpp"
 
@@ -11,6 +12,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <mutex>
 #include <string_view>
 
@@ -61,14 +63,36 @@ result<mpi_threads> threads_from_environment() {
                 fmt::format("DTL_MPI_THREAD_LEVEL={} is not single, funneled, serialized or multiple", text));
 }
 
+// DTL_DEVICE's id among the devices this process sees, in words that name the variable.
+status check_device_from_environment(int device) {
+  const int count = detail::device_support::device_count();
+  if (count > 0 && device < count) return detail::device_support::check_device(device);
+  if (count > 0)
+    return status(status_code::invalid_argument,
+                  fmt::format("DTL_DEVICE={}, but this process sees {} device(s) (ids 0..{})", device, count,
+                              count - 1));
+  const status none = detail::device_support::check_device(device);
+  return status(none.code(), fmt::format("DTL_DEVICE={}, but this process sees 0 devices: {}", device, none.message()));
+}
+
+result<bool> abort_on_exception_from_environment() {
+  const char* text = std::getenv("DTL_ABORT_ON_EXCEPTION");
+  if (text == nullptr || *text == '\0') return true;
+  const std::string_view value(text);
+  if (value == "1") return true;
+  if (value == "0") return false;
+  return status(status_code::invalid_argument, fmt::format("DTL_ABORT_ON_EXCEPTION={} is not 0 or 1", text));
+}
+
 result<int> choose_device(const environment_options& options, const detail::mpi_runtime::node_info& node) {
   if (options.disable_gpu || !detail::device_support::built()) return no_device;
-  std::optional<int> chosen = options.device;
-  if (!chosen) {
-    DTL_ASSIGN_OR_RETURN(chosen, device_from_environment());
+  if (options.device) {
+    DTL_TRY(detail::device_support::check_device(*options.device));
+    return *options.device;
   }
+  DTL_ASSIGN_OR_RETURN(const std::optional<int> chosen, device_from_environment());
   if (chosen) {
-    DTL_TRY(detail::device_support::check_device(*chosen));
+    DTL_TRY(check_device_from_environment(*chosen));
     return *chosen;
   }
   const int count = detail::device_support::device_count();
@@ -86,10 +110,18 @@ result<std::shared_ptr<detail::environment_state>> start(int* argc, char*** argv
   } else {
     DTL_ASSIGN_OR_RETURN(threads, threads_from_environment());
   }
+  bool abort_on_exception = true;
+  if (options.abort_on_exception) {
+    abort_on_exception = *options.abort_on_exception;
+  } else {
+    DTL_ASSIGN_OR_RETURN(abort_on_exception, abort_on_exception_from_environment());
+  }
   DTL_ASSIGN_OR_RETURN(const detail::mpi_runtime::start_info info, detail::mpi_runtime::start(argc, argv, threads));
   auto state = std::make_shared<detail::environment_state>();
   state->owns_mpi = info.initialised_here;
   state->thread_level = info.thread_level;
+  state->abort_on_exception = abort_on_exception;
+  state->uncaught_at_start = std::uncaught_exceptions();
   // From here on a failure must still finalise what start() initialised.
   auto setup = [&]() -> status {
     DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::comm_backend> world, detail::mpi_runtime::world());
@@ -109,6 +141,13 @@ result<std::shared_ptr<detail::environment_state>> start(int* argc, char*** argv
   }
   g_current = state;
   return state;
+}
+
+// Destroyed while an exception thrown after its start propagates, with other ranks that would wait for
+// this one in their next collective (whether or not this environment initialised MPI).
+bool ended_by_exception(const detail::environment_state& state) noexcept {
+  return state.alive && state.abort_on_exception && state.rank_count > 1 &&
+         std::uncaught_exceptions() > state.uncaught_at_start && detail::mpi_runtime::world_rank() >= 0;
 }
 
 }  // namespace
@@ -141,7 +180,23 @@ environment& environment::operator=(environment&& other) noexcept {
 }
 
 environment::~environment() {
-  if (state_) report_unhandled(state_->end());
+  if (!state_) return;
+  if (ended_by_exception(*state_))
+    detail::end_job(fmt::format("dtl: rank {}: the dtl::environment was destroyed by an exception; aborting the job so "
+                                "that the other ranks do not wait (environment_options::abort_on_exception = false "
+                                "or DTL_ABORT_ON_EXCEPTION=0 to finalise instead)\n",
+                                state_->rank),
+                    1);
+  report_unhandled(state_->end());
+}
+
+void environment::abort(int exit_code) const noexcept {
+  abort(status(status_code::canceled, fmt::format("environment::abort({}) was called", exit_code)), exit_code);
+}
+
+void environment::abort(const status& why, int exit_code) const noexcept {
+  const int rank = state_ ? state_->rank : detail::mpi_runtime::world_rank();
+  detail::end_job(fmt::format("dtl: rank {} aborts the job: {}\n", rank < 0 ? 0 : rank, why.to_string()), exit_code);
 }
 
 result<context> environment::try_make_world_context() const { return try_make_world_context(device()); }

@@ -45,4 +45,10 @@ gpu_awareness query_gpu_awareness();
 /// "Open MPI v4.1.6, ..." (MPI_Get_library_version), or "none".
 std::string library_version();
 
+/// This process's rank in MPI_COMM_WORLD while MPI is running (initialised, not finalised); -1 otherwise.
+int world_rank() noexcept;
+/// Ends every rank: MPI_Abort(MPI_COMM_WORLD, code) while MPI is running; returns (doing nothing)
+/// otherwise. Takes no lock: the rank that aborts may have another thread inside an MPI call.
+void abort(int code) noexcept;
+
 }  // namespace dtl::detail::mpi_runtime

@@ -28,6 +28,8 @@ struct environment_state {
   int local_rank = 0;
   int local_rank_count = 1;
   int device = no_device;
+  bool abort_on_exception = true;
+  int uncaught_at_start = 0;  // std::uncaught_exceptions() when the environment was made
 
   std::mutex mutex;  // guards contexts
   std::vector<std::weak_ptr<context_state>> contexts;

@@ -6,6 +6,8 @@
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/communication/environment.hpp>
 
+#include <stdexcept>
+
 TEST_SUITE("environment") {
   TEST_CASE("one process is rank 0 of 1, and only one environment lives at a time") {
     dtl::environment env;
@@ -80,5 +82,48 @@ TEST_SUITE("environment_thread_level_env") {
     REQUIRE_FALSE(env.has_value());
     CHECK(env.error() == dtl::status_code::invalid_argument);
     CHECK(env.error().message().find("DTL_MPI_THREAD_LEVEL") != std::string_view::npos);
+  }
+}
+
+TEST_SUITE("environment_device_range") {
+  TEST_CASE("DTL_DEVICE past the devices this process sees: the status names the variable") {
+    // Set by the test's environment in meson.build: DTL_DEVICE=999.
+    auto env = dtl::environment::create();
+    if (dtl::build::has_hip) {
+      REQUIRE_FALSE(env.has_value());
+      CHECK(env.error().message().find("DTL_DEVICE=999, but this process sees ") != std::string_view::npos);
+    } else {
+      CHECK(env.has_value());  // without HIP, DTL_DEVICE is not read
+    }
+  }
+}
+
+TEST_SUITE("environment_abort_env") {
+  TEST_CASE("DTL_ABORT_ON_EXCEPTION must be 0 or 1; an option overrides it") {
+    // Set by the test's environment in meson.build: DTL_ABORT_ON_EXCEPTION=sometimes.
+    const auto env = dtl::environment::create();
+    REQUIRE_FALSE(env.has_value());
+    CHECK(env.error() == dtl::status_code::invalid_argument);
+    CHECK(env.error().message().find("DTL_ABORT_ON_EXCEPTION") != std::string_view::npos);
+    dtl::environment_options options;
+    options.abort_on_exception = false;
+    CHECK(dtl::environment::create(options).has_value());
+  }
+}
+
+TEST_SUITE("environment_exception") {
+  TEST_CASE("one rank: an environment destroyed by an exception finalises (no other rank waits)") {
+    bool ended = false;
+    try {
+      dtl::environment env;
+      REQUIRE(env.rank_count() == 1);
+      throw std::runtime_error("thrown inside the environment's scope");
+    } catch (const std::runtime_error&) {
+      ended = true;
+    }
+    CHECK(ended);
+    // The environment ended normally: a new one can start (MPI itself cannot be initialised twice).
+    const auto next = dtl::environment::create();
+    CHECK(next.has_value() != dtl::build::has_mpi);
   }
 }

@@ -23,6 +23,15 @@
 //
 // One environment at a time. When it ends, the contexts it made become unusable (their calls return
 // invalid_state) and their MPI resources are released before MPI is finalised.
+//
+// A failing rank ends the job. When the environment is destroyed while an exception propagates (one
+// thrown after it was made) and MPI runs more than one rank, finalising would leave the other ranks
+// waiting in their next collective forever, so it prints one line to stderr and calls
+// MPI_Abort(MPI_COMM_WORLD, 1) instead, as Boost.MPI's environment does; whether or not this
+// environment initialised MPI (the other ranks wait either way). environment_options::abort_on_exception
+// = false, or DTL_ABORT_ON_EXCEPTION=0, finalises instead. An exception that escapes main() never
+// reaches the destructor: std::terminate aborts the process, and mpirun ends the job. abort() (and
+// dtl::abort, communication/abort.hpp) end the job on purpose. docs/containers.md, "A rank that fails".
 
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/export.hpp>
@@ -51,6 +60,9 @@ struct environment_options {
   /// (single, funneled, serialized or multiple), else multiple. Some one-sided MPI components refuse
   /// MPI_THREAD_MULTIPLE (Open MPI 4.1's osc/pt2pt), and some MPIs are slower with it.
   std::optional<mpi_threads> thread_level;
+  /// Abort the job when the environment is destroyed by an exception and there are several ranks
+  /// (see above); default: DTL_ABORT_ON_EXCEPTION (0 or 1), else true.
+  std::optional<bool> abort_on_exception;
 };
 
 class DTL_CONTAINERS_API environment {
@@ -96,6 +108,11 @@ class DTL_CONTAINERS_API environment {
   [[nodiscard]] bool owns_mpi() const noexcept;
   /// The thread support MPI granted (MPI_THREAD_SINGLE = 0 ... MPI_THREAD_MULTIPLE = 3; 3 without MPI).
   [[nodiscard]] int mpi_thread_level() const noexcept;
+
+  /// Ends every rank of the job (dtl::abort): prints "dtl: rank R aborts the job: <why>" to stderr, then
+  /// MPI_Abort(MPI_COMM_WORLD, exit_code), or std::_Exit(exit_code) where MPI is not running.
+  [[noreturn]] void abort(int exit_code = 1) const noexcept;
+  [[noreturn]] void abort(const status& why, int exit_code = 1) const noexcept;
 
  private:
   explicit environment(std::shared_ptr<detail::environment_state> state) noexcept;
