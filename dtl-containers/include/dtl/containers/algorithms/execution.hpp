@@ -11,6 +11,8 @@
 // work never needs the host: the elementwise algorithms, and reductions with a native operator under
 // async. Scans, reductions with other operators, and on_stream reductions (which return a value) wait
 // for their work. docs/containers.md has the table; algorithms/detail/outcome.hpp implements it.
+// A user function that throws on a host placement: the exception leaves the algorithm call under seq,
+// and under par too (the first one, rethrown on the calling thread once every thread has finished).
 // dtl::hip_exec is another name for on_stream (the HIP counterpart of upstream DTL's cuda_exec).
 // async and on_stream exist in HIP builds.
 
