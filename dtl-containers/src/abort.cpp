@@ -27,8 +27,7 @@ void end_job(std::string_view line, int exit_code) noexcept {
 }  // namespace detail
 
 void abort(const status& why, int exit_code) noexcept {
-  const int rank = detail::mpi_runtime::world_rank();
-  detail::end_job(fmt::format("dtl: rank {} aborts the job: {}\n", rank < 0 ? 0 : rank, why.to_string()), exit_code);
+  detail::end_job(fmt::format("dtl: rank {} aborts the job: {}\n", detail::known_rank(), why.to_string()), exit_code);
 }
 
 }  // namespace dtl

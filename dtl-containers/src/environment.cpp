@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
@@ -38,6 +40,7 @@ namespace {
 
 std::mutex g_mutex;  // one environment at a time
 std::weak_ptr<detail::environment_state> g_current;
+std::atomic<int> g_last_rank{-1};  // for messages after the environment (and MPI) ended
 
 // DTL_DEVICE, when set: a device id among this process's visible devices.
 result<std::optional<int>> device_from_environment() {
@@ -140,6 +143,7 @@ result<std::shared_ptr<detail::environment_state>> start(int* argc, char*** argv
     return s;
   }
   g_current = state;
+  g_last_rank = state->rank;
   return state;
 }
 
@@ -151,6 +155,11 @@ bool ended_by_exception(const detail::environment_state& state) noexcept {
 }
 
 }  // namespace
+
+int detail::known_rank() noexcept {
+  if (const int rank = mpi_runtime::world_rank(); rank >= 0) return rank;
+  return std::max(g_last_rank.load(), 0);
+}
 
 environment::environment(std::shared_ptr<detail::environment_state> state) noexcept : state_(std::move(state)) {}
 
@@ -195,8 +204,8 @@ void environment::abort(int exit_code) const noexcept {
 }
 
 void environment::abort(const status& why, int exit_code) const noexcept {
-  const int rank = state_ ? state_->rank : detail::mpi_runtime::world_rank();
-  detail::end_job(fmt::format("dtl: rank {} aborts the job: {}\n", rank < 0 ? 0 : rank, why.to_string()), exit_code);
+  const int rank = state_ ? state_->rank : detail::known_rank();
+  detail::end_job(fmt::format("dtl: rank {} aborts the job: {}\n", rank, why.to_string()), exit_code);
 }
 
 result<context> environment::try_make_world_context() const { return try_make_world_context(device()); }

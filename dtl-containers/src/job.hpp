@@ -9,4 +9,7 @@ namespace dtl::detail {
 /// while MPI is running, else std::_Exit(exit_code).
 [[noreturn]] void end_job(std::string_view line, int exit_code) noexcept;
 
+/// This process's rank in MPI_COMM_WORLD, else the rank the last environment had (MPI finalised), else 0.
+int known_rank() noexcept;
+
 }  // namespace dtl::detail

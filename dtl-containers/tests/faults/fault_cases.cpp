@@ -66,6 +66,18 @@ int environment_abort(int& argc, char**& argv) {
   return wait_in_barrier(ctx);
 }
 
+// After MPI_Finalize there is no MPI_Abort: dtl::abort ends this process alone (std::_Exit), and
+// mpirun reports a rank that exited non-zero.
+int abort_after_finalize(int& argc, char**& argv) {
+  int rank = -1;
+  {
+    dtl::environment env(argc, argv);
+    rank = env.rank();
+  }
+  if (rank == failing_rank) dtl::abort(dtl::status(dtl::status_code::invalid_state, "after MPI_Finalize"), 5);
+  return 0;
+}
+
 // The failing rank dies without a word (SIGKILL: no handler, no MPI_Finalize).
 int rank_dies(int& argc, char**& argv) {
   dtl::environment env(argc, argv);
@@ -88,6 +100,7 @@ constexpr fault_case cases[] = {
     {"throw-escapes-main", throw_escapes_main},
     {"abort", abort_job},
     {"env-abort", environment_abort},
+    {"abort-after-finalize", abort_after_finalize},
     {"rank-dies", rank_dies},
 };
 
