@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dtl::detail {
@@ -116,6 +117,12 @@ status agree_on(comm_backend& comm, const status& local, const call_signature& c
                             reports.size(), failing.size() == 1 ? "" : "s", rank_list(failing), first, message));
 }
 
+namespace {
+thread_local const char* t_current_collective = nullptr;
+}  // namespace
+
+const char* current_collective() noexcept { return t_current_collective; }
+
 status empty_context() {
   return status(status_code::invalid_state,
                 "this context is empty (it was moved from, or split() left this rank out of every sub-context): "
@@ -123,7 +130,7 @@ status empty_context() {
 }
 
 collective_call::collective_call(context_state* state, const call_signature& signature)
-    : state_(state), signature_(signature) {
+    : state_(state), signature_(signature), outer_(std::exchange(t_current_collective, signature.what)) {
   if (state_ == nullptr) {
     static_cast<void>(usable_ = empty_context());  // (void): nvcc warns on assigning a [[nodiscard]] type
     return;
@@ -151,6 +158,7 @@ collective_call::collective_call(context_state* state, const call_signature& sig
 }
 
 collective_call::~collective_call() {
+  t_current_collective = outer_;
   if (turn_.owns_lock()) state_->collective_thread.store(std::thread::id());
 }
 

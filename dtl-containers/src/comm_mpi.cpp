@@ -1,6 +1,7 @@
 // The MPI communicator, and bringing MPI up and down. The only file that includes mpi.h.
 #include "comm.hpp"
 #include "mpi_runtime.hpp"
+#include "state.hpp"
 
 #include <dtl/containers/communication/context.hpp>
 
@@ -91,7 +92,9 @@ result<mpi_turn> take_turn() {
   if (!name##_taken) return std::move(name##_taken).error(); \
   mpi_turn name = std::move(name##_taken).value()
 
-[[noreturn]] void abort_on_timeout(const char* what, MPI_Comm comm, double waited) {
+[[noreturn]] void abort_on_timeout(const char* call, MPI_Comm comm, double waited) {
+  const char* collective = current_collective();
+  const std::string what = collective != nullptr ? fmt::format("{} ({})", collective, call) : std::string(call);
   int world_rank = 0, rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm_rank(comm, &rank);
@@ -100,7 +103,7 @@ result<mpi_turn> take_turn() {
                "dtl: rank %d (rank %d of %d in its context): %s has waited %.1f s for the other ranks "
                "(DTL_COLLECTIVE_TIMEOUT=%g): a rank skipped this collective, called another one, or is stuck. "
                "Ending the job.\n",
-               world_rank, rank, size, what, waited, g_timeout_s);
+               world_rank, rank, size, what.c_str(), waited, g_timeout_s);
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::_Exit(1);

@@ -77,6 +77,9 @@ struct context_access {
   static context_state* state(const context& ctx) noexcept { return ctx.state_.get(); }
 };
 
+/// The collective this thread is in ("barrier", "allreduce", ...), or nullptr: for the timeout's message.
+const char* current_collective() noexcept;
+
 /// invalid_state: what every call on an empty context gives.
 status empty_context();
 
@@ -105,6 +108,7 @@ class collective_call {
  private:
   context_state* state_;
   call_signature signature_;
+  const char* outer_;  // the collective this thread was in before (nested calls)
   status usable_;
   status shared_;  // set when another thread was inside a collective on this context
   std::unique_lock<std::mutex> turn_;

@@ -4,10 +4,12 @@
 #include <dtl/containers/communication/abort.hpp>
 #include <dtl/containers/communication/environment.hpp>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
 
 namespace {
 
@@ -89,6 +91,26 @@ int rank_dies(int& argc, char**& argv) {
   return wait_in_barrier(ctx);
 }
 
+// The failing rank skips a barrier that the others are in (it sleeps, then leaves). Run with
+// DTL_COLLECTIVE_TIMEOUT: the waiting ranks end the job once it has passed, naming the collective.
+int skip_collective(int& argc, char**& argv) {
+  dtl::environment env(argc, argv);
+  const auto ctx = env.make_world_context();
+  if (env.rank() == failing_rank) {
+    std::this_thread::sleep_for(std::chrono::seconds(30));
+    return 0;
+  }
+  return wait_in_barrier(ctx);
+}
+
+// The failing rank comes late (1 s) but comes: a timeout longer than that must not end the job.
+int late_rank(int& argc, char**& argv) {
+  dtl::environment env(argc, argv);
+  const auto ctx = env.make_world_context();
+  if (env.rank() == failing_rank) std::this_thread::sleep_for(std::chrono::seconds(1));
+  return wait_in_barrier(ctx);
+}
+
 struct fault_case {
   std::string_view name;
   int (*run)(int& argc, char**& argv);
@@ -102,6 +124,8 @@ constexpr fault_case cases[] = {
     {"env-abort", environment_abort},
     {"abort-after-finalize", abort_after_finalize},
     {"rank-dies", rank_dies},
+    {"skip-collective", skip_collective},
+    {"late-rank", late_rank},
 };
 
 }  // namespace
