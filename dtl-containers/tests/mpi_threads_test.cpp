@@ -103,6 +103,10 @@ void allreduce_calls(const dtl::context& ctx, int t, int calls, thread_record& r
   }
 }
 
+/// `n` calls, or a tenth of them where DTL_THREADS_TEST_QUICK is set (the ThreadSanitizer build, where
+/// MPI runs many times slower): enough to overlap, short enough for CI.
+int calls_per_thread(int n) { return std::getenv("DTL_THREADS_TEST_QUICK") != nullptr ? n / 10 : n; }
+
 /// The thread level this run asked for (DTL_MPI_THREAD_LEVEL, as the environment reads it).
 int asked_level() {
   const char* text = std::getenv("DTL_MPI_THREAD_LEVEL");
@@ -136,7 +140,7 @@ TEST_SUITE("threads.own_contexts") {
     // Made on the main thread in the same order on every rank: a duplicate of the world and a split.
     const dtl::context world = test_support::world();
     const std::vector<dtl::context> contexts{test_support::world(), world.split(0).value()};
-    constexpr int calls = 3000;
+    const int calls = calls_per_thread(3000);
     const auto records = run_threads(2, [&](int t, thread_record& rec) {
       allreduce_calls(contexts[static_cast<std::size_t>(t)], t, calls, rec);
     });
@@ -158,7 +162,7 @@ TEST_SUITE("threads.shared_context") {
     REQUIRE_MESSAGE(test_support::environment()->mpi_thread_level() >= level_serialized,
                     "run at DTL_MPI_THREAD_LEVEL=serialized or multiple");
     const dtl::context shared = test_support::world();
-    constexpr int calls = 20000;
+    const int calls = calls_per_thread(20000);
     const auto records = run_threads(2, [&](int t, thread_record& rec) { allreduce_calls(shared, t, calls, rec); });
 
     int failed = 0, wrong_before_fail = 0, another_thread = 0;
@@ -192,7 +196,7 @@ TEST_SUITE("threads.funneled") {
                     "run at DTL_MPI_THREAD_LEVEL=funneled or single");
     const dtl::context mains = test_support::world();
     const dtl::context workers = test_support::world();
-    constexpr int main_calls = 2000, worker_calls = 200;
+    const int main_calls = calls_per_thread(2000), worker_calls = calls_per_thread(200);
     thread_record main_record, worker_record;
     int worker_rank_count = 0;
     bool worker_barrier_ok = true, worker_broadcast_ok = true;
