@@ -1,0 +1,149 @@
+// dtl::context collectives on host buffers against the raw MPI call, measured in the same run on the
+// same ranks (mpiexec -n 2): allreduce (sum of double) of 1, 1024 and 1M elements, broadcast of the
+// same sizes, and barrier. DTL runs on its world context, raw MPI on a duplicate of MPI_COMM_WORLD.
+//
+// Each sample times `batch` calls on every rank after a barrier on the raw communicator (so that the
+// ranks start together), raw and DTL alternating sample by sample so that drift cancels; after the
+// warm-up samples, the table gives rank 0's median in microseconds per call and raw/DTL (1.0: DTL adds
+// nothing; below 1: DTL is slower). Exits 77 (skip) on fewer than 2 ranks.
+// Usage: mpiexec -n 2 dtl-comm-bench [samples]   (default 201, at least 200)
+#include "bench_build.hpp"
+
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/environment.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+constexpr int warm_up_samples = 20;
+constexpr int default_samples = 201;
+
+[[noreturn]] void fail(const std::string& what) {
+  std::fprintf(stderr, "benchmark failed: %s\n", what.c_str());
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::exit(1);
+}
+
+void check_mpi(int err, const char* what) {
+  if (err != MPI_SUCCESS) fail(std::string(what) + " failed");
+}
+
+template <class R>
+void check(const R& r, const char* what) {
+  if (!r.has_value()) fail(std::string(what) + ": " + r.error().to_string());
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2.0;
+}
+
+struct measured {
+  double raw_us;
+  double dtl_us;
+};
+
+/// Medians (microseconds per call) of `samples` samples of `batch` calls of raw and dtl, alternating.
+measured compare(MPI_Comm sync, int samples, int batch, const std::function<void()>& raw,
+                 const std::function<void()>& dtl) {
+  auto sample = [&](const std::function<void()>& op) {
+    check_mpi(MPI_Barrier(sync), "MPI_Barrier");
+    const auto t0 = clock_type::now();
+    for (int i = 0; i < batch; ++i) op();
+    return std::chrono::duration<double, std::micro>(clock_type::now() - t0).count() / batch;
+  };
+  std::vector<double> r, d;
+  for (int i = 0; i < warm_up_samples + samples; ++i) {
+    const double raw_us = sample(raw);
+    const double dtl_us = sample(dtl);
+    if (i < warm_up_samples) continue;
+    r.push_back(raw_us);
+    d.push_back(dtl_us);
+  }
+  return {median(std::move(r)), median(std::move(d))};
+}
+
+const char* level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "single";
+    case MPI_THREAD_FUNNELED: return "funneled";
+    case MPI_THREAD_SERIALIZED: return "serialized";
+    default: return "multiple";
+  }
+}
+
+std::string elements(std::size_t n) {
+  return n >= (1u << 20) ? std::to_string(n >> 20) + "M" : std::to_string(n);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  dtl::environment env(argc, argv);
+  const int samples = argc > 1 ? std::max(200, std::atoi(argv[1])) : default_samples;
+  if (env.rank_count() < 2) {
+    if (env.rank() == 0) std::printf("SKIP: the collectives benchmark needs 2 ranks (mpiexec -n 2)\n");
+    return 77;
+  }
+  const dtl::context ctx = env.make_world_context();
+  MPI_Comm raw_comm = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &raw_comm), "MPI_Comm_dup");
+  MPI_Comm sync = MPI_COMM_NULL;  // the barrier before each sample, apart from the timed communicator
+  check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &sync), "MPI_Comm_dup");
+  const bool root = env.rank() == 0;
+
+  if (root) {
+    warn_if_unoptimized_build();
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+    int length = 0;
+    MPI_Get_library_version(version, &length);
+    std::string mpi(version, static_cast<std::size_t>(length));
+    mpi.resize(std::min(mpi.find_first_of("\n,"), mpi.size()));
+    std::printf("dtl::context collectives on %d ranks, host buffers (%s, thread level %s), %s build, median of %d "
+                "samples after %d warm-up (rank 0)\n",
+                env.rank_count(), mpi.c_str(), level_name(env.mpi_thread_level()), DTL_BENCH_BUILD, samples,
+                warm_up_samples);
+    std::printf("%-44s %10s %10s %8s\n", "operation (microseconds per call)", "raw MPI", "DTL", "raw/DTL");
+  }
+  auto row = [&](const std::string& name, const measured& m) {
+    if (root) std::printf("%-44s %10.3f %10.3f %8.2f\n", name.c_str(), m.raw_us, m.dtl_us, m.raw_us / m.dtl_us);
+  };
+
+  const std::size_t sizes[] = {1, 1024, std::size_t{1} << 20};
+  auto batch_for = [](std::size_t n) { return n >= (1u << 20) ? 1 : 20; };  // 1M: one call is long enough
+  for (const std::size_t n : sizes) {
+    const int count = static_cast<int>(n);
+    std::vector<double> in(n, 1.0 + env.rank()), raw_out(n), dtl_out(n);
+    row("allreduce sum, " + elements(n) + " double",
+        compare(sync, samples, batch_for(n),
+                [&] { check_mpi(MPI_Allreduce(in.data(), raw_out.data(), count, MPI_DOUBLE, MPI_SUM, raw_comm), "MPI_Allreduce"); },
+                [&] { check(ctx.allreduce(in.data(), dtl_out.data(), n, dtl::reduce_op::sum), "allreduce"); }));
+    if (raw_out != dtl_out) fail("allreduce: DTL and MPI disagree");
+  }
+  for (const std::size_t n : sizes) {
+    const int count = static_cast<int>(n);
+    std::vector<double> data(n, root ? 2.0 : 0.0);
+    row("broadcast from rank 0, " + elements(n) + " double",
+        compare(sync, samples, batch_for(n),
+                [&] { check_mpi(MPI_Bcast(data.data(), count, MPI_DOUBLE, 0, raw_comm), "MPI_Bcast"); },
+                [&] { check(ctx.broadcast(data.data(), n, 0), "broadcast"); }));
+    if (data != std::vector<double>(n, 2.0)) fail("broadcast: the data did not arrive");
+  }
+  row("barrier", compare(sync, samples, 20, [&] { check_mpi(MPI_Barrier(raw_comm), "MPI_Barrier"); },
+                         [&] { check(ctx.barrier(), "barrier"); }));
+
+  MPI_Comm_free(&sync);
+  MPI_Comm_free(&raw_comm);
+  return 0;
+}
