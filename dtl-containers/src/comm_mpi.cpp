@@ -124,12 +124,29 @@ status wait_for(MPI_Request& request, mpi_turn& turn, const char* what, MPI_Comm
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (waited > g_timeout_s) abort_on_timeout(what, comm, waited);
     }
-    if (turn.owns_lock()) {
+    // Give the turn up every few tests (a yield is a system call: not after every test, which would
+    // cost more than the small collective itself).
+    if (turn.owns_lock() && tries % 16 == 15) {
       turn.unlock();
       std::this_thread::yield();
       turn.lock();
     }
   }
+}
+
+/// One collective: MPI's blocking call where no turn must be given up and no deadline watched
+/// (MPI_THREAD_MULTIPLE without DTL_COLLECTIVE_TIMEOUT, or a single thread): Open MPI's blocking
+/// collectives are several times faster on small messages than its non-blocking ones. Otherwise the
+/// non-blocking call, completed by wait_for().
+template <class Blocking, class Start>
+status run_collective(mpi_turn& turn, const char* what, MPI_Comm comm, Blocking blocking, Start start) {
+  if (!turn.owns_lock() && g_timeout_s <= 0) {
+    if (const int e = blocking(); e != MPI_SUCCESS) return mpi_status(e, what);
+    return {};
+  }
+  MPI_Request request = MPI_REQUEST_NULL;
+  if (const int e = start(&request); e != MPI_SUCCESS) return mpi_status(e, what);
+  return wait_for(request, turn, what, comm);
 }
 
 MPI_Datatype mpi_type(datatype type) noexcept {
@@ -159,19 +176,25 @@ MPI_Op mpi_op(reduce_op op) noexcept {
 }
 
 // MPI counts are int. Byte counts are sent in units of the largest power of two (up to 64 bytes) that
-// divides all of them, so that up to 2^31 units move in one call.
+// divides all of them, so that up to 2^31 units move in one call; where every count (and offset) fits in
+// an int, plain MPI_BYTE does, without a datatype made and freed per call.
 class byte_unit {
  public:
-  explicit byte_unit(std::size_t common) noexcept {
-    unit_ = 64;
+  /// `common`: a number every count divides; `largest`: the largest count or offset.
+  byte_unit(std::size_t common, std::size_t largest) noexcept {
+    unit_ = largest <= static_cast<std::size_t>(INT_MAX) ? 1 : 64;
     while (unit_ > 1 && common % unit_ != 0) unit_ /= 2;
   }
   byte_unit(const byte_unit&) = delete;
   byte_unit& operator=(const byte_unit&) = delete;
   ~byte_unit() {
-    if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+    if (type_ != MPI_DATATYPE_NULL && type_ != MPI_BYTE) MPI_Type_free(&type_);
   }
   status commit() {
+    if (unit_ == 1) {
+      type_ = MPI_BYTE;
+      return {};
+    }
     DTL_MPI_TRY(MPI_Type_contiguous(static_cast<int>(unit_), MPI_BYTE, &type_));
     DTL_MPI_TRY(MPI_Type_commit(&type_));
     return {};
@@ -251,14 +274,14 @@ class mpi_comm final : public comm_backend {
   int size() const noexcept override { return size_; }
   bool is_mpi() const noexcept override { return true; }
 
-  // Each collective starts its non-blocking form with the turn held, then waits without it (wait_for).
+  // Each collective runs through run_collective(): MPI's blocking call where it can, else the
+  // non-blocking one, waited for without holding the turn.
 
   status barrier() override {
     DTL_MPI_TURN(turn);
     DTL_TRY(usable());
-    MPI_Request request = MPI_REQUEST_NULL;
-    DTL_MPI_TRY(MPI_Ibarrier(comm_, &request));
-    return wait_for(request, turn, "MPI_Barrier", comm_);
+    return run_collective(
+        turn, "MPI_Barrier", comm_, [&] { return MPI_Barrier(comm_); }, [&](MPI_Request* r) { return MPI_Ibarrier(comm_, r); });
   }
 
   status allreduce(const void* send, void* recv, std::size_t count, datatype type, reduce_op op) override {
@@ -269,9 +292,9 @@ class mpi_comm final : public comm_backend {
       const int n = static_cast<int>(std::min<std::size_t>(count - done, INT_MAX));
       void* out = static_cast<std::byte*>(recv) + done * size;
       const void* in = send == recv ? MPI_IN_PLACE : static_cast<const std::byte*>(send) + done * size;
-      MPI_Request request = MPI_REQUEST_NULL;
-      DTL_MPI_TRY(MPI_Iallreduce(in, out, n, mpi_type(type), mpi_op(op), comm_, &request));
-      DTL_TRY(wait_for(request, turn, "MPI_Allreduce", comm_));
+      DTL_TRY(run_collective(
+          turn, "MPI_Allreduce", comm_, [&] { return MPI_Allreduce(in, out, n, mpi_type(type), mpi_op(op), comm_); },
+          [&](MPI_Request* r) { return MPI_Iallreduce(in, out, n, mpi_type(type), mpi_op(op), comm_, r); }));
       done += static_cast<std::size_t>(n);
     }
     return {};
@@ -287,9 +310,9 @@ class mpi_comm final : public comm_backend {
       const int n = static_cast<int>(std::min<std::size_t>(count - done, INT_MAX));
       void* out = recv != nullptr ? static_cast<std::byte*>(recv) + done * size : nullptr;
       const void* in = in_place ? MPI_IN_PLACE : static_cast<const std::byte*>(send) + done * size;
-      MPI_Request request = MPI_REQUEST_NULL;
-      DTL_MPI_TRY(MPI_Ireduce(in, out, n, mpi_type(type), mpi_op(op), root, comm_, &request));
-      DTL_TRY(wait_for(request, turn, "MPI_Reduce", comm_));
+      DTL_TRY(run_collective(
+          turn, "MPI_Reduce", comm_, [&] { return MPI_Reduce(in, out, n, mpi_type(type), mpi_op(op), root, comm_); },
+          [&](MPI_Request* r) { return MPI_Ireduce(in, out, n, mpi_type(type), mpi_op(op), root, comm_, r); }));
       done += static_cast<std::size_t>(n);
     }
     return {};
@@ -299,26 +322,26 @@ class mpi_comm final : public comm_backend {
     DTL_MPI_TURN(turn);
     DTL_TRY(usable());
     DTL_TRY(check_root(root, size_));
-    byte_unit unit(bytes);
+    byte_unit unit(bytes, bytes);
     DTL_TRY(unit.commit());
     DTL_ASSIGN_OR_RETURN(const int count, unit.count(bytes, "broadcast"));
-    MPI_Request request = MPI_REQUEST_NULL;
-    DTL_MPI_TRY(MPI_Ibcast(data, count, unit.type(), root, comm_, &request));
-    return wait_for(request, turn, "MPI_Bcast", comm_);
+    return run_collective(
+        turn, "MPI_Bcast", comm_, [&] { return MPI_Bcast(data, count, unit.type(), root, comm_); },
+        [&](MPI_Request* r) { return MPI_Ibcast(data, count, unit.type(), root, comm_, r); });
   }
 
   status allgather(const void* send, void* recv, std::size_t bytes_each) override {
     DTL_MPI_TURN(turn);
     DTL_TRY(usable());
-    byte_unit unit(bytes_each);
+    byte_unit unit(bytes_each, bytes_each);
     DTL_TRY(unit.commit());
     DTL_ASSIGN_OR_RETURN(const int count, unit.count(bytes_each, "allgather"));
     const void* in = send == static_cast<const std::byte*>(recv) + static_cast<std::size_t>(rank_) * bytes_each
                          ? MPI_IN_PLACE
                          : send;
-    MPI_Request request = MPI_REQUEST_NULL;
-    DTL_MPI_TRY(MPI_Iallgather(in, count, unit.type(), recv, count, unit.type(), comm_, &request));
-    return wait_for(request, turn, "MPI_Allgather", comm_);
+    return run_collective(
+        turn, "MPI_Allgather", comm_, [&] { return MPI_Allgather(in, count, unit.type(), recv, count, unit.type(), comm_); },
+        [&](MPI_Request* r) { return MPI_Iallgather(in, count, unit.type(), recv, count, unit.type(), comm_, r); });
   }
 
   status gatherv(const void* send, std::size_t bytes, void* recv, const std::vector<std::size_t>& bytes_per_rank,
@@ -330,7 +353,9 @@ class mpi_comm final : public comm_backend {
       return status(status_code::invalid_argument, "gatherv: the byte counts do not match the ranks");
     std::size_t common = bytes;
     for (const std::size_t b : bytes_per_rank) common |= b;
-    byte_unit unit(common == 0 ? 64 : common & (~common + 1));  // lowest set bit: divides every count
+    std::size_t total = 0;
+    for (const std::size_t b : bytes_per_rank) total += b;
+    byte_unit unit(common == 0 ? 64 : common & (~common + 1), total);  // lowest set bit: divides every count
     DTL_TRY(unit.commit());
     std::vector<int> counts(bytes_per_rank.size()), displs(bytes_per_rank.size());
     std::size_t offset = 0;
@@ -340,10 +365,12 @@ class mpi_comm final : public comm_backend {
       offset += bytes_per_rank[r];
     }
     DTL_ASSIGN_OR_RETURN(const int count, unit.count(bytes, "gatherv"));
-    MPI_Request request = MPI_REQUEST_NULL;
-    DTL_MPI_TRY(MPI_Igatherv(send, count, unit.type(), recv, counts.data(), displs.data(), unit.type(), root, comm_,
-                             &request));
-    return wait_for(request, turn, "MPI_Gatherv", comm_);
+    return run_collective(
+        turn, "MPI_Gatherv", comm_,
+        [&] { return MPI_Gatherv(send, count, unit.type(), recv, counts.data(), displs.data(), unit.type(), root, comm_); },
+        [&](MPI_Request* r) {
+          return MPI_Igatherv(send, count, unit.type(), recv, counts.data(), displs.data(), unit.type(), root, comm_, r);
+        });
   }
 
   // MPI has no non-blocking MPI_Comm_split or MPI_Win_create: below MPI_THREAD_MULTIPLE these hold the
@@ -366,12 +393,16 @@ class mpi_comm final : public comm_backend {
     DTL_MPI_TRY(MPI_Win_create(bytes != 0 ? base : nullptr, static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, comm_, &win));
     std::vector<std::uint64_t> extents(static_cast<std::size_t>(size_));
     extents[static_cast<std::size_t>(rank_)] = bytes;
-    MPI_Request request = MPI_REQUEST_NULL;
-    int e = MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
-    if (e == MPI_SUCCESS)
-      e = MPI_Iallgather(MPI_IN_PLACE, 1, MPI_UINT64_T, extents.data(), 1, MPI_UINT64_T, comm_, &request);
-    status waited = e == MPI_SUCCESS ? wait_for(request, turn, "MPI_Allgather (window extents)", comm_)
-                                     : mpi_status(e, "MPI_Win_set_errhandler");
+    const int e = MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    status waited =
+        e != MPI_SUCCESS
+            ? mpi_status(e, "MPI_Win_set_errhandler")
+            : run_collective(
+                  turn, "MPI_Allgather (window extents)", comm_,
+                  [&] { return MPI_Allgather(MPI_IN_PLACE, 1, MPI_UINT64_T, extents.data(), 1, MPI_UINT64_T, comm_); },
+                  [&](MPI_Request* r) {
+                    return MPI_Iallgather(MPI_IN_PLACE, 1, MPI_UINT64_T, extents.data(), 1, MPI_UINT64_T, comm_, r);
+                  });
     if (!waited.ok()) {
       MPI_Win_free(&win);
       return waited;
@@ -444,9 +475,9 @@ status finish() {
 result<std::unique_ptr<comm_backend>> world() {
   DTL_MPI_TURN(turn);
   MPI_Comm comm = MPI_COMM_NULL;
-  MPI_Request request = MPI_REQUEST_NULL;
-  DTL_MPI_TRY(MPI_Comm_idup(MPI_COMM_WORLD, &comm, &request));
-  DTL_TRY(wait_for(request, turn, "MPI_Comm_dup", MPI_COMM_WORLD));
+  DTL_TRY(run_collective(
+      turn, "MPI_Comm_dup", MPI_COMM_WORLD, [&] { return MPI_Comm_dup(MPI_COMM_WORLD, &comm); },
+      [&](MPI_Request* r) { return MPI_Comm_idup(MPI_COMM_WORLD, &comm, r); }));
   DTL_MPI_TRY(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
   return std::unique_ptr<comm_backend>(std::make_unique<mpi_comm>(comm));
 }

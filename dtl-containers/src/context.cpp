@@ -183,7 +183,9 @@ result<void> context::barrier() const {
   // The agreement step is itself a barrier: no rank leaves it before every rank has entered it.
   detail::collective_call call(state_.get(), {"barrier"});
   DTL_TRY(call.usable());
-  return call.agree({});
+  DTL_TRY(call.agree({}));
+  if (!detail::agreement_enabled() && size() > 1) return state_->comm->barrier();
+  return {};
 }
 
 result<context> context::split(int color, int key) const {

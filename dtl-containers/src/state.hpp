@@ -83,6 +83,10 @@ const char* current_collective() noexcept;
 /// invalid_state: what every call on an empty context gives.
 status empty_context();
 
+/// false when DTL_AGREEMENT=off: then agree_on() returns each rank's own status without communicating
+/// (a local failure leaves the other ranks waiting again; for measuring, or latency-bound code).
+bool agreement_enabled() noexcept;
+
 /// The agreement step on a communicator (agreement.cpp): see detail::agree.
 status agree_on(comm_backend& comm, const status& local, const call_signature& call);
 
