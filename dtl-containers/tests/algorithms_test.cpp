@@ -171,14 +171,16 @@ TEST_SUITE("algorithms") {
                         if (x == bad) throw functor_failure("for_each");
                       })),
                       functor_failure);
-      const auto throws_at_bad = [bad](int x) {
+      const auto throws_at_bad = [bad](int x) {  // in 64 bits: the sum of 2^17 elements overflows an int
         if (x == bad) throw functor_failure("transform_reduce");
-        return x;
+        return std::int64_t{x};
       };
-      CHECK_THROWS_AS(static_cast<void>(dtl::try_transform_reduce(Policy{}, v, 0, std::plus<>{}, throws_at_bad)),
-                      functor_failure);
-      CHECK_THROWS_AS(static_cast<void>(dtl::transform_reduce(Policy{}, v, 0, std::plus<>{}, throws_at_bad)),
-                      functor_failure);
+      CHECK_THROWS_AS(
+          static_cast<void>(dtl::try_transform_reduce(Policy{}, v, std::int64_t{0}, std::plus<>{}, throws_at_bad)),
+          functor_failure);
+      CHECK_THROWS_AS(
+          static_cast<void>(dtl::transform_reduce(Policy{}, v, std::int64_t{0}, std::plus<>{}, throws_at_bad)),
+          functor_failure);
     }
     // Every chunk throws (several threads at once): one exception, the others are dropped.
     CHECK_THROWS_WITH_AS(static_cast<void>(dtl::for_each(Policy{}, v, [](int&) { throw functor_failure("all"); })),
