@@ -1,5 +1,6 @@
 // The MPI communicator, and bringing MPI up and down. The only file that includes mpi.h.
 #include "comm.hpp"
+#include "job.hpp"
 #include "mpi_runtime.hpp"
 #include "state.hpp"
 
@@ -99,22 +100,16 @@ result<mpi_turn> take_turn() {
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  std::fprintf(stderr,
-               "dtl: rank %d (rank %d of %d in its context): %s has waited %.1f s for the other ranks "
-               "(DTL_COLLECTIVE_TIMEOUT=%g): a rank skipped this collective, called another one, or is stuck. "
-               "Ending the job.\n",
-               world_rank, rank, size, what.c_str(), waited, g_timeout_s);
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::_Exit(1);
+  end_job(fmt::format("dtl: rank {} (rank {} of {} in its context): {} has waited {:.1f} s for the other ranks "
+                      "(DTL_COLLECTIVE_TIMEOUT={:g}): a rank skipped this collective, called another one, or is "
+                      "stuck. Ending the job.\n",
+                      world_rank, rank, size, what, waited, g_timeout_s),
+          1);
 }
 
-/// Completes a non-blocking call started with `turn` held; gives the turn up between tests (see above).
+/// Completes a non-blocking call started with `turn` held (run_collective): tests it, giving the turn up
+/// between tests and watching DTL_COLLECTIVE_TIMEOUT.
 status wait_for(MPI_Request& request, mpi_turn& turn, const char* what, MPI_Comm comm) {
-  if (!turn.owns_lock() && g_timeout_s <= 0) {
-    DTL_MPI_TRY(MPI_Wait(&request, MPI_STATUS_IGNORE));
-    return {};
-  }
   const auto start = std::chrono::steady_clock::now();
   for (unsigned tries = 0;; ++tries) {
     int done = 0;

@@ -2,6 +2,7 @@
 #include "mpi_runtime.hpp"
 #include "state.hpp"
 
+#include <dtl/containers/communication/abort.hpp>
 #include <dtl/containers/communication/environment.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/status_error.hpp>
@@ -203,10 +204,7 @@ void environment::abort(int exit_code) const noexcept {
   abort(status(status_code::canceled, fmt::format("environment::abort({}) was called", exit_code)), exit_code);
 }
 
-void environment::abort(const status& why, int exit_code) const noexcept {
-  const int rank = state_ ? state_->rank : detail::known_rank();
-  detail::end_job(fmt::format("dtl: rank {} aborts the job: {}\n", rank, why.to_string()), exit_code);
-}
+void environment::abort(const status& why, int exit_code) const noexcept { dtl::abort(why, exit_code); }
 
 result<context> environment::try_make_world_context() const { return try_make_world_context(device()); }
 
