@@ -148,9 +148,8 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
   using R = reduce_result<T>;
   // A rank whose local part fails still takes part in the agreement before the ranks combine, so that the
   // others return its failure instead of waiting for it.
-  const bool communicates = scope != reduce_scope::local && ctx.size() > 1;
   auto agreed = [&](const status& local) {
-    return communicates ? agree(ctx, local, call_signature{"reduce (the ranks' partial results)"}) : local;
+    return agree_before(scope != reduce_scope::local, ctx, local, "reduce (the ranks' partial results)");
   };
   auto session = enter_lane(policy, ctx, device);
   if (!session) return failed_outcome<Pol, R>(agreed(session.error()));
@@ -238,7 +237,7 @@ auto scan(const Policy& policy, const context& ctx, int device, const T* in, T* 
   using Pol = std::remove_cvref_t<Policy>;
   // As in reduce: a rank whose local part fails takes part in the agreement before the ranks combine.
   auto agreed = [&](const status& local) {
-    return ctx.size() > 1 ? agree(ctx, local, call_signature{"scan (the ranks' block totals)"}) : local;
+    return agree_before(true, ctx, local, "scan (the ranks' block totals)");
   };
   auto session = enter_lane(policy, ctx, device);
   if (!session) return failed_outcome<Pol, void>(agreed(session.error()));

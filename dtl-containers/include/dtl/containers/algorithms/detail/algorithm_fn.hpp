@@ -122,11 +122,8 @@ constexpr bool communicates_of() {
 /// left waiting.
 template <class Impl, class... A>
 status checked_failure(status s, const A&... args) {
-  if constexpr (communicates_of<Impl>()) {
-    const context* ctx = first_context(args...);
-    if (ctx != nullptr && ctx->size() > 1) return agree(*ctx, s, call_signature{Impl::name});
-  }
-  return s;
+  const context* ctx = first_context(args...);
+  return ctx != nullptr ? agree_before(communicates_of<Impl>(), *ctx, s, Impl::name) : s;
 }
 
 template <class Impl>
