@@ -22,17 +22,9 @@ namespace {
 constexpr std::size_t name_bytes = 48;
 constexpr std::size_t message_bytes = 480;
 
-// FNV-1a over the call's name and arguments: equal on every rank that makes the same call.
+// The call's name and arguments, hashed: equal on every rank that makes the same call.
 std::int64_t fingerprint(const call_signature& call) {
-  std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&](const void* data, std::size_t bytes) {
-    for (std::size_t i = 0; i < bytes; ++i) {
-      h ^= static_cast<const unsigned char*>(data)[i];
-      h *= 1099511628211ull;
-    }
-  };
-  mix(call.what, std::strlen(call.what));
-  mix(call.args.data(), sizeof call.args);
+  const std::uint64_t h = fnv1a(call.args.data(), sizeof call.args, fnv1a(call.what, std::strlen(call.what)));
   return static_cast<std::int64_t>(h >> 1);  // non-negative, so that ~h is negative and max() works on both
 }
 
@@ -80,6 +72,14 @@ status disagreement(const call_signature& call, const std::vector<rank_report>& 
 }
 
 }  // namespace
+
+std::uint64_t fnv1a(const void* data, std::size_t bytes, std::uint64_t hash) noexcept {
+  for (std::size_t i = 0; i < bytes; ++i) {
+    hash ^= static_cast<const unsigned char*>(data)[i];
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
 
 bool agreement_enabled() noexcept {
   static const bool enabled = [] {

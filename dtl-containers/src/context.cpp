@@ -61,8 +61,8 @@ result<std::shared_ptr<window>> open_window(const context& ctx, void* base, std:
 
 result<void> gatherv(const context& ctx, const void* send, std::size_t bytes, void* recv,
                      const std::vector<std::size_t>& bytes_per_rank, int root, const status& local) {
-  std::uint64_t layout = 1469598103934665603ull;  // the byte counts, which every rank must pass alike
-  for (const std::size_t b : bytes_per_rank) layout = (layout ^ b) * 1099511628211ull;
+  // The byte counts, which every rank must pass alike.
+  const std::uint64_t layout = fnv1a(bytes_per_rank.data(), bytes_per_rank.size() * sizeof(std::size_t));
   collective_call call(context_access::state(ctx),
                        {"gatherv", {root, static_cast<std::int64_t>(layout >> 1)}, {"root", "layout"}});
   DTL_TRY(call.usable());
@@ -161,6 +161,19 @@ buffer_check check_collective(const void* send, const void* recv, std::size_t co
   return out;
 }
 
+/// A blocking collective: RCCL/NCCL or MPI on device buffers (`on_device`, which runs the agreement
+/// itself once its own preparation is done), or the agreement and then MPI on host buffers (`on_host`).
+template <class OnDevice, class OnHost>
+result<void> run_blocking(detail::context_state* state, const detail::call_signature& signature,
+                          const buffer_check& mine, std::size_t count, OnDevice on_device, OnHost on_host) {
+  detail::collective_call call(state, signature);
+  DTL_TRY(call.usable());
+  if (mine.device && mine.local.ok()) return on_device(call);
+  DTL_TRY(call.agree(mine.local));
+  if (count == 0) return {};
+  return on_host();
+}
+
 }  // namespace
 
 context::context(std::shared_ptr<detail::context_state> state) noexcept : state_(std::move(state)) {}
@@ -205,49 +218,46 @@ result<context> context::split(int color, int key) const {
 result<void> context::allreduce_raw(const void* send, void* recv, std::size_t count, detail::datatype type,
                                     reduce_op op) const {
   const buffer_check mine = check_collective(send, recv, count, true);
-  detail::collective_call call(state_.get(), reduction_call("allreduce", count, type, op, 0, mine.device));
-  DTL_TRY(call.usable());
-  if (mine.device && mine.local.ok())
-    return detail::device_support::allreduce(*state_->resources, *state_->comm, call, send, recv, count, type, op);
-  DTL_TRY(call.agree(mine.local));
-  if (count == 0) return {};
-  return state_->comm->allreduce(send, recv, count, type, op);
+  return run_blocking(
+      state_.get(), reduction_call("allreduce", count, type, op, 0, mine.device), mine, count,
+      [&](detail::collective_call& call) {
+        return detail::device_support::allreduce(*state_->resources, *state_->comm, call, send, recv, count, type, op);
+      },
+      [&] { return state_->comm->allreduce(send, recv, count, type, op); });
 }
 
 result<void> context::reduce_raw(const void* send, void* recv, std::size_t count, detail::datatype type, reduce_op op,
                                  int root) const {
   buffer_check mine = check_collective(send, recv, count, rank() == root);
   if (status r = detail::check_root(root, size()); !r.ok()) mine = {std::move(r), false};
-  detail::collective_call call(state_.get(), reduction_call("reduce", count, type, op, root, mine.device));
-  DTL_TRY(call.usable());
-  if (mine.device && mine.local.ok())
-    return detail::device_support::reduce(*state_->resources, *state_->comm, call, send, recv, count, type, op, root);
-  DTL_TRY(call.agree(mine.local));
-  if (count == 0) return {};
-  return state_->comm->reduce(send, recv, count, type, op, root);
+  return run_blocking(
+      state_.get(), reduction_call("reduce", count, type, op, root, mine.device), mine, count,
+      [&](detail::collective_call& call) {
+        return detail::device_support::reduce(*state_->resources, *state_->comm, call, send, recv, count, type, op,
+                                              root);
+      },
+      [&] { return state_->comm->reduce(send, recv, count, type, op, root); });
 }
 
 result<void> context::broadcast_raw(void* data, std::size_t bytes, int root) const {
   buffer_check mine = check_collective(data, data, bytes, true);
   if (status r = detail::check_root(root, size()); !r.ok()) mine = {std::move(r), false};
-  detail::collective_call call(state_.get(), bytes_call("broadcast", bytes, root, mine.device));
-  DTL_TRY(call.usable());
-  if (mine.device && mine.local.ok())
-    return detail::device_support::broadcast(*state_->resources, *state_->comm, call, data, bytes, root);
-  DTL_TRY(call.agree(mine.local));
-  if (bytes == 0) return {};
-  return state_->comm->broadcast(data, bytes, root);
+  return run_blocking(
+      state_.get(), bytes_call("broadcast", bytes, root, mine.device), mine, bytes,
+      [&](detail::collective_call& call) {
+        return detail::device_support::broadcast(*state_->resources, *state_->comm, call, data, bytes, root);
+      },
+      [&] { return state_->comm->broadcast(data, bytes, root); });
 }
 
 result<void> context::allgather_raw(const void* send, void* recv, std::size_t bytes_each) const {
   const buffer_check mine = check_collective(send, recv, bytes_each, true);
-  detail::collective_call call(state_.get(), bytes_call("allgather", bytes_each, 0, mine.device));
-  DTL_TRY(call.usable());
-  if (mine.device && mine.local.ok())
-    return detail::device_support::allgather(*state_->resources, *state_->comm, call, send, recv, bytes_each);
-  DTL_TRY(call.agree(mine.local));
-  if (bytes_each == 0) return {};
-  return state_->comm->allgather(send, recv, bytes_each);
+  return run_blocking(
+      state_.get(), bytes_call("allgather", bytes_each, 0, mine.device), mine, bytes_each,
+      [&](detail::collective_call& call) {
+        return detail::device_support::allgather(*state_->resources, *state_->comm, call, send, recv, bytes_each);
+      },
+      [&] { return state_->comm->allgather(send, recv, bytes_each); });
 }
 
 context make_cpu_context() {

@@ -10,6 +10,8 @@
 #include <dtl/core/result.hpp>
 
 #include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -86,6 +88,9 @@ status empty_context();
 /// false when DTL_AGREEMENT=off: then agree_on() returns each rank's own status without communicating
 /// (a local failure leaves the other ranks waiting again; for measuring, or latency-bound code).
 bool agreement_enabled() noexcept;
+
+/// FNV-1a of `bytes` bytes at `data`, continuing from `hash`: what the agreement compares arguments by.
+std::uint64_t fnv1a(const void* data, std::size_t bytes, std::uint64_t hash = 1469598103934665603ull) noexcept;
 
 /// The agreement step on a communicator (agreement.cpp): see detail::agree.
 status agree_on(comm_backend& comm, const status& local, const call_signature& call);
