@@ -12,6 +12,27 @@
 
 namespace dtl::detail {
 
+/// A pending point-to-point transfer of a backend: one or more MPI requests (a message past the
+/// backend's message limit travels in pieces). Destroying a pending request waits for it.
+class comm_request {
+ public:
+  comm_request() = default;
+  comm_request(const comm_request&) = delete;
+  comm_request& operator=(const comm_request&) = delete;
+  virtual ~comm_request() = default;
+  /// true once complete: a send's buffer may be reused, a receive's read.
+  [[nodiscard]] virtual result<bool> test() = 0;
+  [[nodiscard]] virtual status wait() = 0;
+  /// The bytes a completed receive got (a message may be shorter than the buffer); a send's size.
+  [[nodiscard]] virtual std::size_t bytes() const noexcept = 0;
+};
+using comm_request_ptr = std::unique_ptr<comm_request>;
+
+/// Point-to-point traffic that must never match across kinds travels on separate channels (separate
+/// MPI communicators): the user's messages (data), DTL's own envelopes of them (control), and the
+/// transfers DTL makes inside its algorithms (internal: halo exchanges, all-to-all in pieces).
+enum class p2p_channel { data, control, internal };
+
 class comm_backend {
  public:
   comm_backend() = default;
@@ -32,6 +53,29 @@ class comm_backend {
   /// Root receives bytes_per_rank[r] bytes from each rank r, in rank order, into recv.
   virtual status gatherv(const void* send, std::size_t bytes, void* recv, const std::vector<std::size_t>& bytes_per_rank,
                          int root) = 0;
+  /// All-to-all with per-peer byte counts and byte offsets (arrays of size() entries). Counts past 2^31
+  /// bytes are fine: the backend uses larger units, MPI-4 large-count calls, or pieces.
+  virtual status alltoallv(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
+                           const std::size_t* recv_bytes, const std::size_t* recv_displs) = 0;
+  /// Root sends bytes_per_rank[r] bytes (from offset displs[r] of send) to each rank r.
+  virtual status scatterv(const void* send, const std::size_t* bytes_per_rank, const std::size_t* displs, void* recv,
+                          std::size_t bytes, int root) = 0;
+  /// Every rank gets bytes_per_rank[r] bytes of each rank r at offset displs[r] of recv.
+  virtual status allgatherv(const void* send, std::size_t bytes, void* recv, const std::size_t* bytes_per_rank,
+                            const std::size_t* displs) = 0;
+  /// Inclusive (MPI_Scan) or exclusive (MPI_Exscan: rank 0's recv is left as it was) prefix reduction.
+  virtual status scan(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, bool exclusive) = 0;
+
+  /// Non-blocking point-to-point on `channel`: `bytes` bytes to or from `peer`, matched by (peer, tag,
+  /// channel) in the order posted (MPI's rules). A receive's buffer holds `bytes`; a shorter message
+  /// is fine (see comm_request::bytes), a longer one is an error. 0 <= tag <= max_tag().
+  [[nodiscard]] virtual result<comm_request_ptr> isend(const void* buf, std::size_t bytes, int peer, int tag,
+                                                       p2p_channel channel) = 0;
+  [[nodiscard]] virtual result<comm_request_ptr> irecv(void* buf, std::size_t bytes, int peer, int tag,
+                                                       p2p_channel channel) = 0;
+  /// The largest tag point-to-point calls may use (MPI_TAG_UB).
+  [[nodiscard]] virtual int max_tag() const noexcept = 0;
+
   /// A null pointer for a rank that passes undefined_color (it is in no sub-communicator).
   virtual result<std::unique_ptr<comm_backend>> split(int color, int key) = 0;
   /// Exposes [base, base + bytes) of every rank (collective). bytes may be 0 on some ranks.

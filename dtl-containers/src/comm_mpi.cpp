@@ -257,11 +257,102 @@ class mpi_window final : public window {
   std::vector<std::uint64_t> extents_;
 };
 
+// --- point-to-point ---
+
+/// The largest message MPI is handed in one piece: INT_MAX bytes (MPI counts are int), or less under
+/// DTL_MPI_MESSAGE_LIMIT, which tests set to exercise the pieces without gigabytes of memory.
+std::size_t g_message_limit = static_cast<std::size_t>(INT_MAX);
+
+/// The pieces of one message: ceil(bytes / limit), at least one (a zero-byte message is one piece).
+std::size_t piece_count(std::size_t bytes) noexcept {
+  return bytes == 0 ? 1 : (bytes + g_message_limit - 1) / g_message_limit;
+}
+
+/// One point-to-point transfer: an MPI request per piece.
+class mpi_request final : public comm_request {
+ public:
+  mpi_request(std::vector<MPI_Request> requests, std::size_t bytes, MPI_Comm comm, const char* what) noexcept
+      : requests_(std::move(requests)), bytes_(bytes), comm_(comm), what_(what) {}
+  ~mpi_request() override {
+    if (status s = wait(); !s.ok()) report_unhandled(s);
+  }
+  result<bool> test() override {
+    DTL_MPI_TURN(turn);
+    int done = 0;
+    DTL_MPI_TRY(MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &done, MPI_STATUSES_IGNORE));
+    return done != 0;
+  }
+  status wait() override {
+    DTL_MPI_TURN(turn);
+    if (!turn.owns_lock() && g_timeout_s <= 0) {
+      if (const int e = MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+          e != MPI_SUCCESS)
+        return mpi_status(e, what_);
+      return {};
+    }
+    for (MPI_Request& r : requests_)
+      if (r != MPI_REQUEST_NULL) DTL_TRY(wait_for(r, turn, what_, comm_));
+    return {};
+  }
+  std::size_t bytes() const noexcept override { return bytes_; }
+
+ private:
+  std::vector<MPI_Request> requests_;
+  std::size_t bytes_;
+  MPI_Comm comm_;
+  const char* what_;
+};
+
+/// Posts the pieces of one message with `post(piece_address, piece_bytes, request)`.
+template <class Post>
+result<comm_request_ptr> post_pieces(std::byte* buf, std::size_t bytes, MPI_Comm comm, const char* what, Post post) {
+  std::vector<MPI_Request> requests(piece_count(bytes), MPI_REQUEST_NULL);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const std::size_t offset = i * g_message_limit;
+    const int piece = static_cast<int>(std::min(bytes - std::min(bytes, offset), g_message_limit));
+    if (const int e = post(buf != nullptr ? buf + offset : nullptr, piece, &requests[i]); e != MPI_SUCCESS) {
+      for (std::size_t j = 0; j < i; ++j) {  // what was posted must not outlive its buffer
+        MPI_Cancel(&requests[j]);
+        MPI_Wait(&requests[j], MPI_STATUS_IGNORE);
+      }
+      return mpi_status(e, what);
+    }
+  }
+  return comm_request_ptr(std::make_unique<mpi_request>(std::move(requests), bytes, comm, what));
+}
+
 class mpi_comm final : public comm_backend {
  public:
-  explicit mpi_comm(MPI_Comm comm) noexcept : comm_(comm) {
+  /// `comm` carries collectives and the user's messages; `control` and `internal` are duplicates of it
+  /// (see p2p_channel).
+  mpi_comm(MPI_Comm comm, MPI_Comm control, MPI_Comm internal) noexcept
+      : comm_(comm), control_(control), internal_(internal) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
+    int* ub = nullptr;
+    int found = 0;
+    if (MPI_Comm_get_attr(comm_, MPI_TAG_UB, &ub, &found) == MPI_SUCCESS && found != 0 && ub != nullptr) max_tag_ = *ub;
+  }
+  /// Makes the channel duplicates of `comm` (collective over its ranks) and takes ownership of all three.
+  static result<std::unique_ptr<comm_backend>> make(MPI_Comm comm, mpi_turn& turn) {
+    MPI_Comm control = MPI_COMM_NULL, internal = MPI_COMM_NULL;
+    status made = run_collective(
+        turn, "MPI_Comm_dup (control channel)", comm, [&] { return MPI_Comm_dup(comm, &control); },
+        [&](MPI_Request* r) { return MPI_Comm_idup(comm, &control, r); });
+    if (made.ok())
+      made = run_collective(
+          turn, "MPI_Comm_dup (internal channel)", comm, [&] { return MPI_Comm_dup(comm, &internal); },
+          [&](MPI_Request* r) { return MPI_Comm_idup(comm, &internal, r); });
+    for (MPI_Comm c : {comm, control, internal})
+      if (made.ok() && c != MPI_COMM_NULL)
+        if (const int e = MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN); e != MPI_SUCCESS)
+          made = mpi_status(e, "MPI_Comm_set_errhandler");
+    if (!made.ok()) {
+      for (MPI_Comm* c : {&comm, &control, &internal})
+        if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
+      return made;
+    }
+    return std::unique_ptr<comm_backend>(std::make_unique<mpi_comm>(comm, control, internal));
   }
   ~mpi_comm() override { release(); }
 
@@ -368,6 +459,92 @@ class mpi_comm final : public comm_backend {
         });
   }
 
+  status alltoallv(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
+                   const std::size_t* recv_bytes, const std::size_t* recv_displs) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    const std::size_t n = static_cast<std::size_t>(size_);
+    std::size_t largest = 0;
+    for (std::size_t r = 0; r < n; ++r)
+      largest = std::max({largest, send_bytes[r], send_displs[r], recv_bytes[r], recv_displs[r]});
+    if (largest <= g_message_limit) {
+      std::vector<int> sc(n), sd(n), rc(n), rd(n);
+      for (std::size_t r = 0; r < n; ++r) {
+        sc[r] = static_cast<int>(send_bytes[r]);
+        sd[r] = static_cast<int>(send_displs[r]);
+        rc[r] = static_cast<int>(recv_bytes[r]);
+        rd[r] = static_cast<int>(recv_displs[r]);
+      }
+      return run_collective(
+          turn, "MPI_Alltoallv", comm_,
+          [&] { return MPI_Alltoallv(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_); },
+          [&](MPI_Request* r) {
+            return MPI_Ialltoallv(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_, r);
+          });
+    }
+    // Past an int: every peer's part as point-to-point messages in pieces, on the internal channel.
+    turn = {};
+    return pairwise_exchange(send, send_bytes, send_displs, recv, recv_bytes, recv_displs, "alltoallv (in pieces)");
+  }
+
+  status scatterv(const void* send, const std::size_t* bytes_per_rank, const std::size_t* displs, void* recv,
+                  std::size_t bytes, int root) override {
+    DTL_TRY(check_root(root, size_));
+    const std::size_t n = static_cast<std::size_t>(size_);
+    std::vector<std::size_t> none(n, 0), sb(n, 0), sd(n, 0), rb(n, 0);
+    if (rank_ == root) {
+      sb.assign(bytes_per_rank, bytes_per_rank + n);
+      sd.assign(displs, displs + n);
+    }
+    rb[static_cast<std::size_t>(root)] = bytes;
+    return alltoallv(send, sb.data(), sd.data(), recv, rb.data(), none.data());
+  }
+
+  status allgatherv(const void* send, std::size_t bytes, void* recv, const std::size_t* bytes_per_rank,
+                    const std::size_t* displs) override {
+    const std::size_t n = static_cast<std::size_t>(size_);
+    if (bytes != bytes_per_rank[static_cast<std::size_t>(rank_)])
+      return status(status_code::invalid_argument, "allgatherv: this rank's count does not match its entry");
+    std::vector<std::size_t> sb(n, bytes), sd(n, 0);
+    return alltoallv(send, sb.data(), sd.data(), recv, bytes_per_rank, displs);
+  }
+
+  status scan(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, bool exclusive) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    if (count > static_cast<std::size_t>(INT_MAX))
+      return status(status_code::out_of_range, fmt::format("scan: {} elements is more than MPI scans at once", count));
+    const int n = static_cast<int>(count);
+    const void* in = send == recv ? MPI_IN_PLACE : send;
+    if (exclusive)
+      return run_collective(
+          turn, "MPI_Exscan", comm_, [&] { return MPI_Exscan(in, recv, n, mpi_type(type), mpi_op(op), comm_); },
+          [&](MPI_Request* r) { return MPI_Iexscan(in, recv, n, mpi_type(type), mpi_op(op), comm_, r); });
+    return run_collective(
+        turn, "MPI_Scan", comm_, [&] { return MPI_Scan(in, recv, n, mpi_type(type), mpi_op(op), comm_); },
+        [&](MPI_Request* r) { return MPI_Iscan(in, recv, n, mpi_type(type), mpi_op(op), comm_, r); });
+  }
+
+  result<comm_request_ptr> isend(const void* buf, std::size_t bytes, int peer, int tag, p2p_channel channel) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    DTL_TRY(check_peer(peer, tag));
+    const MPI_Comm c = channel_comm(channel);
+    return post_pieces(const_cast<std::byte*>(static_cast<const std::byte*>(buf)), bytes, c, "MPI_Isend",
+                       [&](std::byte* p, int n, MPI_Request* r) { return MPI_Isend(p, n, MPI_BYTE, peer, tag, c, r); });
+  }
+
+  result<comm_request_ptr> irecv(void* buf, std::size_t bytes, int peer, int tag, p2p_channel channel) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    DTL_TRY(check_peer(peer, tag));
+    const MPI_Comm c = channel_comm(channel);
+    return post_pieces(static_cast<std::byte*>(buf), bytes, c, "MPI_Irecv",
+                       [&](std::byte* p, int n, MPI_Request* r) { return MPI_Irecv(p, n, MPI_BYTE, peer, tag, c, r); });
+  }
+
+  int max_tag() const noexcept override { return max_tag_; }
+
   // MPI has no non-blocking MPI_Comm_split or MPI_Win_create: below MPI_THREAD_MULTIPLE these hold the
   // turn while they block (docs/containers.md: make contexts and open global views from one thread).
   result<std::unique_ptr<comm_backend>> split(int color, int key) override {
@@ -376,8 +553,7 @@ class mpi_comm final : public comm_backend {
     MPI_Comm sub = MPI_COMM_NULL;
     DTL_MPI_TRY(MPI_Comm_split(comm_, color == undefined_color ? MPI_UNDEFINED : color, key, &sub));
     if (sub == MPI_COMM_NULL) return std::unique_ptr<comm_backend>();
-    DTL_MPI_TRY(MPI_Comm_set_errhandler(sub, MPI_ERRORS_RETURN));
-    return std::unique_ptr<comm_backend>(std::make_unique<mpi_comm>(sub));
+    return make(sub, turn);
   }
 
   result<std::shared_ptr<window>> create_window(void* base, std::size_t bytes) override {
@@ -410,8 +586,10 @@ class mpi_comm final : public comm_backend {
   void release() noexcept override {
     auto turn = take_turn();
     if (!turn) return;  // a thread that may not call MPI: the communicator goes with MPI_Finalize
-    if (comm_ != MPI_COMM_NULL && !finalized()) MPI_Comm_free(&comm_);
-    comm_ = MPI_COMM_NULL;
+    for (MPI_Comm* c : {&comm_, &control_, &internal_}) {
+      if (*c != MPI_COMM_NULL && !finalized()) MPI_Comm_free(c);
+      *c = MPI_COMM_NULL;
+    }
   }
 
  private:
@@ -419,9 +597,41 @@ class mpi_comm final : public comm_backend {
     if (comm_ == MPI_COMM_NULL) return status(status_code::invalid_state, "the MPI communicator was released");
     return {};
   }
+  status check_peer(int peer, int tag) const {
+    if (peer < 0 || peer >= size_)
+      return status(status_code::invalid_rank, fmt::format("rank {} is outside [0, {})", peer, size_));
+    if (tag < 0 || tag > max_tag_)
+      return status(status_code::invalid_argument, fmt::format("tag {} is outside [0, {}] (MPI_TAG_UB)", tag, max_tag_));
+    return {};
+  }
+  MPI_Comm channel_comm(p2p_channel channel) const noexcept {
+    return channel == p2p_channel::data ? comm_ : channel == p2p_channel::control ? control_ : internal_;
+  }
+  /// Every peer's part of an all-to-all as messages on the internal channel (no turn held: the requests
+  /// take it per call).
+  status pairwise_exchange(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
+                           const std::size_t* recv_bytes, const std::size_t* recv_displs, const char* what) {
+    std::vector<comm_request_ptr> pending;
+    status failed;
+    for (int step = 0; step < size_ && failed.ok(); ++step) {
+      const int to = (rank_ + step) % size_, from = (rank_ - step + size_) % size_;
+      auto r = irecv(static_cast<std::byte*>(recv) + recv_displs[from], recv_bytes[from], from, 0, p2p_channel::internal);
+      if (r) pending.push_back(std::move(r).value()); else failed = std::move(r).error();
+      if (!failed.ok()) break;
+      auto s = isend(static_cast<const std::byte*>(send) + send_displs[to], send_bytes[to], to, 0, p2p_channel::internal);
+      if (s) pending.push_back(std::move(s).value()); else failed = std::move(s).error();
+    }
+    for (auto& p : pending)
+      if (status w = p->wait(); !w.ok() && failed.ok()) failed = std::move(w);
+    if (!failed.ok()) return status(failed.code(), fmt::format("{}: {}", what, failed.message()));
+    return {};
+  }
   MPI_Comm comm_;
+  MPI_Comm control_;
+  MPI_Comm internal_;
   int rank_ = 0;
   int size_ = 1;
+  int max_tag_ = 32767;  // the least MPI promises
 };
 
 /// DTL_COLLECTIVE_TIMEOUT: seconds a collective may wait for the other ranks before the job is ended.
@@ -434,6 +644,18 @@ result<double> timeout_from_environment() {
     return status(status_code::invalid_argument,
                   fmt::format("DTL_COLLECTIVE_TIMEOUT={} is not a number of seconds (0 turns the timeout off)", text));
   return seconds;
+}
+
+/// DTL_MPI_MESSAGE_LIMIT: the largest piece of a message, in bytes (default and most INT_MAX).
+result<std::size_t> message_limit_from_environment() {
+  const char* text = std::getenv("DTL_MPI_MESSAGE_LIMIT");
+  if (text == nullptr || *text == '\0') return static_cast<std::size_t>(INT_MAX);
+  char* end = nullptr;
+  const unsigned long long bytes = std::strtoull(text, &end, 10);
+  if (end == text || *end != '\0' || bytes == 0 || bytes > static_cast<unsigned long long>(INT_MAX))
+    return status(status_code::invalid_argument,
+                  fmt::format("DTL_MPI_MESSAGE_LIMIT={} is not a number of bytes in [1, {}]", text, INT_MAX));
+  return static_cast<std::size_t>(bytes);
 }
 
 }  // namespace
@@ -455,6 +677,7 @@ result<start_info> start(int* argc, char*** argv, mpi_threads threads) {
     info.initialised_here = true;
   }
   DTL_ASSIGN_OR_RETURN(g_timeout_s, timeout_from_environment());
+  DTL_ASSIGN_OR_RETURN(g_message_limit, message_limit_from_environment());
   g_thread_level = info.thread_level;
   g_main_thread = std::this_thread::get_id();
   return info;
@@ -473,8 +696,7 @@ result<std::unique_ptr<comm_backend>> world() {
   DTL_TRY(run_collective(
       turn, "MPI_Comm_dup", MPI_COMM_WORLD, [&] { return MPI_Comm_dup(MPI_COMM_WORLD, &comm); },
       [&](MPI_Request* r) { return MPI_Comm_idup(MPI_COMM_WORLD, &comm, r); }));
-  DTL_MPI_TRY(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
-  return std::unique_ptr<comm_backend>(std::make_unique<mpi_comm>(comm));
+  return mpi_comm::make(comm, turn);
 }
 
 result<node_info> node() {

@@ -1,6 +1,7 @@
 // The container layer's GPU side, through the HIP layers: device checks, the collective path of a
 // context, device-buffer collectives (RCCL/NCCL, GPU-aware MPI, or MPI staged through pinned memory),
 // the algorithm lanes, and the shared memory spaces of device placements.
+#include "device_resources.hpp"
 #include "device_support.hpp"
 #include "mpi_runtime.hpp"
 #include "nccl_support.hpp"
@@ -30,25 +31,6 @@
 #include <string>
 
 namespace dtl::detail {
-
-struct device_resources {
-  int device = no_device;
-  collective_path path = collective_path::self;
-  std::string reason;
-  bool mpi_gpu_aware = false;
-
-  std::mutex mutex;  // guards what follows
-  bool released = false;
-  nccl::communicator_ptr nccl;  // made on the first RCCL/NCCL collective
-  void* staging = nullptr;      // pinned host memory for the staged path
-  std::size_t staging_bytes = 0;
-  std::map<int, std::shared_ptr<device_lane>> lanes;
-
-  ~device_resources() {
-    if (staging != nullptr)
-      if (const hipError_t e = hipHostFree(staging); e != hipSuccess) report_unhandled(hip::to_status(e, "hipHostFree"));
-  }
-};
 
 void device_resources_deleter::operator()(device_resources* resources) const noexcept { delete resources; }
 
@@ -172,6 +154,8 @@ status choose_path(comm_backend& comm, device_resources& res) {
   return {};
 }
 
+}  // namespace
+
 // --- lanes ---
 
 result<std::shared_ptr<device_lane>> lane_of(device_resources& res, int device) {
@@ -209,6 +193,8 @@ result<std::byte*> staging_of(device_resources& res, std::size_t bytes) {
   }
   return static_cast<std::byte*>(res.staging);
 }
+
+namespace {
 
 status copy(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind, std::string_view what) {
   if (bytes == 0) return {};

@@ -18,6 +18,7 @@ namespace dtl::detail::nccl {
 struct communicator {
   ncclComm_t comm = nullptr;
   int device = no_device;
+  int size = 0;
 };
 
 namespace {
@@ -86,7 +87,7 @@ result<communicator_ptr> create(comm_backend& comm, int device) {
     if (const ncclResult_t r = ncclGetUniqueId(&id); r != ncclSuccess) made = nccl_status(r, "ncclGetUniqueId");
   DTL_TRY(comm.broadcast(&id, sizeof id, 0));
   DTL_TRY(agree_on(comm, made, {"ncclGetUniqueId"}));
-  communicator_ptr out(new communicator{nullptr, device});
+  communicator_ptr out(new communicator{nullptr, device, comm.size()});
   status joined = [&]() -> status {
     DTL_ASSIGN_OR_RETURN(auto guard, hip::device_guard::enter(device));
     DTL_NCCL_TRY(ncclCommInitRank(&out->comm, comm.size(), id, comm.rank()));
@@ -119,5 +120,54 @@ status allgather(communicator& comm, const void* send, void* recv, std::size_t b
   DTL_NCCL_TRY(ncclAllGather(send, recv, bytes_each, ncclChar, comm.comm, stream));
   return {};
 }
+
+status send(communicator& comm, const void* buf, std::size_t bytes, int peer, hipStream_t stream) {
+  if (bytes != 0) DTL_NCCL_TRY(ncclSend(buf, bytes, ncclChar, peer, comm.comm, stream));
+  return {};
+}
+
+status recv(communicator& comm, void* buf, std::size_t bytes, int peer, hipStream_t stream) {
+  if (bytes != 0) DTL_NCCL_TRY(ncclRecv(buf, bytes, ncclChar, peer, comm.comm, stream));
+  return {};
+}
+
+status group_start() {
+  DTL_NCCL_TRY(ncclGroupStart());
+  return {};
+}
+
+status group_end() {
+  DTL_NCCL_TRY(ncclGroupEnd());
+  return {};
+}
+
+#if defined(DTL_NCCL_IS_RCCL) && DTL_NCCL_IS_RCCL
+bool has_native_alltoallv() noexcept { return true; }
+#else
+bool has_native_alltoallv() noexcept { return false; }
+#endif
+
+status alltoallv(communicator& comm, const void* send, const std::size_t* send_bytes, const std::size_t* send_displs,
+                 void* recv, const std::size_t* recv_bytes, const std::size_t* recv_displs, hipStream_t stream) {
+#if defined(DTL_NCCL_IS_RCCL) && DTL_NCCL_IS_RCCL
+  DTL_NCCL_TRY(ncclAllToAllv(send, send_bytes, send_displs, recv, recv_bytes, recv_displs, ncclChar, comm.comm, stream));
+  return {};
+#else
+  const auto* in = static_cast<const std::byte*>(send);
+  auto* out = static_cast<std::byte*>(recv);
+  DTL_TRY(group_start());
+  status issued;
+  for (int peer = 0; peer < comm.size && issued.ok(); ++peer) {
+    const auto p = static_cast<std::size_t>(peer);
+    issued = nccl::send(comm, in + send_displs[p], send_bytes[p], peer, stream);
+    if (issued.ok()) issued = nccl::recv(comm, out + recv_displs[p], recv_bytes[p], peer, stream);
+  }
+  const status ended = group_end();  // always closes the group, even after a failed call
+  DTL_TRY(issued);
+  return ended;
+#endif
+}
+
+int size(const communicator& comm) noexcept { return comm.size; }
 
 }  // namespace dtl::detail::nccl

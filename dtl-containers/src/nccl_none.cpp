@@ -18,5 +18,15 @@ status allreduce(communicator&, const void*, void*, std::size_t, datatype, reduc
 status reduce(communicator&, const void*, void*, std::size_t, datatype, reduce_op, int, hipStream_t) { return none(); }
 status broadcast(communicator&, void*, std::size_t, int, hipStream_t) { return none(); }
 status allgather(communicator&, const void*, void*, std::size_t, hipStream_t) { return none(); }
+status send(communicator&, const void*, std::size_t, int, hipStream_t) { return none(); }
+status recv(communicator&, void*, std::size_t, int, hipStream_t) { return none(); }
+status group_start() { return none(); }
+status group_end() { return none(); }
+bool has_native_alltoallv() noexcept { return false; }
+status alltoallv(communicator&, const void*, const std::size_t*, const std::size_t*, void*, const std::size_t*,
+                 const std::size_t*, hipStream_t) {
+  return none();
+}
+int size(const communicator&) noexcept { return 0; }
 
 }  // namespace dtl::detail::nccl

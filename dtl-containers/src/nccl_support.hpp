@@ -35,4 +35,20 @@ status reduce(communicator& comm, const void* send, void* recv, std::size_t coun
 status broadcast(communicator& comm, void* data, std::size_t bytes, int root, hipStream_t stream);
 status allgather(communicator& comm, const void* send, void* recv, std::size_t bytes_each, hipStream_t stream);
 
+// Point-to-point (NCCL >= 2.7). Calls between one pair of ranks pair in the order they are issued (there
+// are no tags); a zero-byte transfer is never issued (NCCL 2.12's zero-count bug): these return at once.
+status send(communicator& comm, const void* buf, std::size_t bytes, int peer, hipStream_t stream);
+status recv(communicator& comm, void* buf, std::size_t bytes, int peer, hipStream_t stream);
+/// Brackets calls that form one group (ncclGroupStart/End): a grouped exchange, issued together.
+status group_start();
+status group_end();
+/// Whether the library has a native all-to-all with per-peer counts (RCCL's ncclAllToAllv).
+bool has_native_alltoallv() noexcept;
+/// All-to-all with per-peer byte counts and offsets (size() entries each): RCCL's ncclAllToAllv, or
+/// one group of send/recv pairs (zero counts skipped).
+status alltoallv(communicator& comm, const void* send, const std::size_t* send_bytes, const std::size_t* send_displs,
+                 void* recv, const std::size_t* recv_bytes, const std::size_t* recv_displs, hipStream_t stream);
+/// The communicator's ranks.
+int size(const communicator& comm) noexcept;
+
 }  // namespace dtl::detail::nccl

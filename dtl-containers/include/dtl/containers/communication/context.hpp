@@ -28,12 +28,14 @@
 // communicate at the same time (below it, only the main thread communicates).
 
 #include <dtl/containers/communication/collective_types.hpp>
+#include <dtl/containers/communication/request.hpp>
 #include <dtl/containers/config.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/core/result.hpp>
 
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <string>
 #include <type_traits>
 
@@ -115,7 +117,152 @@ class DTL_CONTAINERS_API context {
     return allgather_raw(send, recv, count * sizeof(T));
   }
 
+  /// recv (size() * count elements, on root) gets every rank's `count` elements of send, in rank order.
+  template <class T>
+  [[nodiscard]] result<void> gather(const T* send, T* recv, std::size_t count, int root) const {
+    static_assert(std::is_trivially_copyable_v<T>, "collectives move trivially copyable types");
+    return gather_raw(send, recv, count, sizeof(T), root);
+  }
+  /// Rank r's recv gets the count elements at send + r * count of root's send.
+  template <class T>
+  [[nodiscard]] result<void> scatter(const T* send, T* recv, std::size_t count, int root) const {
+    static_assert(std::is_trivially_copyable_v<T>, "collectives move trivially copyable types");
+    return scatter_raw(send, recv, count, sizeof(T), root);
+  }
+  /// Root's recv gets recv_counts[r] elements of rank r at recv + displs[r] (counts and displacements
+  /// in elements, one per rank; only root's are read, every rank's `count` must be its entry).
+  template <class T>
+  [[nodiscard]] result<void> gatherv(const T* send, std::size_t count, T* recv, std::span<const std::size_t> recv_counts,
+                                     std::span<const std::size_t> displs, int root) const {
+    static_assert(std::is_trivially_copyable_v<T>, "collectives move trivially copyable types");
+    return gatherv_raw(send, count, recv, recv_counts, displs, sizeof(T), root);
+  }
+  /// Rank r's recv (count elements) gets send_counts[r] elements at send + displs[r] of root's send.
+  template <class T>
+  [[nodiscard]] result<void> scatterv(const T* send, std::span<const std::size_t> send_counts,
+                                      std::span<const std::size_t> displs, T* recv, std::size_t count, int root) const {
+    static_assert(std::is_trivially_copyable_v<T>, "collectives move trivially copyable types");
+    return scatterv_raw(send, send_counts, displs, recv, count, sizeof(T), root);
+  }
+  /// Every rank's recv gets recv_counts[r] elements of rank r at recv + displs[r].
+  template <class T>
+  [[nodiscard]] result<void> allgatherv(const T* send, std::size_t count, T* recv,
+                                        std::span<const std::size_t> recv_counts,
+                                        std::span<const std::size_t> displs) const {
+    static_assert(std::is_trivially_copyable_v<T>, "collectives move trivially copyable types");
+    return allgatherv_raw(send, count, recv, recv_counts, displs, sizeof(T));
+  }
+  /// recv[r * count_each ...] gets the count_each elements that rank r sent to this rank from its
+  /// send[this_rank * count_each ...].
+  template <class T>
+  [[nodiscard]] result<void> alltoall(const T* send, T* recv, std::size_t count_each) const {
+    static_assert(std::is_trivially_copyable_v<T>, "collectives move trivially copyable types");
+    return alltoall_raw(send, recv, count_each, sizeof(T));
+  }
+  /// Rank r gets send_counts[r] elements from send + send_displs[r]; this rank puts what rank r sends it
+  /// (recv_counts[r] elements, which must equal rank r's send_counts[this rank]) at recv + recv_displs[r].
+  /// Counts and displacements in elements, size() of each; any size (past 2^31 bytes too).
+  template <class T>
+  [[nodiscard]] result<void> alltoallv(const T* send, std::span<const std::size_t> send_counts,
+                                       std::span<const std::size_t> send_displs, T* recv,
+                                       std::span<const std::size_t> recv_counts,
+                                       std::span<const std::size_t> recv_displs) const {
+    static_assert(std::is_trivially_copyable_v<T>, "collectives move trivially copyable types");
+    return alltoallv_raw(send, send_counts, send_displs, recv, recv_counts, recv_displs, sizeof(T));
+  }
+  /// Inclusive prefix: recv[i] = op over ranks 0..rank() of send[i]. Host buffers.
+  template <class T>
+  [[nodiscard]] result<void> scan(const T* send, T* recv, std::size_t count, reduce_op op) const {
+    return scan_raw(send, recv, count, detail::datatype_of<T>(), op, false);
+  }
+  /// Exclusive prefix: recv[i] = op over ranks 0..rank()-1 of send[i]; rank 0 gets op's identity.
+  template <class T>
+  [[nodiscard]] result<void> exscan(const T* send, T* recv, std::size_t count, reduce_op op) const {
+    return scan_raw(send, recv, count, detail::datatype_of<T>(), op, true);
+  }
+  template <class T>
+  [[nodiscard]] result<T> scan_value(const T& value, reduce_op op) const {
+    T out{};
+    if (result<void> r = scan(&value, &out, 1, op); !r) return std::move(r).error();
+    return out;
+  }
+  /// op over the values of ranks 0..rank()-1; rank 0 gets op's identity (0, 1, the type's max, lowest).
+  template <class T>
+  [[nodiscard]] result<T> exscan_value(const T& value, reduce_op op) const {
+    T out{};
+    if (result<void> r = exscan(&value, &out, 1, op); !r) return std::move(r).error();
+    return out;
+  }
+
+  // --- point-to-point: the two ranks involved call, not the whole context ---
+  //
+  // A send completes once its receiver has posted the matching receive (MPI_Ssend's rule: a program
+  // where two ranks both send first deadlocks; use sendrecv). Messages match by (source, tag) in the
+  // order posted, as in MPI. Both ranks check their part, and a failure of either (a count that
+  // differs from the receiver's, a peer outside the context, a null buffer, a device buffer of
+  // another device) is returned on both, with the same status. On RCCL/NCCL (device buffers on the
+  // nccl path) tags do not exist: messages between two ranks pair in the order they are posted, and
+  // the tags of a pair must be equal (a tag mismatch is an error on both). 0 <= tag <= max_tag().
+
+  template <class T>
+  [[nodiscard]] result<void> send(const T* buf, std::size_t count, int dest, int tag = 0) const {
+    static_assert(std::is_trivially_copyable_v<T>, "messages carry trivially copyable types");
+    return send_raw(buf, count, sizeof(T), dest, tag);
+  }
+  template <class T>
+  [[nodiscard]] result<void> recv(T* buf, std::size_t count, int src, int tag = 0) const {
+    static_assert(std::is_trivially_copyable_v<T>, "messages carry trivially copyable types");
+    return recv_raw(buf, count, sizeof(T), src, tag);
+  }
+  /// A send to `dest` and a receive from `src` at once (they may be the same rank, or this one).
+  template <class T>
+  [[nodiscard]] result<void> sendrecv(const T* send, std::size_t send_count, int dest, T* recv, std::size_t recv_count,
+                                      int src, int tag = 0) const {
+    static_assert(std::is_trivially_copyable_v<T>, "messages carry trivially copyable types");
+    return sendrecv_raw(send, send_count, dest, recv, recv_count, src, sizeof(T), tag);
+  }
+  template <class T>
+  [[nodiscard]] result<request> isend(const T* buf, std::size_t count, int dest, int tag = 0) const {
+    static_assert(std::is_trivially_copyable_v<T>, "messages carry trivially copyable types");
+    return isend_raw(buf, count, sizeof(T), dest, tag);
+  }
+  template <class T>
+  [[nodiscard]] result<request> irecv(T* buf, std::size_t count, int src, int tag = 0) const {
+    static_assert(std::is_trivially_copyable_v<T>, "messages carry trivially copyable types");
+    return irecv_raw(buf, count, sizeof(T), src, tag);
+  }
+  /// The largest tag point-to-point calls take (MPI_TAG_UB of this context's communicator).
+  [[nodiscard]] int max_tag() const noexcept;
+
 #if DTL_CONTAINERS_HAS_HIP
+  // Point-to-point and all-to-all ordered on `stream`: the data moves after the stream's earlier work and
+  // before its later work. On RCCL/NCCL nothing waits for the stream (the handshake with the peer runs
+  // on the host first); the MPI paths wait for the stream, move the data, and return a completed future.
+  template <class T>
+  [[nodiscard]] hip::future<void> send(const T* buf, std::size_t count, int dest, int tag, hip::stream_ref stream) const {
+    return send_on_stream(buf, count, sizeof(T), dest, tag, stream);
+  }
+  template <class T>
+  [[nodiscard]] hip::future<void> recv(T* buf, std::size_t count, int src, int tag, hip::stream_ref stream) const {
+    return recv_on_stream(buf, count, sizeof(T), src, tag, stream);
+  }
+  template <class T>
+  [[nodiscard]] hip::future<void> sendrecv(const T* send, std::size_t send_count, int dest, T* recv,
+                                           std::size_t recv_count, int src, int tag, hip::stream_ref stream) const {
+    return sendrecv_on_stream(send, send_count, dest, recv, recv_count, src, sizeof(T), tag, stream);
+  }
+  template <class T>
+  [[nodiscard]] hip::future<void> alltoall(const T* send, T* recv, std::size_t count_each, hip::stream_ref stream) const {
+    return alltoall_on_stream(send, recv, count_each, sizeof(T), stream);
+  }
+  template <class T>
+  [[nodiscard]] hip::future<void> alltoallv(const T* send, std::span<const std::size_t> send_counts,
+                                            std::span<const std::size_t> send_displs, T* recv,
+                                            std::span<const std::size_t> recv_counts,
+                                            std::span<const std::size_t> recv_displs, hip::stream_ref stream) const {
+    return alltoallv_on_stream(send, send_counts, send_displs, recv, recv_counts, recv_displs, sizeof(T), stream);
+  }
+
   // The same collectives ordered on `stream` (a stream of this context's device): they start after the
   // work submitted to it so far, later work on it sees their result, and the future completes when the
   // result is in place. On the RCCL/NCCL path nothing blocks; the MPI paths wait for the stream, run
@@ -152,6 +299,49 @@ class DTL_CONTAINERS_API context {
                                         reduce_op op, int root) const;
   [[nodiscard]] result<void> broadcast_raw(void* data, std::size_t bytes, int root) const;
   [[nodiscard]] result<void> allgather_raw(const void* send, void* recv, std::size_t bytes_each) const;
+  // Counts and displacements in elements of `elem` bytes.
+  [[nodiscard]] result<void> gather_raw(const void* send, void* recv, std::size_t count, std::size_t elem,
+                                        int root) const;
+  [[nodiscard]] result<void> scatter_raw(const void* send, void* recv, std::size_t count, std::size_t elem,
+                                         int root) const;
+  [[nodiscard]] result<void> gatherv_raw(const void* send, std::size_t count, void* recv,
+                                         std::span<const std::size_t> recv_counts, std::span<const std::size_t> displs,
+                                         std::size_t elem, int root) const;
+  [[nodiscard]] result<void> scatterv_raw(const void* send, std::span<const std::size_t> send_counts,
+                                          std::span<const std::size_t> displs, void* recv, std::size_t count,
+                                          std::size_t elem, int root) const;
+  [[nodiscard]] result<void> allgatherv_raw(const void* send, std::size_t count, void* recv,
+                                            std::span<const std::size_t> recv_counts,
+                                            std::span<const std::size_t> displs, std::size_t elem) const;
+  [[nodiscard]] result<void> alltoall_raw(const void* send, void* recv, std::size_t count_each, std::size_t elem) const;
+  [[nodiscard]] result<void> alltoallv_raw(const void* send, std::span<const std::size_t> send_counts,
+                                           std::span<const std::size_t> send_displs, void* recv,
+                                           std::span<const std::size_t> recv_counts,
+                                           std::span<const std::size_t> recv_displs, std::size_t elem) const;
+  [[nodiscard]] result<void> scan_raw(const void* send, void* recv, std::size_t count, detail::datatype type,
+                                      reduce_op op, bool exclusive) const;
+  [[nodiscard]] result<void> send_raw(const void* buf, std::size_t count, std::size_t elem, int dest, int tag) const;
+  [[nodiscard]] result<void> recv_raw(void* buf, std::size_t count, std::size_t elem, int src, int tag) const;
+  [[nodiscard]] result<void> sendrecv_raw(const void* send, std::size_t send_count, int dest, void* recv,
+                                          std::size_t recv_count, int src, std::size_t elem, int tag) const;
+  [[nodiscard]] result<request> isend_raw(const void* buf, std::size_t count, std::size_t elem, int dest, int tag) const;
+  [[nodiscard]] result<request> irecv_raw(void* buf, std::size_t count, std::size_t elem, int src, int tag) const;
+#if DTL_CONTAINERS_HAS_HIP
+  [[nodiscard]] hip::future<void> send_on_stream(const void* buf, std::size_t count, std::size_t elem, int dest, int tag,
+                                                 hip::stream_ref stream) const;
+  [[nodiscard]] hip::future<void> recv_on_stream(void* buf, std::size_t count, std::size_t elem, int src, int tag,
+                                                 hip::stream_ref stream) const;
+  [[nodiscard]] hip::future<void> sendrecv_on_stream(const void* send, std::size_t send_count, int dest, void* recv,
+                                                     std::size_t recv_count, int src, std::size_t elem, int tag,
+                                                     hip::stream_ref stream) const;
+  [[nodiscard]] hip::future<void> alltoall_on_stream(const void* send, void* recv, std::size_t count_each,
+                                                     std::size_t elem, hip::stream_ref stream) const;
+  [[nodiscard]] hip::future<void> alltoallv_on_stream(const void* send, std::span<const std::size_t> send_counts,
+                                                      std::span<const std::size_t> send_displs, void* recv,
+                                                      std::span<const std::size_t> recv_counts,
+                                                      std::span<const std::size_t> recv_displs, std::size_t elem,
+                                                      hip::stream_ref stream) const;
+#endif
 #if DTL_CONTAINERS_HAS_HIP
   [[nodiscard]] hip::future<void> allreduce_on_stream(const void* send, void* recv, std::size_t count,
                                                       detail::datatype type, reduce_op op, hip::stream_ref stream) const;

@@ -1,0 +1,48 @@
+#pragma once
+// Private (HIP builds): the GPU resources of one context, shared by the files that move device buffers
+// (device_hip.cpp and the point-to-point, all-to-all and halo files).
+
+#include "comm.hpp"
+#include "nccl_support.hpp"
+
+#include <dtl/containers/communication/collective_types.hpp>
+#include <dtl/containers/device/lane.hpp>
+#include <dtl/core/placement.hpp>
+#include <dtl/core/result.hpp>
+#include <dtl/hip/error.hpp>
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace dtl::detail {
+
+struct device_resources {
+  int device = no_device;
+  collective_path path = collective_path::self;
+  std::string reason;
+  bool mpi_gpu_aware = false;
+
+  std::mutex mutex;  // guards what follows
+  bool released = false;
+  nccl::communicator_ptr nccl;  // made on the first RCCL/NCCL collective
+  void* staging = nullptr;      // pinned host memory for the staged path
+  std::size_t staging_bytes = 0;
+  std::map<int, std::shared_ptr<device_lane>> lanes;
+
+  ~device_resources() {
+    if (staging != nullptr)
+      if (const hipError_t e = hipHostFree(staging); e != hipSuccess) report_unhandled(hip::to_status(e, "hipHostFree"));
+  }
+};
+
+/// The context's stream (lane) for `device`, made on first use.
+result<std::shared_ptr<device_lane>> lane_of(device_resources& res, int device);
+/// The context's RCCL/NCCL communicator, made on the first call (collective over `comm`).
+result<nccl::communicator*> nccl_of(device_resources& res, comm_backend& comm);
+/// Pinned host memory of at least `bytes` for the staged path; call with res.mutex held.
+result<std::byte*> staging_of(device_resources& res, std::size_t bytes);
+
+}  // namespace dtl::detail
