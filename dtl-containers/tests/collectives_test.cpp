@@ -252,6 +252,20 @@ TEST_SUITE("mpi.collectives") {
       failed_everywhere(ctx, r);
       CHECK(mentions(r.error(), "passes count 2"));
     }
+    SUBCASE("gatherv and scatterv: ranks that pass different roots") {
+      const int root = me == 0 ? 0 : p - 1;  // the count checks take no root: every rank still pairs up
+      const auto g = ctx.gatherv(send.data(), 1, recv.data(), ones, at, root);
+      const auto s = ctx.scatterv(send.data(), ones, at, recv.data(), 1, root);
+      if (p == 1) {
+        CHECK(g.has_value());
+        CHECK(s.has_value());
+      } else {
+        failed_everywhere(ctx, g);
+        CHECK(g.error() == dtl::status_code::invalid_argument);
+        CHECK(mentions(g.error(), "root"));
+        failed_everywhere(ctx, s);
+      }
+    }
     SUBCASE("scatterv: a rank's count differs from the root's entry") {
       failed_everywhere(ctx, ctx.scatterv(send.data(), ones, at, recv.data(), me == p - 1 ? 3 : 1, 0));
     }
