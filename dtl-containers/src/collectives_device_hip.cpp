@@ -10,6 +10,7 @@
 #include <dtl/core/try.hpp>
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/error.hpp>
+#include <dtl/hip/hip_memory_transfer.hpp>
 #include <dtl/hip/pointer.hpp>
 #include <dtl/hip/progress_engine.hpp>
 
@@ -49,9 +50,11 @@ status enter_device(const device_resources& res, const byte_exchange& x, std::op
   return check_device_of(res, x.recv, any_nonzero(x.recv_bytes), "receive");
 }
 
-status copy(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind, const char* what) {
-  if (bytes == 0) return {};
-  return hip::to_status(hipMemcpy(dst, src, bytes, kind), fmt::format("hipMemcpy of {} bytes ({})", bytes, what));
+/// Returns once the bytes are in dst (hipMemcpy alone may return before a copy into device memory is
+/// done, and the caller's stream is not ordered after the null stream). In place is nothing to do.
+status copy(void* dst, const void* src, std::size_t bytes, transfer_kind kind) {
+  if (bytes == 0 || dst == src) return {};
+  return hip::hip_memory_transfer::copy(dst, src, bytes, kind).error();
 }
 
 /// [first, end) of the blocks that move (0, 0 when none does).
@@ -85,7 +88,7 @@ status staged(device_resources& res, comm_backend& comm, collective_call& call, 
       ready = std::move(staging).error();
   }
   if (ready.ok())
-    ready = copy(host, static_cast<const std::byte*>(x.send) + send_first, send_span, hipMemcpyDeviceToHost, "staging");
+    ready = copy(host, static_cast<const std::byte*>(x.send) + send_first, send_span, transfer_kind::device_to_host);
   DTL_TRY(call.agree(ready));
   const std::size_t n = x.send_bytes.size();
   std::vector<std::size_t> send_displs(n, 0), recv_displs(n, 0);
@@ -98,9 +101,9 @@ status staged(device_resources& res, comm_backend& comm, collective_call& call, 
                          recv_displs.data()));
   auto* out = static_cast<std::byte*>(x.recv);
   if (std::accumulate(x.recv_bytes.begin(), x.recv_bytes.end(), std::size_t{0}) == recv_span)  // no gaps
-    return copy(out + recv_first, host_recv, recv_span, hipMemcpyHostToDevice, "staging");
+    return copy(out + recv_first, host_recv, recv_span, transfer_kind::host_to_device);
   for (std::size_t r = 0; r < n; ++r)
-    DTL_TRY(copy(out + x.recv_displs[r], host_recv + recv_displs[r], x.recv_bytes[r], hipMemcpyHostToDevice, "staging"));
+    DTL_TRY(copy(out + x.recv_displs[r], host_recv + recv_displs[r], x.recv_bytes[r], transfer_kind::host_to_device));
   return {};
 }
 
@@ -114,7 +117,7 @@ status run_exchange(device_resources& res, comm_backend& comm, collective_call& 
     DTL_TRY(call.agree(ready));
     return copy(static_cast<std::byte*>(x.recv) + x.recv_displs[0],
                 static_cast<const std::byte*>(x.send) + x.send_displs[0], std::min(x.send_bytes[0], x.recv_bytes[0]),
-                hipMemcpyDeviceToDevice, "self collective");
+                transfer_kind::device_to_device);
   }
   if (res.path == collective_path::nccl) {
     std::shared_ptr<device_lane> lane;
