@@ -47,6 +47,9 @@ status side_in_bytes(const char* what, const char* side, std::size_t ranks, std:
       return status(status_code::out_of_range,
                     fmt::format("{}: {} block {} ({} elements at {}) is past the address space", what, side, r,
                                 counts[r], displs[r]));
+  // An empty block moves nothing: its displacement never offsets a pointer (it may be null).
+  for (std::size_t r = 0; r < ranks; ++r)
+    if (bytes[r] == 0) offsets[r] = 0;
   if (!receives) return {};
   std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> blocks;  // start, end, rank
   for (std::size_t r = 0; r < ranks; ++r)
