@@ -91,10 +91,29 @@ void check_buffers(prepared_exchange& p, const char* what) {
     p.local = invalid(fmt::format("{}: the receive buffer is nullptr", what));
   if (!p.local.ok()) return;
   result<bool> device = on_device(p.x.send, p.x.recv);
-  if (device)
+  if (device) {
     p.device = *device;
-  else
+    p.says = p.x.send != nullptr || p.x.recv != nullptr;
+  } else {
     p.local = std::move(device).error();
+  }
+}
+
+/// What a rank tells the others in a count check: its count for the receiver, and where its buffers live.
+struct count_and_kind {
+  std::size_t count;
+  std::size_t kind;  // 0: no buffers given, 1: host memory, 2: device memory
+};
+std::size_t kind_of(const prepared_exchange& p) noexcept { return !p.says ? 0 : p.device ? 2 : 1; }
+
+/// Device or host, as every rank sees it from every rank's kind: device when some rank's buffers are,
+/// and none's are host memory (then it is invalid_argument on every rank).
+void settle_device(prepared_exchange& p, const std::vector<count_and_kind>& all, const char* what) {
+  const bool host = std::any_of(all.begin(), all.end(), [](const count_and_kind& c) { return c.kind == 1; });
+  const bool device = std::any_of(all.begin(), all.end(), [](const count_and_kind& c) { return c.kind == 2; });
+  p.device = device && !host;
+  if (device && host)
+    p.local = invalid(fmt::format("{}: some ranks pass device buffers and others host buffers", what));
 }
 
 prepared_exchange empty_exchange(std::size_t ranks) {
@@ -106,22 +125,28 @@ prepared_exchange empty_exchange(std::size_t ranks) {
   return p;
 }
 
-/// Rooted collectives: rank r's count must be the root's counts[r]. Every rank's count goes to every
-/// rank (one small allgather, which takes no root, so that ranks passing different roots still pair
-/// up), and the root compares. Skipped under DTL_AGREEMENT=off.
-status check_rooted_counts(comm_backend& comm, status mine, const char* what, std::size_t count,
-                           std::span<const std::size_t> root_counts, int root) {
+/// Rooted collectives: rank r's count must be the root's counts[r]. Every rank's count (and the kind of
+/// its buffers) goes to every rank (one small allgather, which takes no root, so that ranks passing
+/// different roots still pair up), and the root compares. Skipped under DTL_AGREEMENT=off.
+void check_rooted_counts(comm_backend& comm, prepared_exchange& p, const char* what, std::size_t count,
+                         std::span<const std::size_t> root_counts, int root) {
   const auto n = static_cast<std::size_t>(comm.size());
-  if (n > 1 && !agreement_enabled()) return mine;
-  std::vector<std::size_t> all(n, count);
+  if (n > 1 && !agreement_enabled()) return;
+  const count_and_kind mine{count, kind_of(p)};
+  std::vector<count_and_kind> all(n, mine);
   if (n > 1)
-    if (status s = comm.allgather(&count, all.data(), sizeof count); !s.ok()) return mine.ok() ? s : mine;
-  if (!mine.ok() || comm.rank() != root || root_counts.size() != n) return mine;
+    if (status s = comm.allgather(&mine, all.data(), sizeof mine); !s.ok()) {
+      if (p.local.ok()) p.local = std::move(s);
+      return;
+    }
+  settle_device(p, all, what);
+  if (!p.local.ok() || comm.rank() != root || root_counts.size() != n) return;
   for (std::size_t r = 0; r < n; ++r)
-    if (all[r] != root_counts[r])
-      return invalid(fmt::format("{}: rank {} passes count {}, the root's counts[{}] is {}", what, r, all[r], r,
-                                 root_counts[r]));
-  return mine;
+    if (all[r].count != root_counts[r]) {
+      p.local = invalid(fmt::format("{}: rank {} passes count {}, the root's counts[{}] is {}", what, r, all[r].count, r,
+                                    root_counts[r]));
+      return;
+    }
 }
 
 /// The collective's data movement once its local checks are done: device buffers through
@@ -192,7 +217,7 @@ prepared_exchange prepare_alltoall(int ranks, const void* send, void* recv, std:
     p.x.send_displs[r] = p.x.recv_displs[r] = r * bytes;
   }
   if (bytes != 0 && send == recv) p.local = invalid("alltoall: send and recv are one buffer (in place is not supported)");
-  check_buffers(p, "alltoall");
+  if (bytes != 0) check_buffers(p, "alltoall");  // nothing to move (on every rank): no path to agree on
   return p;
 }
 
@@ -225,24 +250,29 @@ call_signature alltoall_signature(const char* what, std::size_t count_each, std:
           {"count each", "element bytes", "device buffers"}};
 }
 
-status check_alltoallv_counts(comm_backend& comm, status mine, std::span<const std::size_t> send_counts,
-                              std::span<const std::size_t> recv_counts) {
+void check_alltoallv_counts(comm_backend& comm, prepared_exchange& p, std::span<const std::size_t> send_counts,
+                            std::span<const std::size_t> recv_counts) {
   const auto n = static_cast<std::size_t>(comm.size());
-  if (n > 1 && !agreement_enabled()) return mine;
+  if (n > 1 && !agreement_enabled()) return;
   // A rank whose counts are malformed sends "unknown": it reports its own failure.
   constexpr std::size_t unknown = size_max;
-  std::vector<std::size_t> out(n, unknown), in(n, unknown);
-  if (send_counts.size() == n) std::copy(send_counts.begin(), send_counts.end(), out.begin());
+  std::vector<count_and_kind> out(n, count_and_kind{unknown, kind_of(p)}), in(n);
+  if (send_counts.size() == n)
+    for (std::size_t r = 0; r < n; ++r) out[r].count = send_counts[r];
   if (n == 1)
     in = out;
-  else if (status s = comm.alltoall(out.data(), in.data(), sizeof(std::size_t)); !s.ok())
-    return mine.ok() ? s : mine;
-  if (!mine.ok() || recv_counts.size() != n) return mine;
+  else if (status s = comm.alltoall(out.data(), in.data(), sizeof(count_and_kind)); !s.ok()) {
+    if (p.local.ok()) p.local = std::move(s);
+    return;
+  }
+  settle_device(p, in, "alltoallv");
+  if (!p.local.ok() || recv_counts.size() != n) return;
   for (std::size_t r = 0; r < n; ++r)
-    if (in[r] != unknown && in[r] != recv_counts[r])
-      return invalid(fmt::format("alltoallv: rank {} sends {} elements to rank {}, whose recv_counts[{}] is {}", r,
-                                 in[r], comm.rank(), r, recv_counts[r]));
-  return mine;
+    if (in[r].count != unknown && in[r].count != recv_counts[r]) {
+      p.local = invalid(fmt::format("alltoallv: rank {} sends {} elements to rank {}, whose recv_counts[{}] is {}", r,
+                                    in[r].count, comm.rank(), r, recv_counts[r]));
+      return;
+    }
 }
 
 }  // namespace detail
@@ -263,9 +293,9 @@ result<void> context::alltoallv_raw(const void* send, std::span<const std::size_
                                     std::span<const std::size_t> recv_displs, std::size_t elem) const {
   detail::prepared_exchange p =
       detail::prepare_alltoallv(size(), send, send_counts, send_displs, recv, recv_counts, recv_displs, elem);
-  detail::collective_call call(state_.get(), detail::alltoall_signature("alltoallv", 0, elem, p.device));
+  detail::collective_call call(state_.get(), detail::alltoall_signature("alltoallv", 0, elem, false));
   DTL_TRY(call.usable());
-  p.local = detail::check_alltoallv_counts(*state_->comm, std::move(p.local), send_counts, recv_counts);
+  detail::check_alltoallv_counts(*state_->comm, p, send_counts, recv_counts);
   return detail::finish(call, p, [&]() -> result<void> {
     const detail::byte_exchange& x = p.x;
     return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), recv, x.recv_bytes.data(),
@@ -352,9 +382,9 @@ result<void> context::gatherv_raw(const void* send, std::size_t count, void* rec
     detail::check_buffers(p, "gatherv");
   }
   if (!p.local.ok()) p.x = detail::empty_exchange(n).x;
-  detail::collective_call call(state_.get(), detail::rooted_signature("gatherv", 0, elem, root, p.device));
+  detail::collective_call call(state_.get(), detail::rooted_signature("gatherv", 0, elem, root, false));
   DTL_TRY(call.usable());
-  p.local = detail::check_rooted_counts(*state_->comm, std::move(p.local), "gatherv", count, recv_counts, root);
+  detail::check_rooted_counts(*state_->comm, p, "gatherv", count, recv_counts, root);
   return detail::finish(call, p, [&]() -> result<void> {
     const detail::byte_exchange& x = p.x;
     return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), x.recv, x.recv_bytes.data(),
@@ -381,9 +411,9 @@ result<void> context::scatterv_raw(const void* send, std::span<const std::size_t
     detail::check_buffers(p, "scatterv");
   }
   if (!p.local.ok()) p.x = detail::empty_exchange(n).x;
-  detail::collective_call call(state_.get(), detail::rooted_signature("scatterv", 0, elem, root, p.device));
+  detail::collective_call call(state_.get(), detail::rooted_signature("scatterv", 0, elem, root, false));
   DTL_TRY(call.usable());
-  p.local = detail::check_rooted_counts(*state_->comm, std::move(p.local), "scatterv", count, send_counts, root);
+  detail::check_rooted_counts(*state_->comm, p, "scatterv", count, send_counts, root);
   return detail::finish(call, p, [&]() -> result<void> {
     return state_->comm->scatterv(p.x.send, p.x.send_bytes.data(), p.x.send_displs.data(), recv, bytes, root);
   });
@@ -408,7 +438,8 @@ result<void> context::allgatherv_raw(const void* send, std::size_t count, void* 
     p.x.send = send;
     p.x.recv = recv;
     p.x.send_bytes.assign(n, bytes);
-    detail::check_buffers(p, "allgatherv");
+    // Every rank passes the same counts: when they are all zero, no rank has a path to agree on.
+    if (detail::any_nonzero(p.x.recv_bytes)) detail::check_buffers(p, "allgatherv");
   }
   if (!p.local.ok()) p.x = detail::empty_exchange(n).x;
   // Every rank must pass the same counts (its displacements are its own): their hash is agreed on.

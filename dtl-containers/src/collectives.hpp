@@ -19,6 +19,7 @@ struct prepared_exchange {
   byte_exchange x;
   status local;
   bool device = false;
+  bool says = false;  // whether a buffer was given (null ones say neither host nor device)
 };
 
 /// alltoall of `count_each` elements of `elem` bytes per peer, on a context of `ranks` ranks.
@@ -33,10 +34,11 @@ prepared_exchange prepare_alltoallv(int ranks, const void* send, std::span<const
 /// What the agreement of alltoall and alltoallv compares (`count_each` 0 for alltoallv).
 call_signature alltoall_signature(const char* what, std::size_t count_each, std::size_t elem, bool device);
 
-/// Adds to `mine` the check that each peer r sends this rank what recv_counts[r] says (collective over
-/// `comm`: one alltoall of the counts, every rank calls it, even one whose own checks failed). Skipped,
-/// returning `mine`, under DTL_AGREEMENT=off.
-status check_alltoallv_counts(comm_backend& comm, status mine, std::span<const std::size_t> send_counts,
-                              std::span<const std::size_t> recv_counts);
+/// Adds to p.local the check that each peer r sends this rank what recv_counts[r] says, and settles
+/// p.device as every rank sees it (a rank that gave no buffers follows the others). Collective over
+/// `comm`: one alltoall of the counts, every rank calls it, even one whose own checks failed. Skipped
+/// under DTL_AGREEMENT=off.
+void check_alltoallv_counts(comm_backend& comm, prepared_exchange& p, std::span<const std::size_t> send_counts,
+                            std::span<const std::size_t> recv_counts);
 
 }  // namespace dtl::detail

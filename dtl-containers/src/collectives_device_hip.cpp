@@ -213,9 +213,9 @@ hip::future<void> context::alltoallv_on_stream(const void* send, std::span<const
                                                hip::stream_ref stream) const {
   detail::prepared_exchange p =
       detail::prepare_alltoallv(size(), send, send_counts, send_displs, recv, recv_counts, recv_displs, elem);
-  detail::collective_call call(state_.get(), detail::alltoall_signature("alltoallv (stream-ordered)", 0, elem, p.device));
+  detail::collective_call call(state_.get(), detail::alltoall_signature("alltoallv (stream-ordered)", 0, elem, false));
   if (!call.usable().ok()) return detail::failed(call.usable());
-  p.local = detail::check_alltoallv_counts(*state_->comm, std::move(p.local), send_counts, recv_counts);
+  detail::check_alltoallv_counts(*state_->comm, p, send_counts, recv_counts);
   return detail::exchange_on_stream(state_.get(), call, p, stream);
 }
 

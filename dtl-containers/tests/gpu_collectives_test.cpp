@@ -10,7 +10,9 @@
 
 #include <hip/hip_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -190,6 +192,41 @@ TEST_SUITE("gpu.collectives") {
     d_whole.copy_in(whole);
     REQUIRE(ctx.scatter(d_whole.get(), d_part.get(), each, root).has_value());
     CHECK(d_part.read() == part);
+  }
+
+  TEST_CASE("a rank that moves nothing may pass no buffers: it follows the others' device path") {
+    const auto ctx = test_support::world();
+    const int p = ctx.size(), me = ctx.rank();
+    const auto n = static_cast<std::size_t>(p);
+    // Rank 0 is silent; every other pair exchanges 1000 elements.
+    const std::size_t each = 1000;
+    counts sizes(n), displs(n);
+    for (std::size_t q = 0; q < n; ++q) {
+      sizes[q] = me == 0 || q == 0 ? 0 : each;
+      displs[q] = q * each;
+    }
+    std::vector<std::int64_t> host(n * each, me), expected(n * each, untouched);
+    for (std::size_t q = 1; q < n; ++q)
+      if (me != 0) std::fill_n(expected.begin() + static_cast<std::ptrdiff_t>(q * each), each, static_cast<std::int64_t>(q));
+    device_buffer<std::int64_t> send(ctx.device(), host);
+    device_buffer<std::int64_t> recv(ctx.device(), std::vector<std::int64_t>(n * each, untouched));
+    const bool silent = me == 0;
+    REQUIRE(ctx.alltoallv(silent ? nullptr : send.get(), sizes, displs, silent ? nullptr : recv.get(), sizes, displs)
+                .has_value());
+    if (!silent) CHECK(recv.read() == expected);
+    // gatherv to the last rank, with rank 0 giving nothing.
+    const int root = p - 1;
+    counts root_sizes(n, each);
+    root_sizes[0] = 0;
+    recv.copy_in(std::vector<std::int64_t>(n * each, untouched));
+    REQUIRE(ctx.gatherv(silent ? nullptr : send.get(), silent ? 0 : each, recv.get(), root_sizes, displs, root)
+                .has_value());
+    if (me == root && !silent) CHECK(recv.read() == [&] {
+      std::vector<std::int64_t> all(n * each, untouched);
+      for (std::size_t q = 1; q < n; ++q) std::fill_n(all.begin() + static_cast<std::ptrdiff_t>(q * each), each, static_cast<std::int64_t>(q));
+      return all;
+    }());
+    CHECK(ctx.allreduce_value(1, dtl::reduce_op::sum).value() == p);
   }
 
   TEST_CASE("bad input on device buffers: one status on every rank") {
