@@ -549,7 +549,8 @@ class mpi_comm final : public comm_backend {
       }
       const int count = static_cast<int>(bytes);
       // The root's own part: in place when it already sits where the root's recv is.
-      void* out = at_root && recv == static_cast<const std::byte*>(send) + displs[static_cast<std::size_t>(root)] ? MPI_IN_PLACE : recv;
+      const bool in_place = at_root && recv == static_cast<const std::byte*>(send) + displs[static_cast<std::size_t>(root)];
+      void* out = in_place ? MPI_IN_PLACE : recv;
       return run_collective(
           turn, "MPI_Scatterv", comm_,
           [&] { return MPI_Scatterv(send, counts.data(), offsets.data(), MPI_BYTE, out, count, MPI_BYTE, root, comm_); },

@@ -207,7 +207,8 @@ TEST_SUITE("gpu.collectives") {
     }
     std::vector<std::int64_t> host(n * each, me), expected(n * each, untouched);
     for (std::size_t q = 1; q < n; ++q)
-      if (me != 0) std::fill_n(expected.begin() + static_cast<std::ptrdiff_t>(q * each), each, static_cast<std::int64_t>(q));
+      if (me != 0)
+        std::fill_n(expected.begin() + static_cast<std::ptrdiff_t>(q * each), each, static_cast<std::int64_t>(q));
     device_buffer<std::int64_t> send(ctx.device(), host);
     device_buffer<std::int64_t> recv(ctx.device(), std::vector<std::int64_t>(n * each, untouched));
     const bool silent = me == 0;
@@ -223,7 +224,8 @@ TEST_SUITE("gpu.collectives") {
                 .has_value());
     if (me == root && !silent) CHECK(recv.read() == [&] {
       std::vector<std::int64_t> all(n * each, untouched);
-      for (std::size_t q = 1; q < n; ++q) std::fill_n(all.begin() + static_cast<std::ptrdiff_t>(q * each), each, static_cast<std::int64_t>(q));
+      for (std::size_t q = 1; q < n; ++q)
+        std::fill_n(all.begin() + static_cast<std::ptrdiff_t>(q * each), each, static_cast<std::int64_t>(q));
       return all;
     }());
     CHECK(ctx.allreduce_value(1, dtl::reduce_op::sum).value() == p);
