@@ -53,6 +53,9 @@ class comm_backend {
   /// Root receives bytes_per_rank[r] bytes from each rank r, in rank order, into recv.
   virtual status gatherv(const void* send, std::size_t bytes, void* recv, const std::vector<std::size_t>& bytes_per_rank,
                          int root) = 0;
+  /// Every rank sends bytes_each bytes at send + r * bytes_each to each rank r, which receives them at
+  /// recv + this rank * bytes_each. Any size (every rank passes the same bytes_each).
+  virtual status alltoall(const void* send, void* recv, std::size_t bytes_each) = 0;
   /// All-to-all with per-peer byte counts and byte offsets (arrays of size() entries). Counts past 2^31
   /// bytes are fine: the backend uses larger units, MPI-4 large-count calls, or pieces.
   virtual status alltoallv(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,

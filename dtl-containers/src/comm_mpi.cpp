@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <chrono>
@@ -459,15 +460,57 @@ class mpi_comm final : public comm_backend {
         });
   }
 
+  // alltoallv, scatterv and allgatherv take MPI's own call while every count and offset fits in one
+  // message (an int of bytes, or DTL_MPI_MESSAGE_LIMIT); past it, every peer's part goes as messages in
+  // pieces (pairwise_exchange). Which of the two is a choice every rank must make alike, while each rank
+  // knows only its own counts: one small allreduce of the largest decides (fits_everywhere). Where MPI
+  // has large counts (MPI-4's _c calls) and no smaller limit is set, those take any size in one call.
+
+  status alltoall(const void* send, void* recv, std::size_t bytes_each) override {
+    const std::size_t n = static_cast<std::size_t>(size_);
+    if (bytes_each > g_message_limit) {  // every rank passes the same bytes_each: every rank comes here
+      std::vector<std::size_t> counts(n, bytes_each), displs(n);
+      for (std::size_t r = 0; r < n; ++r) displs[r] = r * bytes_each;
+      return pairwise_exchange(send, counts.data(), displs.data(), recv, counts.data(), displs.data(),
+                               "alltoall (in pieces)");
+    }
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    const int count = static_cast<int>(bytes_each);
+    return run_collective(
+        turn, "MPI_Alltoall", comm_,
+        [&] { return MPI_Alltoall(send, count, MPI_BYTE, recv, count, MPI_BYTE, comm_); },
+        [&](MPI_Request* r) { return MPI_Ialltoall(send, count, MPI_BYTE, recv, count, MPI_BYTE, comm_, r); });
+  }
+
   status alltoallv(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
                    const std::size_t* recv_bytes, const std::size_t* recv_displs) override {
     DTL_MPI_TURN(turn);
     DTL_TRY(usable());
     const std::size_t n = static_cast<std::size_t>(size_);
+#if MPI_VERSION >= 4
+    if (g_message_limit == static_cast<std::size_t>(INT_MAX)) {
+      std::vector<MPI_Count> sc(n), rc(n);
+      std::vector<MPI_Aint> sd(n), rd(n);
+      for (std::size_t r = 0; r < n; ++r) {
+        sc[r] = static_cast<MPI_Count>(send_bytes[r]);
+        sd[r] = static_cast<MPI_Aint>(send_displs[r]);
+        rc[r] = static_cast<MPI_Count>(recv_bytes[r]);
+        rd[r] = static_cast<MPI_Aint>(recv_displs[r]);
+      }
+      return run_collective(
+          turn, "MPI_Alltoallv_c", comm_,
+          [&] { return MPI_Alltoallv_c(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_); },
+          [&](MPI_Request* r) {
+            return MPI_Ialltoallv_c(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_, r);
+          });
+    }
+#endif
     std::size_t largest = 0;
     for (std::size_t r = 0; r < n; ++r)
       largest = std::max({largest, send_bytes[r], send_displs[r], recv_bytes[r], recv_displs[r]});
-    if (largest <= g_message_limit) {
+    DTL_ASSIGN_OR_RETURN(const bool fits, fits_everywhere(turn, largest));
+    if (fits) {
       std::vector<int> sc(n), sd(n), rc(n), rd(n);
       for (std::size_t r = 0; r < n; ++r) {
         sc[r] = static_cast<int>(send_bytes[r]);
@@ -482,47 +525,99 @@ class mpi_comm final : public comm_backend {
             return MPI_Ialltoallv(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_, r);
           });
     }
-    // Past an int: every peer's part as point-to-point messages in pieces, on the internal channel.
+    // Past a message: every peer's part as point-to-point messages in pieces, on the internal channel.
     turn = {};
     return pairwise_exchange(send, send_bytes, send_displs, recv, recv_bytes, recv_displs, "alltoallv (in pieces)");
   }
 
   status scatterv(const void* send, const std::size_t* bytes_per_rank, const std::size_t* displs, void* recv,
                   std::size_t bytes, int root) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
     DTL_TRY(check_root(root, size_));
     const std::size_t n = static_cast<std::size_t>(size_);
+    const bool at_root = rank_ == root;
+    std::size_t largest = bytes;
+    if (at_root)
+      for (std::size_t r = 0; r < n; ++r) largest = std::max({largest, bytes_per_rank[r], displs[r]});
+    DTL_ASSIGN_OR_RETURN(const bool fits, fits_everywhere(turn, largest));
+    if (fits) {
+      std::vector<int> counts(at_root ? n : 0), offsets(at_root ? n : 0);
+      for (std::size_t r = 0; r < counts.size(); ++r) {
+        counts[r] = static_cast<int>(bytes_per_rank[r]);
+        offsets[r] = static_cast<int>(displs[r]);
+      }
+      const int count = static_cast<int>(bytes);
+      // The root's own part: in place when it already sits where the root's recv is.
+      const bool in_place = at_root && recv == static_cast<const std::byte*>(send) + displs[static_cast<std::size_t>(root)];
+      void* out = in_place ? MPI_IN_PLACE : recv;
+      return run_collective(
+          turn, "MPI_Scatterv", comm_,
+          [&] { return MPI_Scatterv(send, counts.data(), offsets.data(), MPI_BYTE, out, count, MPI_BYTE, root, comm_); },
+          [&](MPI_Request* r) {
+            return MPI_Iscatterv(send, counts.data(), offsets.data(), MPI_BYTE, out, count, MPI_BYTE, root, comm_, r);
+          });
+    }
     std::vector<std::size_t> none(n, 0), sb(n, 0), sd(n, 0), rb(n, 0);
-    if (rank_ == root) {
+    if (at_root) {
       sb.assign(bytes_per_rank, bytes_per_rank + n);
       sd.assign(displs, displs + n);
     }
     rb[static_cast<std::size_t>(root)] = bytes;
-    return alltoallv(send, sb.data(), sd.data(), recv, rb.data(), none.data());
+    turn = {};
+    return pairwise_exchange(send, sb.data(), sd.data(), recv, rb.data(), none.data(), "scatterv (in pieces)");
   }
 
   status allgatherv(const void* send, std::size_t bytes, void* recv, const std::size_t* bytes_per_rank,
                     const std::size_t* displs) override {
-    const std::size_t n = static_cast<std::size_t>(size_);
-    if (bytes != bytes_per_rank[static_cast<std::size_t>(rank_)])
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    const std::size_t n = static_cast<std::size_t>(size_), me = static_cast<std::size_t>(rank_);
+    if (bytes != bytes_per_rank[me])
       return status(status_code::invalid_argument, "allgatherv: this rank's count does not match its entry");
+    std::size_t largest = 0;
+    for (std::size_t r = 0; r < n; ++r) largest = std::max({largest, bytes_per_rank[r], displs[r]});
+    DTL_ASSIGN_OR_RETURN(const bool fits, fits_everywhere(turn, largest));
+    if (fits) {
+      std::vector<int> counts(n), offsets(n);
+      for (std::size_t r = 0; r < n; ++r) {
+        counts[r] = static_cast<int>(bytes_per_rank[r]);
+        offsets[r] = static_cast<int>(displs[r]);
+      }
+      const void* in = send == static_cast<const std::byte*>(recv) + displs[me] ? MPI_IN_PLACE : send;
+      const int count = static_cast<int>(bytes);
+      return run_collective(
+          turn, "MPI_Allgatherv", comm_,
+          [&] { return MPI_Allgatherv(in, count, MPI_BYTE, recv, counts.data(), offsets.data(), MPI_BYTE, comm_); },
+          [&](MPI_Request* r) {
+            return MPI_Iallgatherv(in, count, MPI_BYTE, recv, counts.data(), offsets.data(), MPI_BYTE, comm_, r);
+          });
+    }
     std::vector<std::size_t> sb(n, bytes), sd(n, 0);
-    return alltoallv(send, sb.data(), sd.data(), recv, bytes_per_rank, displs);
+    turn = {};
+    return pairwise_exchange(send, sb.data(), sd.data(), recv, bytes_per_rank, displs, "allgatherv (in pieces)");
   }
 
   status scan(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, bool exclusive) override {
     DTL_MPI_TURN(turn);
     DTL_TRY(usable());
-    if (count > static_cast<std::size_t>(INT_MAX))
-      return status(status_code::out_of_range, fmt::format("scan: {} elements is more than MPI scans at once", count));
-    const int n = static_cast<int>(count);
-    const void* in = send == recv ? MPI_IN_PLACE : send;
-    if (exclusive)
-      return run_collective(
-          turn, "MPI_Exscan", comm_, [&] { return MPI_Exscan(in, recv, n, mpi_type(type), mpi_op(op), comm_); },
-          [&](MPI_Request* r) { return MPI_Iexscan(in, recv, n, mpi_type(type), mpi_op(op), comm_, r); });
-    return run_collective(
-        turn, "MPI_Scan", comm_, [&] { return MPI_Scan(in, recv, n, mpi_type(type), mpi_op(op), comm_); },
-        [&](MPI_Request* r) { return MPI_Iscan(in, recv, n, mpi_type(type), mpi_op(op), comm_, r); });
+    // A prefix is elementwise: past an int of elements, it goes in pieces like allreduce.
+    const std::size_t size = datatype_size(type);
+    for (std::size_t done = 0; done < count;) {
+      const int n = static_cast<int>(std::min<std::size_t>(count - done, INT_MAX));
+      void* out = static_cast<std::byte*>(recv) + done * size;
+      const void* in = send == recv ? MPI_IN_PLACE : static_cast<const std::byte*>(send) + done * size;
+      if (exclusive)
+        DTL_TRY(run_collective(
+            turn, "MPI_Exscan", comm_, [&] { return MPI_Exscan(in, out, n, mpi_type(type), mpi_op(op), comm_); },
+            [&](MPI_Request* r) { return MPI_Iexscan(in, out, n, mpi_type(type), mpi_op(op), comm_, r); }));
+      else
+        DTL_TRY(run_collective(
+            turn, "MPI_Scan", comm_, [&] { return MPI_Scan(in, out, n, mpi_type(type), mpi_op(op), comm_); },
+            [&](MPI_Request* r) { return MPI_Iscan(in, out, n, mpi_type(type), mpi_op(op), comm_, r); }));
+      done += static_cast<std::size_t>(n);
+    }
+    return {};
   }
 
   result<comm_request_ptr> isend(const void* buf, std::size_t bytes, int peer, int tag, p2p_channel channel) override {
@@ -606,6 +701,17 @@ class mpi_comm final : public comm_backend {
   }
   MPI_Comm channel_comm(p2p_channel channel) const noexcept {
     return channel == p2p_channel::data ? comm_ : channel == p2p_channel::control ? control_ : internal_;
+  }
+  /// Whether `largest` (a count or offset in bytes) of every rank fits in one message (collective: one
+  /// small allreduce, so that every rank takes the same way).
+  result<bool> fits_everywhere(mpi_turn& turn, std::size_t largest) {
+    std::uint64_t most = largest;
+    if (size_ > 1)
+      DTL_TRY(run_collective(
+          turn, "MPI_Allreduce (the largest count)", comm_,
+          [&] { return MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_UINT64_T, MPI_MAX, comm_); },
+          [&](MPI_Request* r) { return MPI_Iallreduce(MPI_IN_PLACE, &most, 1, MPI_UINT64_T, MPI_MAX, comm_, r); }));
+    return most <= g_message_limit;
   }
   /// Every peer's part of an all-to-all as messages on the internal channel (no turn held: the requests
   /// take it per call).

@@ -12,10 +12,20 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace dtl::detail {
 
 class collective_call;
+
+/// A collective as an all-to-all in bytes, which gather, scatter, their v forms, allgatherv, alltoall
+/// and alltoallv all are: this rank sends send_bytes[r] bytes at send + send_displs[r] to rank r and
+/// receives recv_bytes[r] bytes from it at recv + recv_displs[r] (size() entries each).
+struct byte_exchange {
+  const void* send = nullptr;
+  void* recv = nullptr;
+  std::vector<std::size_t> send_bytes, send_displs, recv_bytes, recv_displs;
+};
 
 /// The GPU resources of one context (collective path, RCCL/NCCL communicator, staging buffers, lanes).
 struct device_resources;
@@ -68,6 +78,10 @@ status broadcast(device_resources& resources, comm_backend& comm, collective_cal
                  int root);
 status allgather(device_resources& resources, comm_backend& comm, collective_call& call, const void* send, void* recv,
                  std::size_t bytes_each);
+/// `x` on device buffers (collectives_device_hip.cpp): RCCL/NCCL grouped send/recv (RCCL's
+/// ncclAllToAllv), MPI on device pointers, or MPI on pinned copies. A buffer of another device than the
+/// context's is invalid_argument, on every rank.
+status exchange(device_resources& resources, comm_backend& comm, collective_call& call, const byte_exchange& x);
 
 }  // namespace device_support
 

@@ -161,7 +161,9 @@ class DTL_CONTAINERS_API context {
   }
   /// Rank r gets send_counts[r] elements from send + send_displs[r]; this rank puts what rank r sends it
   /// (recv_counts[r] elements, which must equal rank r's send_counts[this rank]) at recv + recv_displs[r].
-  /// Counts and displacements in elements, size() of each; any size (past 2^31 bytes too).
+  /// Counts and displacements in elements, size() of each; any size (past 2^31 bytes too). Receive blocks
+  /// must not overlap, send and recv must be different buffers; a rank whose counts differ from its
+  /// peers' fails the call on every rank (see docs/containers.md for what is checked).
   template <class T>
   [[nodiscard]] result<void> alltoallv(const T* send, std::span<const std::size_t> send_counts,
                                        std::span<const std::size_t> send_displs, T* recv,
@@ -170,7 +172,8 @@ class DTL_CONTAINERS_API context {
     static_assert(std::is_trivially_copyable_v<T>, "collectives move trivially copyable types");
     return alltoallv_raw(send, send_counts, send_displs, recv, recv_counts, recv_displs, sizeof(T));
   }
-  /// Inclusive prefix: recv[i] = op over ranks 0..rank() of send[i]. Host buffers.
+  /// Inclusive prefix: recv[i] = op over ranks 0..rank() of send[i]. Host buffers (device buffers are
+  /// invalid_argument).
   template <class T>
   [[nodiscard]] result<void> scan(const T* send, T* recv, std::size_t count, reduce_op op) const {
     return scan_raw(send, recv, count, detail::datatype_of<T>(), op, false);
@@ -186,7 +189,8 @@ class DTL_CONTAINERS_API context {
     if (result<void> r = scan(&value, &out, 1, op); !r) return std::move(r).error();
     return out;
   }
-  /// op over the values of ranks 0..rank()-1; rank 0 gets op's identity (0, 1, the type's max, lowest).
+  /// op over the values of ranks 0..rank()-1; rank 0 gets op's identity (0, 1, the type's max or +inf for
+  /// min, its lowest or -inf for max).
   template <class T>
   [[nodiscard]] result<T> exscan_value(const T& value, reduce_op op) const {
     T out{};
