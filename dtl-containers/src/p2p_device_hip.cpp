@@ -7,6 +7,7 @@
 
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/core/try.hpp>
+#include <dtl/hip/device.hpp>
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/error.hpp>
 #include <dtl/hip/pointer.hpp>
@@ -145,7 +146,7 @@ namespace {
 /// A stream-ordered call: a side that cannot take RCCL/NCCL waits for the stream first; the call then
 /// runs (RCCL/NCCL enqueue on the stream; MPI moves the data now).
 template <class Call>
-hip::future<void> on_stream(detail::context_state* st, std::initializer_list<const void*> buffers,
+hip::future<void> p2p_on_stream(detail::context_state* st, std::initializer_list<const void*> buffers,
                             hip::stream_ref stream, Call call) {
   if (st == nullptr) return hip::make_failed_future<void>(detail::empty_context());
   bool maybe_nccl = st->check().ok() && detail::p2p_device::nccl_ready(*st);
@@ -168,7 +169,7 @@ hip::future<void> on_stream(detail::context_state* st, std::initializer_list<con
 hip::future<void> context::send_on_stream(const void* buf, std::size_t count, std::size_t elem, int dest, int tag,
                                           hip::stream_ref stream) const {
   detail::context_state* st = state_.get();
-  return on_stream(st, {count != 0 ? buf : nullptr}, stream, [&](void* s, bool* used) {
+  return p2p_on_stream(st, {count != 0 ? buf : nullptr}, stream, [&](void* s, bool* used) {
     return detail::p2p::send(st, buf, count, elem, dest, tag, s, used);
   });
 }
@@ -176,7 +177,7 @@ hip::future<void> context::send_on_stream(const void* buf, std::size_t count, st
 hip::future<void> context::recv_on_stream(void* buf, std::size_t count, std::size_t elem, int src, int tag,
                                           hip::stream_ref stream) const {
   detail::context_state* st = state_.get();
-  return on_stream(st, {count != 0 ? buf : nullptr}, stream, [&](void* s, bool* used) {
+  return p2p_on_stream(st, {count != 0 ? buf : nullptr}, stream, [&](void* s, bool* used) {
     return detail::p2p::recv(st, buf, count, elem, src, tag, s, used);
   });
 }
@@ -185,7 +186,7 @@ hip::future<void> context::sendrecv_on_stream(const void* send, std::size_t send
                                               std::size_t recv_count, int src, std::size_t elem, int tag,
                                               hip::stream_ref stream) const {
   detail::context_state* st = state_.get();
-  return on_stream(st, {send_count != 0 ? send : nullptr, recv_count != 0 ? recv : nullptr}, stream, [&](void* s, bool* used) {
+  return p2p_on_stream(st, {send_count != 0 ? send : nullptr, recv_count != 0 ? recv : nullptr}, stream, [&](void* s, bool* used) {
     return detail::p2p::sendrecv(st, send, send_count, dest, recv, recv_count, src, elem, tag, s, used);
   });
 }

@@ -212,7 +212,9 @@ class DTL_CONTAINERS_API context {
   // context's RCCL/NCCL communicator exists (its first device collective makes it: two ranks cannot);
   // else MPI on the device pointers when MPI is GPU-aware (and the path is not mpi_staged); else MPI
   // on pinned host copies. Requests (isend/irecv) never take RCCL/NCCL, which pair transfers in the
-  // order they are issued while requests complete in the order the program tests them. Device and
+  // order they are issued while requests complete in the order the program tests them. On RCCL/NCCL,
+  // sendrecv issues both halves as one group after both handshakes: pair it with sendrecv (or with
+  // requests), not with a blocking send and recv in turn (docs/containers.md). Device and
   // host buffers may pair (each side stages its own). Blocking calls on device buffers first wait
   // for all work on the device, like collectives.
 
