@@ -355,12 +355,13 @@ void step_pending(context_state& st) {
   for (std::size_t i = 0; i < st.p2p_pending.size(); ++i) st.p2p_pending[i]->step();
 }
 
-/// Spins on `ready`, stepping the context's requests; yields now and then (ranks may share cores).
+/// Spins on `ready`, stepping the context's requests; yields now and then (ranks may share cores),
+/// rarely enough that a rank with a core of its own loses no latency.
 template <class Ready>
 void spin_until(context_state& st, Ready ready) {
   for (unsigned tries = 1; !ready(); ++tries) {
     step_pending(st);
-    if (tries % 64 == 0) std::this_thread::yield();
+    if (tries % 1024 == 0) std::this_thread::yield();
   }
 }
 
