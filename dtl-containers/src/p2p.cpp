@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -25,8 +26,10 @@ namespace detail {
 namespace {
 
 constexpr std::size_t reason_bytes = 200;
+/// Payloads up to this size travel in the status envelope: one message instead of two.
+constexpr std::size_t envelope_payload_bytes = 1024;
 
-enum class payload_path : std::int32_t { mpi = 0, nccl = 1 };
+enum class payload_path : std::int32_t { mpi = 0, nccl = 1, in_envelope = 2 };
 
 /// Receiver to sender: "my receive is posted; this is what it takes".
 struct ready_envelope {
@@ -36,16 +39,19 @@ struct ready_envelope {
   std::int32_t code = 0;       // the receiver's own checks: 0 or a status_code
   std::uint8_t device = 0;     // the buffer is device memory
   std::uint8_t nccl = 0;       // the receiver can take the payload over RCCL/NCCL
-  std::uint8_t preposted = 0;  // its payload receive is posted: one MPI message always follows (empty on failure)
+  std::uint8_t in_envelope = 0;  // a host buffer of at most envelope_payload_bytes, which the status carries
   char reason[reason_bytes] = {};
 };
 
-/// Sender to receiver: the outcome both return, and how the payload comes.
+/// Sender to receiver: the outcome both return, how the payload comes, and a small payload itself
+/// (only the bytes used travel).
 struct status_envelope {
   std::int32_t code = 0;
   std::int32_t path = 0;
   char reason[reason_bytes] = {};
+  std::byte payload[envelope_payload_bytes];
 };
+constexpr std::size_t envelope_header_bytes = offsetof(status_envelope, payload);
 
 void put_reason(char (&out)[reason_bytes], std::string_view text) noexcept {
   const std::size_t n = std::min(text.size(), reason_bytes - 1);
@@ -72,8 +78,6 @@ int next_ticket(const comm_backend& comm) noexcept {
   return static_cast<int>(g_ticket.fetch_add(1, std::memory_order_relaxed) % range);
 }
 
-int ready_tag(int tag) noexcept { return 2 * tag; }
-int status_tag(int tag) noexcept { return 2 * tag + 1; }
 
 /// One rank's part of a transfer, and its own checks.
 struct side {
@@ -147,7 +151,7 @@ bool poll(comm_request_ptr& req, p2p_transfer& t) {
 class send_transfer final : public p2p_transfer {
  public:
   send_transfer(context_state& st, side s) : st_(st), s_(std::move(s)) {
-    auto r = st_.comm->irecv(&ready_, sizeof ready_, s_.peer, ready_tag(s_.tag), p2p_channel::control);
+    auto r = st_.comm->irecv(&ready_, sizeof ready_, s_.peer, s_.tag, p2p_channel::control);
     if (r)
       ready_req_ = std::move(r).value();
     else
@@ -189,34 +193,54 @@ class send_transfer final : public p2p_transfer {
                    fmt::format("a send of {} elements of {} bytes from rank {} to rank {} (tag {}) met a receive of {} "
                                "elements of {} bytes",
                                s_.count, s_.elem, st_.comm->rank(), s_.peer, s_.tag, ready_.count, ready_.elem));
-    const bool nccl = out.ok() && ready_.nccl != 0 && s_.nccl;
+    // A receive in the envelope is a host buffer: never RCCL/NCCL. Equal counts and element sizes
+    // make this payload as large as the receive.
+    const bool in_envelope = ready_.in_envelope != 0;
+    const bool nccl = !in_envelope && out.ok() && ready_.nccl != 0 && s_.nccl;
     const void* data = s_.buf;
-    if (out.ok() && !nccl && s_.device && s_.bytes() != 0) out = device_to_wire(data);
+    if (out.ok() && !nccl && s_.bytes() != 0) {
+      if (s_.device)
+        out = device_to_wire(data, in_envelope ? reply_.payload : nullptr);
+      else if (in_envelope)
+        std::memcpy(reply_.payload, s_.buf, s_.bytes());
+    }
     verdict_ = on_wire(out);
+    // The status is exactly as long as the receiver expects (the message layer splits both alike).
+    const std::size_t carried =
+        in_envelope ? std::min<std::size_t>(ready_.count * ready_.elem, envelope_payload_bytes) : 0;
+    if (!verdict_.ok() && carried != 0) std::memset(reply_.payload, 0, carried);
     reply_.code = static_cast<std::int32_t>(verdict_.code());
-    reply_.path = static_cast<std::int32_t>(nccl ? payload_path::nccl : payload_path::mpi);
+    reply_.path = static_cast<std::int32_t>(in_envelope ? payload_path::in_envelope
+                                            : nccl       ? payload_path::nccl
+                                                         : payload_path::mpi);
     put_reason(reply_.reason, verdict_.message());
-    auto r = st_.comm->isend(&reply_, sizeof reply_, s_.peer, status_tag(s_.tag), p2p_channel::control);
+    auto r = st_.comm->isend(&reply_, envelope_header_bytes + carried, s_.peer, ready_.ticket, p2p_channel::data);
     if (!r) return end(std::move(r).error());
     status_req_ = std::move(r).value();
+    if (in_envelope) return;
     if (nccl) {
       nccl_pending_ = s_.bytes() != 0;
       return;
     }
-    // One payload message when the receiver posted its receive (empty on failure), or when data moves.
-    if (ready_.preposted == 0 && (!verdict_.ok() || s_.bytes() == 0)) return;
-    const std::size_t bytes = verdict_.ok() ? s_.bytes() : 0;
-    auto p = st_.comm->isend(bytes != 0 ? data : nullptr, bytes, s_.peer, ready_.ticket, p2p_channel::data);
+    // The payload message, exactly as long as the receive that the receiver posts once it has the
+    // status; under the same ticket, after the status (MPI keeps their order).
+    if (!verdict_.ok() || s_.bytes() == 0) return;
+    auto p = st_.comm->isend(data, s_.bytes(), s_.peer, ready_.ticket, p2p_channel::data);
     if (!p) return end(std::move(p).error());
     payload_req_ = std::move(p).value();
   }
-  /// A device buffer on an MPI path: waits for its earlier work, and stages it unless MPI takes it.
-  status device_to_wire(const void*& data) {
+  /// A device buffer on an MPI path: waits for its earlier work, and stages it (into `envelope` when
+  /// the payload travels there) unless MPI takes device memory.
+  status device_to_wire(const void*& data, std::byte* envelope) {
     const int rank = st_.comm->rank();
     auto local = [&](const status& s) {
       return status(s.code(), fmt::format("send (rank {}, peer {}, tag {}): {}", rank, s_.peer, s_.tag, s.message()));
     };
     if (status p = p2p_device::prepare(st_, s_.stream); !p.ok()) return local(p);
+    if (envelope != nullptr) {
+      if (status c = p2p_device::to_host(st_, envelope, s_.buf, s_.bytes()); !c.ok()) return local(c);
+      return {};
+    }
     if (p2p_device::mpi_takes_device(st_)) return {};
     auto pinned = p2p_device::take_pinned(st_, s_.bytes());
     if (!pinned) return local(pinned.error());
@@ -240,20 +264,21 @@ class send_transfer final : public p2p_transfer {
 class recv_transfer final : public p2p_transfer {
  public:
   recv_transfer(context_state& st, side s) : st_(st), s_(std::move(s)) {
-    // A receive that may take RCCL/NCCL posts its payload receive once the sender has chosen; any other
-    // posts it now, so that the payload never waits for this rank's next step.
-    const bool prepost = !s_.nccl;
-    if (s_.local.ok() && s_.device && s_.bytes() != 0) ready_device(prepost);
+    // A small host receive gets its payload in the status envelope; any other posts its payload receive
+    // once the status has come (the payload's path and length are agreed then, and the ticket lets
+    // it match whenever it is posted).
+    const bool in_envelope = !s_.device && s_.local.ok() && s_.bytes() != 0 && s_.bytes() <= envelope_payload_bytes;
+    if (s_.local.ok() && s_.device && s_.bytes() != 0) take_staging();
     ready_.count = s_.count;
     ready_.elem = s_.elem;
     ready_.ticket = next_ticket(*st_.comm);
     ready_.code = static_cast<std::int32_t>(s_.local.code());
     ready_.device = s_.device ? 1 : 0;
     ready_.nccl = s_.nccl ? 1 : 0;
-    ready_.preposted = prepost ? 1 : 0;
+    ready_.in_envelope = in_envelope ? 1 : 0;
     put_reason(ready_.reason, s_.local.message());
     // Receives first, then the envelope that lets the sender answer them.
-    if (status p = post(prepost); !p.ok()) end(std::move(p));
+    if (status p = post(); !p.ok()) end(std::move(p));
   }
   void step() override {
     if (done) return;
@@ -284,32 +309,28 @@ class recv_transfer final : public p2p_transfer {
     done = true;
     outcome = std::move(s);
   }
-  /// A device receive on an MPI path: wait for the buffer's earlier work when MPI writes it, else take
-  /// the staging memory. A receive that may take RCCL/NCCL takes the staging memory too (unless MPI
-  /// takes device memory), in case the sender cannot: after the answer, nothing may fail that would
-  /// leave the sender's payload unreceived.
-  void ready_device(bool prepost) {
-    const int rank = st_.comm->rank();
-    auto local = [&](const status& s) {
-      s_.local = status(s.code(), fmt::format("recv (rank {}, peer {}, tag {}): {}", rank, s_.peer, s_.tag, s.message()));
-    };
-    if (p2p_device::mpi_takes_device(st_)) {
-      if (!prepost) return;
-      if (status p = p2p_device::prepare(st_, s_.stream); !p.ok()) local(p);
+  /// A device receive takes its staging memory now, unless MPI takes device memory: a failure here
+  /// travels to the sender; after the status, nothing may fail that would leave the sender's payload
+  /// unreceived. (One that ends up on RCCL/NCCL gives it back unused.)
+  void take_staging() {
+    if (p2p_device::mpi_takes_device(st_)) return;
+    auto pinned = p2p_device::take_pinned(st_, s_.bytes());
+    if (pinned) {
+      staging_ = std::move(pinned).value();
       return;
     }
-    auto pinned = p2p_device::take_pinned(st_, s_.bytes());
-    if (pinned)
-      staging_ = std::move(pinned).value();
-    else
-      local(pinned.error());
+    const status& e = pinned.error();
+    s_.local = status(e.code(), fmt::format("recv (rank {}, peer {}, tag {}): {}", st_.comm->rank(), s_.peer, s_.tag,
+                                            e.message()));
   }
-  status post(bool prepost) {
-    auto r = st_.comm->irecv(&reply_, sizeof reply_, s_.peer, status_tag(s_.tag), p2p_channel::control);
+  /// The status receive (exactly as long as the sender's status: the message layer splits both alike),
+  /// then the envelope that lets the sender answer it.
+  status post() {
+    const std::size_t bytes = envelope_header_bytes + (ready_.in_envelope != 0 ? s_.bytes() : 0);
+    auto r = st_.comm->irecv(&reply_, bytes, s_.peer, ready_.ticket, p2p_channel::data);
     if (!r) return std::move(r).error();
     status_req_ = std::move(r).value();
-    if (prepost) DTL_TRY(post_payload(s_.local.ok() ? s_.bytes() : 0));
-    auto e = st_.comm->isend(&ready_, sizeof ready_, s_.peer, ready_tag(s_.tag), p2p_channel::control);
+    auto e = st_.comm->isend(&ready_, sizeof ready_, s_.peer, s_.tag, p2p_channel::control);
     if (!e) return std::move(e).error();
     ready_req_ = std::move(e).value();
     return {};
@@ -326,13 +347,16 @@ class recv_transfer final : public p2p_transfer {
     answered_ = true;
     verdict_ = from_wire(reply_.code, reply_.reason);
     if (!verdict_.ok() || s_.bytes() == 0) return;
+    if (ready_.in_envelope != 0) {
+      std::memcpy(s_.buf, reply_.payload, s_.bytes());
+      return;
+    }
     if (reply_.path == static_cast<std::int32_t>(payload_path::nccl)) {
       nccl_pending_ = true;
       return;
     }
-    if (ready_.preposted != 0) return;
-    // Ready for RCCL/NCCL, but the sender could not: the payload comes over MPI after all.
-    if (!staging_) {
+    // MPI: into the staging memory, or into device memory once its earlier work is done.
+    if (s_.device && !staging_) {
       if (status p = p2p_device::prepare(st_, s_.stream); !p.ok()) verdict_ = p;  // still receive the payload
     }
     if (status p = post_payload(s_.bytes()); !p.ok()) end(std::move(p));
@@ -429,7 +453,7 @@ status run_blocking(context_state& st, send_transfer* s, recv_transfer* r) {
   return {};
 }
 
-int max_tag_of(const context_state* st) noexcept { return st != nullptr ? st->comm->max_tag() / 2 - 1 : -1; }
+int max_tag_of(const context_state* st) noexcept { return st != nullptr ? st->comm->max_tag() : -1; }
 
 status self_blocking(const context_state& st, int peer, const char* what) {
   if (peer != st.comm->rank()) return {};

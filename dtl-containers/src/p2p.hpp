@@ -2,14 +2,18 @@
 // Private: point-to-point on a context (p2p.cpp), and the GPU side it needs (p2p_device_hip.cpp, or
 // p2p_device_none.cpp in builds without HIP).
 //
-// The protocol (context.hpp states the contract): the receiver posts a "ready" envelope (its count,
-// element size, buffer kind, payload ticket, its own checks) to the sender on the control channel;
-// the sender compares it with its side, chooses the path and answers with a "status" envelope (the
-// outcome both ranks return), followed, when ok, by the payload. Control tags carry the direction
-// (ready: 2 * tag, status: 2 * tag + 1), so that envelopes between two ranks sending to each other
-// never match each other. The payload travels on the data channel under the receiver's ticket (a
-// number it chose, unique among its receives in flight), not the user's tag: the match is already
-// made by the envelopes, and a ticket lets each receive post its payload whenever it is ready.
+// The protocol (context.hpp states the contract): the receiver sends a "ready" envelope (its count,
+// element size, buffer kind, a payload ticket, its own checks) to the sender on the control channel,
+// under the user's tag, so that envelopes match sends exactly as MPI matches messages; the sender
+// compares it with its side, chooses the path and answers with a "status" envelope (the outcome both
+// ranks return), followed, when ok, by the payload. Status and payload travel on the data channel
+// under the receiver's ticket (a number it chose, unique among its receives in flight), not the
+// user's tag: the match is made by the ready envelope, and the ticket takes each answer to the
+// receive it belongs to, whatever order the sender's requests are stepped in (MPI keeps a status
+// ahead of its payload). The control channel carries ready envelopes only (receiver to sender), so
+// two ranks sending to each other never match each other's envelopes. A small payload into a host
+// buffer travels inside the status envelope. Every message is exactly as long as the receive that
+// takes it (the message layer splits both alike past its piece limit).
 
 #include "comm.hpp"
 

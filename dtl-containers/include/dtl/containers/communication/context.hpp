@@ -245,8 +245,8 @@ class DTL_CONTAINERS_API context {
     static_assert(std::is_trivially_copyable_v<T>, "messages carry trivially copyable types");
     return irecv_raw(buf, count, sizeof(T), src, tag);
   }
-  /// The largest tag point-to-point calls take: MPI_TAG_UB / 2 - 1 of this context's communicator (the
-  /// envelopes of each tag use two MPI tags, one per direction); -1 for an empty context.
+  /// The largest tag point-to-point calls take (MPI_TAG_UB of this context's communicator); -1 for an
+  /// empty context.
   [[nodiscard]] int max_tag() const noexcept;
 
 #if DTL_CONTAINERS_HAS_HIP
