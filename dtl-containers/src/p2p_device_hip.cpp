@@ -10,6 +10,7 @@
 #include <dtl/hip/device.hpp>
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/error.hpp>
+#include <dtl/hip/hip_memory_transfer.hpp>
 #include <dtl/hip/pointer.hpp>
 #include <dtl/hip/progress_engine.hpp>
 
@@ -27,10 +28,10 @@ namespace {
 /// Pinned buffers kept for reuse (a few: transfers in flight at once are few).
 constexpr std::size_t pool_limit = 8;
 
-status copy(const context_state& state, void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind,
-            const char* what) {
+/// Returns once the data is in place (hipMemcpy may return before a copy into device memory lands).
+status copy(const context_state& state, void* dst, const void* src, std::size_t bytes, transfer_kind kind) {
   DTL_ASSIGN_OR_RETURN(auto guard, hip::device_guard::enter(state.device));
-  return hip::to_status(hipMemcpy(dst, src, bytes, kind), fmt::format("hipMemcpy of {} bytes ({})", bytes, what));
+  return hip::hip_memory_transfer::copy(dst, src, bytes, kind).error();
 }
 
 }  // namespace
@@ -101,10 +102,10 @@ result<pinned_ptr> take_pinned(context_state& state, std::size_t bytes) {
 }
 
 status to_host(const context_state& state, void* host, const void* device, std::size_t bytes) {
-  return copy(state, host, device, bytes, hipMemcpyDeviceToHost, "staging a send");
+  return copy(state, host, device, bytes, transfer_kind::device_to_host);
 }
 status to_device(const context_state& state, void* device, const void* host, std::size_t bytes) {
-  return copy(state, device, host, bytes, hipMemcpyHostToDevice, "staging a receive");
+  return copy(state, device, host, bytes, transfer_kind::host_to_device);
 }
 
 status nccl_exchange(context_state& state, const void* send, std::size_t send_bytes, int dest, void* recv,
