@@ -16,6 +16,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace dtl::detail {
 
@@ -31,10 +33,14 @@ struct device_resources {
   void* staging = nullptr;      // pinned host memory for the staged path
   std::size_t staging_bytes = 0;
   std::map<int, std::shared_ptr<device_lane>> lanes;
+  // Pinned host buffers of point-to-point transfers in flight come from here and go back (p2p_device_hip.cpp).
+  std::vector<std::pair<void*, std::size_t>> p2p_pinned;
 
   ~device_resources() {
     if (staging != nullptr)
       if (const hipError_t e = hipHostFree(staging); e != hipSuccess) report_unhandled(hip::to_status(e, "hipHostFree"));
+    for (auto& [p, bytes] : p2p_pinned)
+      if (const hipError_t e = hipHostFree(p); e != hipSuccess) report_unhandled(hip::to_status(e, "hipHostFree"));
   }
 };
 

@@ -20,6 +20,7 @@
 namespace dtl::detail {
 
 struct context_state;
+struct p2p_transfer;  // p2p.hpp
 
 struct environment_state {
   std::atomic<bool> alive{true};
@@ -57,6 +58,9 @@ struct context_state {
   std::mutex collective_mutex;
   std::atomic<std::thread::id> collective_thread{};
   std::atomic<bool> shared_by_threads{false};
+
+  // Point-to-point transfers in flight (p2p.cpp), stepped together; the context's thread only.
+  std::vector<p2p_transfer*> p2p_pending;
 
   context_state(std::shared_ptr<environment_state> env, std::unique_ptr<comm_backend> c, int dev,
                 device_resources_ptr res) noexcept

@@ -201,12 +201,26 @@ class DTL_CONTAINERS_API context {
   // --- point-to-point: the two ranks involved call, not the whole context ---
   //
   // A send completes once its receiver has posted the matching receive (MPI_Ssend's rule: a program
-  // where two ranks both send first deadlocks; use sendrecv). Messages match by (source, tag) in the
-  // order posted, as in MPI. Both ranks check their part, and a failure of either (a count that
-  // differs from the receiver's, a peer outside the context, a null buffer, a device buffer of
-  // another device) is returned on both, with the same status. On RCCL/NCCL (device buffers on the
-  // nccl path) tags do not exist: messages between two ranks pair in the order they are posted, and
-  // the tags of a pair must be equal (a tag mismatch is an error on both). 0 <= tag <= max_tag().
+  // where two ranks both send first with blocking calls deadlocks; use sendrecv, or requests). A
+  // blocking send or receive with oneself is invalid_argument (it could never complete); sendrecv
+  // with oneself, and isend/irecv, work. Messages match by (source, tag) in the order posted, as in
+  // MPI, on every path: the receiver and the sender first exchange small envelopes over MPI, and the
+  // payload follows. Both ranks check their part, and a failure of either (a count or element size
+  // that differs from the receiver's, a null buffer with a non-zero count, a device buffer of another
+  // device) is returned on both, with the same status. What fails before any message is returned on
+  // the calling rank alone: an empty or ended context (invalid_state), a peer outside the context
+  // (invalid_rank), a tag outside [0, max_tag()] (invalid_argument).
+  //
+  // Device buffers (the pointer says which): RCCL/NCCL when the context's path is nccl, both buffers
+  // are device memory of the context's device, the call is blocking or stream-ordered, and the
+  // context's RCCL/NCCL communicator exists (its first device collective makes it: two ranks cannot);
+  // else MPI on the device pointers when MPI is GPU-aware (and the path is not mpi_staged); else MPI
+  // on pinned host copies. Requests (isend/irecv) never take RCCL/NCCL, which pair transfers in the
+  // order they are issued while requests complete in the order the program tests them. On RCCL/NCCL,
+  // sendrecv issues both halves as one group after both handshakes: pair it with sendrecv (or with
+  // requests), not with a blocking send and recv in turn (docs/containers.md). Device and
+  // host buffers may pair (each side stages its own). Blocking calls on device buffers first wait
+  // for all work on the device, like collectives.
 
   template <class T>
   [[nodiscard]] result<void> send(const T* buf, std::size_t count, int dest, int tag = 0) const {
@@ -235,13 +249,15 @@ class DTL_CONTAINERS_API context {
     static_assert(std::is_trivially_copyable_v<T>, "messages carry trivially copyable types");
     return irecv_raw(buf, count, sizeof(T), src, tag);
   }
-  /// The largest tag point-to-point calls take (MPI_TAG_UB of this context's communicator).
+  /// The largest tag point-to-point calls take (MPI_TAG_UB of this context's communicator); -1 for an
+  /// empty context.
   [[nodiscard]] int max_tag() const noexcept;
 
 #if DTL_CONTAINERS_HAS_HIP
   // Point-to-point and all-to-all ordered on `stream`: the data moves after the stream's earlier work and
   // before its later work. On RCCL/NCCL nothing waits for the stream (the handshake with the peer runs
-  // on the host first); the MPI paths wait for the stream, move the data, and return a completed future.
+  // on the host first, so the call returns once the peer has posted); the MPI paths wait for the
+  // stream, move the data, and return a completed future.
   template <class T>
   [[nodiscard]] hip::future<void> send(const T* buf, std::size_t count, int dest, int tag, hip::stream_ref stream) const {
     return send_on_stream(buf, count, sizeof(T), dest, tag, stream);
