@@ -1,6 +1,6 @@
 // dtl::context collectives on host buffers against the raw MPI call, measured in the same run on the
 // same ranks (mpiexec -n 2): allreduce (sum of double) of 1, 1024 and 1M elements, broadcast of the
-// same sizes, and barrier. DTL runs on its world context, raw MPI on a duplicate of MPI_COMM_WORLD.
+// same sizes, barrier, and point-to-point (ping-pong, sendrecv) and alltoallv of the same sizes. DTL runs on its world context, raw MPI on a duplicate of MPI_COMM_WORLD.
 //
 // Each sample times `batch` calls on every rank after a barrier on the raw communicator (so that the
 // ranks start together), raw and DTL alternating sample by sample so that drift cancels; after the
@@ -142,6 +142,76 @@ int main(int argc, char** argv) {
   }
   row("barrier", compare(sync, samples, 20, [&] { check_mpi(MPI_Barrier(raw_comm), "MPI_Barrier"); },
                          [&] { check(ctx.barrier(), "barrier"); }));
+
+  // Point-to-point between ranks 0 and 1 (the others, if any, wait): a ping-pong (send, then receive
+  // the reply; the time is one round trip) and a sendrecv exchange.
+  const int me = env.rank();
+  const bool pair = me < 2;
+  const int peer = 1 - me;
+  for (const std::size_t n : sizes) {
+    const int count = static_cast<int>(n);
+    std::vector<double> out(n, 1.0 + me), in(n, 0.0);
+    row("ping-pong send/recv, " + elements(n) + " double",
+        compare(sync, samples, batch_for(n),
+                [&] {
+                  if (!pair) return;
+                  if (me == 0) {
+                    check_mpi(MPI_Send(out.data(), count, MPI_DOUBLE, peer, 0, raw_comm), "MPI_Send");
+                    check_mpi(MPI_Recv(in.data(), count, MPI_DOUBLE, peer, 0, raw_comm, MPI_STATUS_IGNORE), "MPI_Recv");
+                  } else {
+                    check_mpi(MPI_Recv(in.data(), count, MPI_DOUBLE, peer, 0, raw_comm, MPI_STATUS_IGNORE), "MPI_Recv");
+                    check_mpi(MPI_Send(out.data(), count, MPI_DOUBLE, peer, 0, raw_comm), "MPI_Send");
+                  }
+                },
+                [&] {
+                  if (!pair) return;
+                  if (me == 0) {
+                    check(ctx.send(out.data(), n, peer, 0), "send");
+                    check(ctx.recv(in.data(), n, peer, 0), "recv");
+                  } else {
+                    check(ctx.recv(in.data(), n, peer, 0), "recv");
+                    check(ctx.send(out.data(), n, peer, 0), "send");
+                  }
+                }));
+    if (pair && in != std::vector<double>(n, 1.0 + peer)) fail("send/recv: the data did not arrive");
+  }
+  for (const std::size_t n : sizes) {
+    const int count = static_cast<int>(n);
+    std::vector<double> out(n, 1.0 + me), in(n, 0.0);
+    row("sendrecv exchange, " + elements(n) + " double",
+        compare(sync, samples, batch_for(n),
+                [&] {
+                  if (pair)
+                    check_mpi(MPI_Sendrecv(out.data(), count, MPI_DOUBLE, peer, 0, in.data(), count, MPI_DOUBLE, peer, 0,
+                                           raw_comm, MPI_STATUS_IGNORE),
+                              "MPI_Sendrecv");
+                },
+                [&] {
+                  if (pair) check(ctx.sendrecv(out.data(), n, peer, in.data(), n, peer, 0), "sendrecv");
+                }));
+    if (pair && in != std::vector<double>(n, 1.0 + peer)) fail("sendrecv: the data did not arrive");
+  }
+  // All-to-all with per-peer counts: n elements to every rank.
+  for (const std::size_t n : sizes) {
+    const std::size_t p = static_cast<std::size_t>(env.rank_count());
+    std::vector<double> out(n * p, 1.0 + me), in(n * p, 0.0);
+    std::vector<int> counts(p, static_cast<int>(n)), displs(p);
+    std::vector<std::size_t> counts_z(p, n), displs_z(p);
+    for (std::size_t r = 0; r < p; ++r) {
+      displs[r] = static_cast<int>(r * n);
+      displs_z[r] = r * n;
+    }
+    row("alltoallv, " + elements(n) + " double per peer",
+        compare(sync, samples, batch_for(n),
+                [&] {
+                  check_mpi(MPI_Alltoallv(out.data(), counts.data(), displs.data(), MPI_DOUBLE, in.data(), counts.data(),
+                                          displs.data(), MPI_DOUBLE, raw_comm),
+                            "MPI_Alltoallv");
+                },
+                [&] { check(ctx.alltoallv(out.data(), counts_z, displs_z, in.data(), counts_z, displs_z), "alltoallv"); }));
+    for (std::size_t r = 0; r < p; ++r)
+      if (in[r * n] != 1.0 + static_cast<double>(r)) fail("alltoallv: the data did not arrive");
+  }
 
   MPI_Comm_free(&sync);
   MPI_Comm_free(&raw_comm);
