@@ -95,7 +95,7 @@ status post(halo_plan& plan, bool receive, void* buffer, std::size_t bytes, int 
 void halo_plan_deleter::operator()(halo_plan* plan) const noexcept {
   if (plan == nullptr) return;
   // A plan destroyed with an exchange in flight waits for it (its buffers are about to be freed).
-  if (plan->in_flight) static_cast<void>(plan->dev ? device_exchange_end(*plan) : wait_pending(*plan));
+  if (plan->in_flight) static_cast<void>(halo_exchange_end(*plan));
   delete plan;
 }
 

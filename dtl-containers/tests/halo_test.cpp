@@ -1,6 +1,7 @@
 // Halo exchange and stencil_transform on host placements, against a serial reference: 1 rank (unit
 // suite, a CPU context), and 1, 2 and 3 MPI ranks (suite mpi). Sizes that do not divide evenly, ranks
 // with empty blocks, periodic or not, widths 1..3, a granularity > 1.
+#include "halo_reference.hpp"
 #include "test_environment.hpp"
 
 #include <dtl/containers/algorithms.hpp>
@@ -12,34 +13,8 @@
 
 namespace {
 
+using namespace halo_reference;
 using vec = dtl::distributed_vector<double>;
-
-double value_of(std::size_t k) { return static_cast<double>(k) + 1.0; }  // never T{}
-
-/// The global index prev ghost j (or next ghost j) of a block [b, e) copies, or npos when it faces no
-/// neighbour: the serial reference of an exchange.
-constexpr std::size_t npos = static_cast<std::size_t>(-1);
-std::size_t prev_source(std::size_t b, std::size_t prev, std::size_t j, std::size_t n, bool periodic) {
-  if (b >= prev) return b - prev + j;
-  return periodic ? (b + n - prev + j) % n : npos;
-}
-std::size_t next_source(std::size_t e, std::size_t j, std::size_t n, bool periodic) {
-  if (e < n) return e + j;  // the next non-empty block starts at e
-  return periodic ? j : npos;
-}
-
-/// The width rule, serially: some non-empty block that a neighbour reads is smaller than the width.
-bool breaks_width_rule(const dtl::block_partition& part, const dtl::halo& h) {
-  std::vector<std::size_t> sizes;
-  for (int r = 0; r < part.ranks(); ++r)
-    if (const auto s = part.local_range(r).value().size(); s != 0) sizes.push_back(s);
-  for (std::size_t k = 0; k < sizes.size(); ++k) {
-    const bool has_next = k + 1 < sizes.size() || h.periodic;
-    const bool has_prev = k > 0 || h.periodic;
-    if ((has_next && sizes[k] < h.prev) || (has_prev && sizes[k] < h.next)) return true;
-  }
-  return false;
-}
 
 void fill_owned(vec& v) {
   for (std::size_t i = 0; i < v.local_size(); ++i) v.local_data()[i] = value_of(v.global_offset() + i);
