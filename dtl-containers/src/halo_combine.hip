@@ -4,6 +4,8 @@
 
 #include <dtl/hip/error.hpp>
 
+#include <hip/hip_runtime.h>  // the kernel language (threadIdx, <<<>>>)
+
 #include <cstdint>
 
 namespace dtl::detail {

@@ -127,7 +127,7 @@ TEST_SUITE("gpu.halo") {
     vec u(rows * g, ctx, dtl::halo{.prev = g, .next = g, .granularity = g});
     vec out(rows * g, ctx, dtl::halo{.granularity = g});
     fill_owned(u);
-    auto op = [w] __host__ __device__(const double* p) { return p[-w] + p[w] - 2 * p[0]; };
+    auto op = [row = w] __host__ __device__(const double* p) { return p[-row] + p[row] - 2 * p[0]; };
     auto reference = [&](std::size_t k) {
       const double up = k >= g ? value_of(k - g) : 0.0;
       const double down = k + g < rows * g ? value_of(k + g) : 0.0;
