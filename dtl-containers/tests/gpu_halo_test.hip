@@ -126,11 +126,11 @@ TEST_SUITE("gpu.halo") {
   TEST_CASE("stencil_transform of rows, every policy, the interior while the halo is in flight") {
     const auto ctx = test_support::world();
     const std::size_t g = 64, rows = 37;
-    const auto w = static_cast<std::ptrdiff_t>(g);
     vec u(rows * g, ctx, dtl::halo{.prev = g, .next = g, .granularity = g});
+    const auto w = static_cast<std::ptrdiff_t>(u.halo().granularity());  // captured by the device lambda
     vec out(rows * g, ctx, dtl::halo{.granularity = g});
     fill_owned(u);
-    auto op = [row = w] __host__ __device__(const double* p) { return p[-row] + p[row] - 2 * p[0]; };
+    auto op = [w] __host__ __device__(const double* p) { return p[-w] + p[w] - 2 * p[0]; };
     auto reference = [&](std::size_t k) {
       const double up = k >= g ? value_of(k - g) : 0.0;
       const double down = k + g < rows * g ? value_of(k + g) : 0.0;

@@ -22,17 +22,18 @@ using grid = dtl::distributed_vector<float, dtl::device_only_runtime>;
 /// The 5-point update of the element p points at; the left and right columns stay as they are.
 struct jacobi_op {
   const float* base;  // the first owned element of the vector the stencil reads
-  std::ptrdiff_t nx;
+  unsigned nx;        // 32-bit: a block holds fewer than 2^32 elements (checked in main)
   __host__ __device__ float operator()(const float* p) const {
-    const std::ptrdiff_t column = (p - base) % nx;
+    const unsigned column = static_cast<unsigned>(p - base) % nx;
     if (column == 0 || column == nx - 1) return p[0];
-    return 0.25f * (p[-1] + p[1] + p[-nx] + p[nx]);
+    const auto row = static_cast<std::ptrdiff_t>(nx);
+    return 0.25f * (p[-1] + p[1] + p[-row] + p[row]);
   }
 };
 
 /// One iteration from `in` to `out`: edges in flight while the interior is computed.
 void iterate(grid& in, grid& out, std::size_t nx) {
-  const jacobi_op op{in.local_data(), static_cast<std::ptrdiff_t>(nx)};
+  const jacobi_op op{in.local_data(), static_cast<unsigned>(nx)};
   const std::size_t m = in.local_size();
   dtl::value_or_throw(in.halo().exchange_begin());
   auto interior = m > 2 * nx ? dtl::stencil_transform(dtl::async{}, in, out, op, dtl::index_range{nx, m - nx})
@@ -61,6 +62,10 @@ int main(int argc, char** argv) {
   const std::size_t nx = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 4096;
   const std::size_t ny = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 4096;
   const int iterations = argc > 3 ? std::atoi(argv[3]) : 1000;
+  if (nx < 3 || ny < 3 || iterations < 1 || nx * ny >= (std::size_t{1} << 32)) {
+    std::printf("usage: example-jacobi-2d [nx >= 3] [ny >= 3] [iterations >= 1], nx * ny < 2^32\n");
+    return 1;
+  }
 
   const dtl::halo row{.prev = nx, .next = nx, .periodic = false, .granularity = nx};
   grid a(nx * ny, ctx, row), b(nx * ny, ctx, row), scratch(nx * ny, ctx, dtl::halo{.granularity = nx});

@@ -326,12 +326,15 @@ class distributed_vector {
     const dtl::halo spec = ghosts != nullptr ? *ghosts : dtl::halo{};
     // A halo's rules are checked from the arguments alone, and agreed on below with the rest: a rank
     // given other arguments gets the same failure as the others instead of leaving them waiting.
-    auto partition = block_partition::create(global_size, ctx.size(), spec.granularity == 0 ? 1 : spec.granularity);
-    status local_status = partition ? status{} : partition.error();
-    if (local_status.ok() && ghosts != nullptr) local_status = detail::check_halo(*partition, spec);
+    const auto partition = block_partition::create(global_size, ctx.size(), spec.granularity == 0 ? 1 : spec.granularity);
+    const status local_status = !partition          ? partition.error()
+                                : ghosts != nullptr ? detail::check_halo(*partition, spec)
+                                                    : status{};
     const index_range range = local_status.ok() ? partition->local_range(ctx.rank()).value() : index_range{};
+    // (void) on the assignments: nvcc warns on assigning a [[nodiscard]] type.
     result<local_part> local(local_status);
-    if (local_status.ok()) local = allocate_local(ctx, range.size(), value, std::move(space), initialise, spec);
+    if (local_status.ok())
+      static_cast<void>(local = allocate_local(ctx, range.size(), value, std::move(space), initialise, spec));
     detail::halo_plan_ptr plan;
     int path = 0;
     if (local.has_value() && ghosts != nullptr) {
@@ -341,7 +344,7 @@ class distributed_vector {
       if (made)
         plan = std::move(made).value();
       else
-        local = result<local_part>(std::move(made).error());
+        static_cast<void>(local = result<local_part>(std::move(made).error()));
     }
     // Every rank must build the same vector: a rank with another size would read and write past the
     // others' blocks; one with another halo would wait for messages that never come.
