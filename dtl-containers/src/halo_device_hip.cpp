@@ -136,6 +136,18 @@ status connect_halo_device(halo_plan& plan) {
   return {};
 }
 
+bool device_exchange_on_stream_only(const halo_plan& plan) noexcept { return on_stream_only(plan, *plan.dev); }
+
+status device_exchange_now(halo_plan& plan) {
+  halo_device& dev = *plan.dev;
+  DTL_ASSIGN_OR_RETURN(hip::device_guard guard, hip::device_guard::enter(plan.device));
+  // On the context's stream: after its earlier work, with no event to record or wait for.
+  const hipStream_t stream = dev.lane->stream.native_handle();
+  DTL_TRY(enqueue_exchange(plan, dev, stream));
+  DTL_HIP_TRY(hipStreamSynchronize(stream));
+  return {};
+}
+
 status device_exchange_begin(halo_plan& plan) {
   halo_device& dev = *plan.dev;
   DTL_ASSIGN_OR_RETURN(hip::device_guard guard, hip::device_guard::enter(plan.device));

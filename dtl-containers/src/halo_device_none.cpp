@@ -14,6 +14,8 @@ status no_hip() { return status(status_code::backend_not_available, "this build 
 int device_path_code(context_state&, int) noexcept { return 0; }
 result<halo_device_ptr> make_halo_device(halo_plan&) { return no_hip(); }
 status connect_halo_device(halo_plan&) { return {}; }
+status device_exchange_now(halo_plan&) { return no_hip(); }
+bool device_exchange_on_stream_only(const halo_plan&) noexcept { return false; }
 status device_exchange_begin(halo_plan&) { return no_hip(); }
 status device_exchange_end(halo_plan&) { return no_hip(); }
 status device_reduce(halo_plan&, datatype, reduce_op) { return no_hip(); }

@@ -168,6 +168,15 @@ status connect_halo_plan(const context&, halo_plan* plan) {
   return connect_halo_device(*plan);
 }
 
+status halo_exchange(halo_plan& plan) {
+  if (plan.device != no_device && !plan.idle() && !plan.in_flight && device_exchange_on_stream_only(plan)) {
+    DTL_TRY(plan.state->check());
+    return device_exchange_now(plan);
+  }
+  DTL_TRY(halo_exchange_begin(plan));
+  return halo_exchange_end(plan);
+}
+
 status halo_exchange_begin(halo_plan& plan) {
   DTL_TRY(plan.state->check());
   if (plan.in_flight)

@@ -69,6 +69,10 @@ void combine_host(void* dst, const void* src, std::size_t bytes, datatype type, 
 int device_path_code(context_state& state, int device) noexcept;
 result<halo_device_ptr> make_halo_device(halo_plan& plan);
 status connect_halo_device(halo_plan& plan);
+/// A blocking exchange where the device needs no host step (RCCL/NCCL, copies); invalid_state (never
+/// reached) elsewhere: the MPI paths are begin + end.
+status device_exchange_now(halo_plan& plan);
+bool device_exchange_on_stream_only(const halo_plan& plan) noexcept;
 status device_exchange_begin(halo_plan& plan);
 status device_exchange_end(halo_plan& plan);
 status device_reduce(halo_plan& plan, datatype type, reduce_op op);

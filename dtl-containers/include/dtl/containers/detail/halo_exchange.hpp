@@ -48,6 +48,9 @@ using halo_plan_ptr = std::unique_ptr<halo_plan, halo_plan_deleter>;
 /// Collective over the context; `plan` may be null (a rank whose plan failed to be made never gets here).
 [[nodiscard]] DTL_CONTAINERS_API status connect_halo_plan(const context& ctx, halo_plan* plan);
 
+/// A blocking exchange: exchange_begin and exchange_end, except that RCCL/NCCL and device copies are
+/// enqueued on the context's stream for the device (ordered after its work without an event).
+[[nodiscard]] DTL_CONTAINERS_API status halo_exchange(halo_plan& plan);
 /// Starts an exchange: the ghosts are being written until halo_exchange_end. Device memory: ordered
 /// after the work on the context's stream for the vector's device. invalid_state when one is in flight.
 [[nodiscard]] DTL_CONTAINERS_API status halo_exchange_begin(halo_plan& plan);
