@@ -34,4 +34,27 @@ TEST_SUITE("block_partition") {
     CHECK(p.local_range(0).value() == dtl::index_range{0, 4});
     CHECK(p.local_range(2).value() == dtl::index_range{7, 10});
   }
+
+  TEST_CASE("units: blocks of whole rows, split like elements are") {
+    for (const std::size_t unit : {std::size_t{1}, std::size_t{3}, std::size_t{16}})
+      for (const std::size_t units : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{11}})
+        for (int ranks = 1; ranks <= 4; ++ranks) {
+          CAPTURE(unit);
+          CAPTURE(units);
+          CAPTURE(ranks);
+          const auto p = dtl::block_partition::create(units * unit, ranks, unit).value();
+          const auto rows = dtl::block_partition::create(units, ranks).value();  // the same split, in rows
+          CHECK(p.unit() == unit);
+          for (int r = 0; r < ranks; ++r) {
+            const auto range = p.local_range(r).value();
+            const auto row_range = rows.local_range(r).value();
+            CHECK(range == dtl::index_range{row_range.begin * unit, row_range.end * unit});
+            for (std::size_t i = range.begin; i < range.end; ++i) CHECK(p.owner(i).value() == r);
+          }
+        }
+    CHECK(dtl::block_partition::create(10, 2, 3).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::block_partition::create(12, 2, 0).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::block_partition::create(12, 0, 3).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::block_partition::create(12, 2).value().unit() == 1);
+  }
 }

@@ -1,6 +1,8 @@
 #pragma once
 // block_partition: how a global index range [0, n) is split into contiguous blocks over ranks.
 // The first (n % ranks) ranks hold one element more, so block sizes differ by at most one.
+// With a unit u (a row of u elements, say), the n / u units are split that way and every block holds
+// whole units.
 
 #include <dtl/core/result.hpp>
 
@@ -22,11 +24,23 @@ class block_partition {
   /// invalid_argument when ranks <= 0.
   static result<block_partition> create(std::size_t global_size, int ranks) {
     if (ranks <= 0) return status(status_code::invalid_argument, "a partition needs at least one rank");
-    return block_partition(global_size, ranks);
+    return block_partition(global_size, ranks, 1);
+  }
+  /// Blocks of whole units of `unit` elements: invalid_argument when unit is 0 or does not divide
+  /// global_size.
+  static result<block_partition> create(std::size_t global_size, int ranks, std::size_t unit) {
+    if (ranks <= 0) return status(status_code::invalid_argument, "a partition needs at least one rank");
+    if (unit == 0 || global_size % unit != 0)
+      return status(status_code::invalid_argument, "a partition into units of " + std::to_string(unit) +
+                                                       " elements needs a global size that is a multiple of it, not " +
+                                                       std::to_string(global_size));
+    return block_partition(global_size, ranks, unit);
   }
 
   [[nodiscard]] constexpr std::size_t global_size() const noexcept { return size_; }
   [[nodiscard]] constexpr int ranks() const noexcept { return ranks_; }
+  /// Elements per unit: every block starts and ends on a multiple of it.
+  [[nodiscard]] constexpr std::size_t unit() const noexcept { return unit_; }
 
   /// The block of `rank`; invalid_rank when it is out of range.
   [[nodiscard]] result<index_range> local_range(int rank) const {
@@ -34,10 +48,11 @@ class block_partition {
       return status(status_code::invalid_rank,
                     "rank " + std::to_string(rank) + " is outside [0, " + std::to_string(ranks_) + ")");
     const auto r = static_cast<std::size_t>(rank);
-    const std::size_t base = size_ / static_cast<std::size_t>(ranks_);
-    const std::size_t extra = size_ % static_cast<std::size_t>(ranks_);
+    const std::size_t units = size_ / unit_;
+    const std::size_t base = units / static_cast<std::size_t>(ranks_);
+    const std::size_t extra = units % static_cast<std::size_t>(ranks_);
     const std::size_t begin = r * base + (r < extra ? r : extra);
-    return index_range{begin, begin + base + (r < extra ? 1 : 0)};
+    return index_range{begin * unit_, (begin + base + (r < extra ? 1 : 0)) * unit_};
   }
 
   /// The rank owning global index i; out_of_range when i >= global_size().
@@ -45,17 +60,20 @@ class block_partition {
     if (i >= size_)
       return status(status_code::out_of_range,
                     "index " + std::to_string(i) + " is outside [0, " + std::to_string(size_) + ")");
-    const std::size_t base = size_ / static_cast<std::size_t>(ranks_);
-    const std::size_t extra = size_ % static_cast<std::size_t>(ranks_);
-    const std::size_t big = extra * (base + 1);  // indices held by the ranks with one extra element
-    if (i < big) return static_cast<int>(i / (base + 1));
-    return static_cast<int>(extra + (i - big) / base);
+    const std::size_t u = i / unit_;  // the unit holding i
+    const std::size_t units = size_ / unit_;
+    const std::size_t base = units / static_cast<std::size_t>(ranks_);
+    const std::size_t extra = units % static_cast<std::size_t>(ranks_);
+    const std::size_t big = extra * (base + 1);  // units held by the ranks with one extra unit
+    if (u < big) return static_cast<int>(u / (base + 1));
+    return static_cast<int>(extra + (u - big) / base);
   }
 
  private:
-  constexpr block_partition(std::size_t n, int ranks) noexcept : size_(n), ranks_(ranks) {}
+  constexpr block_partition(std::size_t n, int ranks, std::size_t unit) noexcept : size_(n), ranks_(ranks), unit_(unit) {}
   std::size_t size_;
   int ranks_;
+  std::size_t unit_;
 };
 
 }  // namespace dtl

@@ -6,6 +6,7 @@
 //   dtl::distributed_vector<float, dtl::device_only<0>> vec(1000, ctx);        // hipMalloc on device 0
 //   dtl::distributed_vector<float, dtl::unified_memory> vec_unified(1000, ctx);  // hipMallocManaged
 //   auto made = dtl::distributed_vector<float, dtl::device_only_runtime>::create(n, ctx);   // no exceptions
+//   dtl::distributed_vector<float> u(n, ctx, dtl::halo{.prev = 1, .next = 1});  // ghosts: see halo.hpp
 //
 // Construction is collective: every rank of the context constructs the vector, with the same global size,
 // placement and element type (checked: ranks that disagree all get invalid_argument, naming what differs),
@@ -20,14 +21,23 @@
 // Movable, not copyable (clone() copies); a moved-from vector is empty, and its collectives return
 // invalid_state. T must be trivially copyable.
 // Not provided: resize() and redistribute() (the partition is fixed at construction).
+//
+// With a dtl::halo, the allocation holds halo.prev ghosts before the owned block and halo.next after
+// it: local_data() and the views still mean the owned elements; local_data_with_ghosts(),
+// local_view_with_ghosts() and device_view_with_ghosts() include the ghosts. halo() moves them
+// (vector_halo.hpp); sync_halo() is upstream DTL's name for halo().exchange(). With a granularity g the
+// blocks hold whole rows of g elements. Construction checks the width rule of halo.hpp.
 
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/communication/detail/agreement.hpp>
 #include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/containers/detail/segment_ops.hpp>
+#include <dtl/containers/detail/halo_exchange.hpp>
 #include <dtl/containers/global_view.hpp>
+#include <dtl/containers/halo.hpp>
 #include <dtl/containers/placement_traits.hpp>
+#include <dtl/containers/vector_halo.hpp>
 #include <dtl/containers/views.hpp>
 #include <dtl/core/memory_space.hpp>
 #include <dtl/core/placement.hpp>
@@ -74,15 +84,31 @@ class distributed_vector {
   distributed_vector(size_type global_size, const T& value, const context& ctx)
       : distributed_vector(value_or_throw(create(global_size, value, ctx))) {}
 
+  /// With ghost cells (see halo.hpp): `global_size` value-initialised elements, ghosts T{}. Throws
+  /// dtl::status_error on failure (see create()).
+  distributed_vector(size_type global_size, const context& ctx, const dtl::halo& ghosts)
+      : distributed_vector(value_or_throw(create(global_size, ctx, ghosts))) {}
+  distributed_vector(size_type global_size, const T& value, const context& ctx, const dtl::halo& ghosts)
+      : distributed_vector(value_or_throw(create(global_size, value, ctx, ghosts))) {}
+
   /// Like the constructors, without exceptions. Errors: invalid_state (the context's environment ended),
   /// invalid_argument (a device id past the devices there are, a context without a device for
   /// device_only_runtime), backend_not_available (no GPU), out_of_memory, collective_failure (another
-  /// rank failed).
+  /// rank failed). With a halo also invalid_argument, on every rank, for a granularity of 0, widths or
+  /// a global size that are not whole rows, or a block smaller than a width it feeds (halo.hpp).
   [[nodiscard]] static result<distributed_vector> create(size_type global_size, const context& ctx) {
     return make(global_size, ctx, nullptr, std::shared_ptr<memory_space_type>());
   }
   [[nodiscard]] static result<distributed_vector> create(size_type global_size, const T& value, const context& ctx) {
     return make(global_size, ctx, &value, std::shared_ptr<memory_space_type>());
+  }
+  [[nodiscard]] static result<distributed_vector> create(size_type global_size, const context& ctx,
+                                                         const dtl::halo& ghosts) {
+    return make(global_size, ctx, nullptr, std::shared_ptr<memory_space_type>(), true, &ghosts);
+  }
+  [[nodiscard]] static result<distributed_vector> create(size_type global_size, const T& value, const context& ctx,
+                                                         const dtl::halo& ghosts) {
+    return make(global_size, ctx, &value, std::shared_ptr<memory_space_type>(), true, &ghosts);
   }
   /// With a memory space of your own (a pool, say): any MemorySpace whose accessibility matches P. The
   /// vector keeps `space` alive and deallocates through it.
@@ -103,7 +129,9 @@ class distributed_vector {
         device_(std::exchange(other.device_, no_device)),
         storage_(std::move(other.storage_)),
         window_(std::move(other.window_)),
-        window_error_(std::move(other.window_error_)) {}
+        window_error_(std::move(other.window_error_)),
+        ghosts_(std::exchange(other.ghosts_, dtl::halo{})),
+        plan_(std::move(other.plan_)) {}
   distributed_vector& operator=(distributed_vector&& other) noexcept {
     if (this != &other) {
       distributed_vector gone(std::move(*this));  // frees this one's segment (and window) on return
@@ -114,6 +142,8 @@ class distributed_vector {
       storage_ = std::move(other.storage_);
       window_ = std::move(other.window_);
       static_cast<void>(window_error_ = std::move(other.window_error_));
+      ghosts_ = std::exchange(other.ghosts_, dtl::halo{});
+      plan_ = std::move(other.plan_);
     }
     return *this;
   }
@@ -144,8 +174,22 @@ class distributed_vector {
   /// or dtl::no_device for host_only.
   [[nodiscard]] int device_id() const noexcept { return device_; }
   /// This rank's elements: a device pointer for device placements. nullptr when local_size() is 0.
-  [[nodiscard]] T* local_data() noexcept { return static_cast<T*>(storage_.data()); }
-  [[nodiscard]] const T* local_data() const noexcept { return static_cast<const T*>(storage_.data()); }
+  [[nodiscard]] T* local_data() noexcept { return owned(storage_.data()); }
+  [[nodiscard]] const T* local_data() const noexcept { return owned(storage_.data()); }
+  /// The allocation with its ghosts: halo().prev() ghosts, the owned elements, halo().next() ghosts
+  /// (local_data() - halo().prev()). nullptr when local_size() is 0.
+  [[nodiscard]] T* local_data_with_ghosts() noexcept { return static_cast<T*>(storage_.data()); }
+  [[nodiscard]] const T* local_data_with_ghosts() const noexcept { return static_cast<const T*>(storage_.data()); }
+  /// Elements of local_data_with_ghosts(): 0 for an empty block, else prev + local_size() + next.
+  [[nodiscard]] size_type local_size_with_ghosts() const noexcept {
+    return local_size() == 0 ? 0 : ghosts_.prev + local_size() + ghosts_.next;
+  }
+
+  // --- the halo ---
+  /// Moves the ghosts (vector_halo.hpp). Without a halo it has no widths and its exchanges do nothing.
+  [[nodiscard]] vector_halo<T> halo() const noexcept { return vector_halo<T>(ctx_, ghosts_, plan_.get()); }
+  /// Upstream DTL's spelling of halo().exchange().
+  [[nodiscard]] result<void> sync_halo() const { return halo().exchange(); }
 
   // --- views ---
   [[nodiscard]] dtl::local_view<T> local_view() noexcept
@@ -167,6 +211,27 @@ class distributed_vector {
     requires(P::device_accessible)
   {
     return {local_data(), local_size(), device_};
+  }
+  /// The views with the ghosts (local_data_with_ghosts(), local_size_with_ghosts()).
+  [[nodiscard]] dtl::local_view<T> local_view_with_ghosts() noexcept
+    requires(P::host_accessible)
+  {
+    return {local_data_with_ghosts(), local_size_with_ghosts()};
+  }
+  [[nodiscard]] dtl::local_view<const T> local_view_with_ghosts() const noexcept
+    requires(P::host_accessible)
+  {
+    return {local_data_with_ghosts(), local_size_with_ghosts()};
+  }
+  [[nodiscard]] dtl::device_view<T> device_view_with_ghosts() noexcept
+    requires(P::device_accessible)
+  {
+    return {local_data_with_ghosts(), local_size_with_ghosts(), device_};
+  }
+  [[nodiscard]] dtl::device_view<const T> device_view_with_ghosts() const noexcept
+    requires(P::device_accessible)
+  {
+    return {local_data_with_ghosts(), local_size_with_ghosts(), device_};
   }
   [[nodiscard]] dtl::segmented_view<T> segmented_view() noexcept { return {partition_, rank(), local_data()}; }
   [[nodiscard]] dtl::segmented_view<const T> segmented_view() const noexcept { return {partition_, rank(), local_data()}; }
@@ -231,14 +296,16 @@ class distributed_vector {
     return all;
   }
 
-  /// A new vector with the same context, partition, placement and elements (copied on the device for
-  /// device placements). Collective.
+  /// A new vector with the same context, partition, halo, placement and elements, ghosts included
+  /// (copied on the device for device placements). Collective.
   [[nodiscard]] result<distributed_vector> clone() const {
-    DTL_ASSIGN_OR_RETURN(distributed_vector copy, make(global_size(), ctx_, nullptr, std::shared_ptr<memory_space_type>(), /*initialise=*/false));
+    DTL_ASSIGN_OR_RETURN(distributed_vector copy, make(global_size(), ctx_, nullptr, std::shared_ptr<memory_space_type>(),
+                                                       /*initialise=*/false, plan_ ? &ghosts_ : nullptr));
     if (local_size() != 0) {
       const transfer_kind kind = P::location == memory_location::host ? transfer_kind::host_to_host
                                                                       : transfer_kind::device_to_device;
-      DTL_TRY(detail::copy_segment(copy.local_data(), local_data(), local_size() * sizeof(T), kind));
+      DTL_TRY(detail::copy_segment(copy.local_data_with_ghosts(), local_data_with_ghosts(),
+                                   local_size_with_ghosts() * sizeof(T), kind));
     }
     return copy;
   }
@@ -253,21 +320,49 @@ class distributed_vector {
 
   template <class Space = memory_space_type>
   static result<distributed_vector> make(size_type global_size, const context& ctx, const T* value,
-                                         std::shared_ptr<Space> space, bool initialise = true) {
+                                         std::shared_ptr<Space> space, bool initialise = true,
+                                         const dtl::halo* ghosts = nullptr) {
     DTL_TRY(ctx.check());
-    DTL_ASSIGN_OR_RETURN(const block_partition partition, block_partition::create(global_size, ctx.size()));
-    DTL_ASSIGN_OR_RETURN(const index_range range, partition.local_range(ctx.rank()));
-    auto local = allocate_local(ctx, range.size(), value, std::move(space), initialise);
+    const dtl::halo spec = ghosts != nullptr ? *ghosts : dtl::halo{};
+    // A halo's rules are checked from the arguments alone, and agreed on below with the rest: a rank
+    // given other arguments gets the same failure as the others instead of leaving them waiting.
+    const auto partition = block_partition::create(global_size, ctx.size(), spec.granularity == 0 ? 1 : spec.granularity);
+    const status local_status = !partition          ? partition.error()
+                                : ghosts != nullptr ? detail::check_halo(*partition, spec)
+                                                    : status{};
+    const index_range range = local_status.ok() ? partition->local_range(ctx.rank()).value() : index_range{};
+    // (void) on the assignments: nvcc warns on assigning a [[nodiscard]] type.
+    result<local_part> local(local_status);
+    if (local_status.ok())
+      static_cast<void>(local = allocate_local(ctx, range.size(), value, std::move(space), initialise, spec));
+    detail::halo_plan_ptr plan;
+    int path = 0;
+    if (local.has_value() && ghosts != nullptr) {
+      const int ghost_device = P::location == memory_location::host ? no_device : local->device;
+      path = detail::halo_path_code(ctx, ghost_device);
+      auto made = detail::make_halo_plan(ctx, *partition, spec, sizeof(T), local->storage.data(), ghost_device);
+      if (made)
+        plan = std::move(made).value();
+      else
+        static_cast<void>(local = result<local_part>(std::move(made).error()));
+    }
     // Every rank must build the same vector: a rank with another size would read and write past the
-    // others' blocks.
+    // others' blocks; one with another halo would wait for messages that never come.
     const detail::call_signature call{
         "distributed_vector construction",
         {static_cast<std::int64_t>(global_size), static_cast<std::int64_t>(sizeof(T)),
-         static_cast<std::int64_t>(P::location), P::host_accessible ? 1 : 0, P::device_accessible ? 1 : 0},
-        {"global size", "element size", "placement location", "host accessible", "device accessible"}};
+         static_cast<std::int64_t>(P::location) * 4 + (P::host_accessible ? 2 : 0) + (P::device_accessible ? 1 : 0),
+         static_cast<std::int64_t>(spec.prev), static_cast<std::int64_t>(spec.next),
+         static_cast<std::int64_t>(spec.granularity) * 16 + path * 2 + (spec.periodic ? 1 : 0)},
+        {"global size", "element size", "placement (location * 4 + host accessible * 2 + device accessible)",
+         "halo prev", "halo next", "halo granularity * 16 + exchange path * 2 + periodic"}};
     DTL_TRY(detail::agree(ctx, local.has_value() ? status{} : local.error(), call));
+    if (ghosts != nullptr) DTL_TRY(detail::connect_halo_plan(ctx, plan.get()));
     auto [device, storage] = std::move(local).value();
-    return distributed_vector(ctx, partition, range, device, std::move(storage));
+    distributed_vector made(ctx, *partition, range, device, std::move(storage));
+    made.ghosts_ = spec;
+    made.plan_ = std::move(plan);
+    return made;
   }
 
   struct local_part {
@@ -276,25 +371,35 @@ class distributed_vector {
   };
 
   template <class Space>
-  static result<local_part> allocate_local(const context& ctx, size_type count, const T* value,
-                                           std::shared_ptr<Space> space, bool initialise) {
+  static result<local_part> allocate_local(const context& ctx, size_type owned, const T* value,
+                                           std::shared_ptr<Space> space, bool initialise, const dtl::halo& ghosts) {
     DTL_ASSIGN_OR_RETURN(const int device, placement_traits<P>::device(ctx));
     if constexpr (std::is_same_v<Space, memory_space_type>) {
       if (!space) {
         DTL_ASSIGN_OR_RETURN(space, placement_traits<P>::space(device));
       }
     }
-    if (count == 0) return local_part{device, {}};
-    if (count > std::numeric_limits<size_type>::max() / sizeof(T))
+    if (owned == 0) return local_part{device, {}};  // an empty block has no ghosts either
+    const size_type limit = std::numeric_limits<size_type>::max() / sizeof(T);
+    if (ghosts.prev > limit || ghosts.next > limit - ghosts.prev || owned > limit - ghosts.prev - ghosts.next)
+      return status(status_code::out_of_memory, "distributed_vector: " + std::to_string(owned) + " elements and their ghosts of " +
+                                                    std::to_string(sizeof(T)) + " bytes overflow");
+    const size_type count = ghosts.prev + owned + ghosts.next;
+    if (count > limit)
       return status(status_code::out_of_memory, "distributed_vector: " + std::to_string(count) +
                                                     " elements of " + std::to_string(sizeof(T)) + " bytes overflow");
     const size_type bytes = count * sizeof(T);
     DTL_ASSIGN_OR_RETURN(void* data, space->allocate(bytes, std::max(alignof(T), alignof(std::max_align_t))));
     detail::segment_allocation storage(space, data, bytes);
     if (initialise) {
-      const T init = value != nullptr ? *value : T{};
-      DTL_TRY(detail::fill_segment(ctx, P::location == memory_location::host ? no_device : device, data, count, &init,
+      // Ghosts start as T{} (boundary values go there), the owned elements as `value`.
+      const int fill_device = P::location == memory_location::host ? no_device : device;
+      const T zero{};
+      const bool ghosts_differ = value != nullptr && count != owned;
+      DTL_TRY(detail::fill_segment(ctx, fill_device, data, count, ghosts_differ ? &zero : (value != nullptr ? value : &zero),
                                    sizeof(T)));
+      if (ghosts_differ)
+        DTL_TRY(detail::fill_segment(ctx, fill_device, static_cast<T*>(data) + ghosts.prev, owned, value, sizeof(T)));
     }
     return local_part{device, std::move(storage)};
   }
@@ -324,6 +429,10 @@ class distributed_vector {
     if (count != 0 && buffer == nullptr) return status(status_code::null_pointer, "the host buffer is nullptr");
     return {};
   }
+  T* owned(void* data) const noexcept { return data != nullptr ? static_cast<T*>(data) + ghosts_.prev : nullptr; }
+  const T* owned(const void* data) const noexcept {
+    return data != nullptr ? static_cast<const T*>(data) + ghosts_.prev : nullptr;
+  }
   static block_partition empty_partition() noexcept { return block_partition::create(0, 1).value(); }
   static constexpr transfer_kind from_segment() noexcept {
     return P::location == memory_location::host ? transfer_kind::host_to_host : transfer_kind::device_to_host;
@@ -339,6 +448,8 @@ class distributed_vector {
   detail::segment_allocation storage_;
   std::shared_ptr<detail::window> window_;
   status window_error_;
+  dtl::halo ghosts_;
+  detail::halo_plan_ptr plan_;  // null without a halo
 };
 
 }  // namespace dtl
