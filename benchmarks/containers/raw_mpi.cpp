@@ -1,0 +1,65 @@
+#include "raw_mpi.hpp"
+
+#include <mpi.h>
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace bench::raw_mpi {
+
+namespace {
+
+MPI_Comm comm() {
+  static MPI_Comm dup = [] {
+    MPI_Comm c = MPI_COMM_NULL;
+    if (MPI_Comm_dup(MPI_COMM_WORLD, &c) != MPI_SUCCESS) std::abort();
+    return c;
+  }();
+  return dup;
+}
+
+void check(int e, const char* what) {
+  if (e != MPI_SUCCESS) {
+    std::fprintf(stderr, "benchmark failed: %s\n", what);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+}
+
+int count(std::size_t bytes) {
+  if (bytes > static_cast<std::size_t>(INT_MAX)) {
+    std::fprintf(stderr, "benchmark failed: %zu bytes is too many for one raw MPI call\n", bytes);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  return static_cast<int>(bytes);
+}
+
+}  // namespace
+
+bool available() {
+  int up = 0, down = 0;
+  MPI_Initialized(&up);
+  MPI_Finalized(&down);
+  return up != 0 && down == 0;
+}
+
+void sendrecv(const void* send, void* recv, std::size_t bytes, int peer) {
+  check(MPI_Sendrecv(send, count(bytes), MPI_BYTE, peer, 0, recv, count(bytes), MPI_BYTE, peer, 0, comm(),
+                     MPI_STATUS_IGNORE),
+        "MPI_Sendrecv");
+}
+
+void alltoall(const void* send, void* recv, std::size_t bytes_each) {
+  int p = 1;
+  MPI_Comm_size(comm(), &p);
+  std::vector<int> counts(static_cast<std::size_t>(p), count(bytes_each)), displs(static_cast<std::size_t>(p));
+  for (int r = 0; r < p; ++r) displs[static_cast<std::size_t>(r)] = count(bytes_each * static_cast<std::size_t>(r));
+  check(MPI_Alltoallv(send, counts.data(), displs.data(), MPI_BYTE, recv, counts.data(), displs.data(), MPI_BYTE,
+                      comm()),
+        "MPI_Alltoallv");
+}
+
+void barrier() { check(MPI_Barrier(comm()), "MPI_Barrier"); }
+
+}  // namespace bench::raw_mpi

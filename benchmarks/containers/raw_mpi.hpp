@@ -1,0 +1,19 @@
+#pragma once
+// Raw MPI for the device communication benchmark's baselines (raw_mpi.cpp: the one file of the
+// benchmark that includes mpi.h, which the kernel compiler is not given). Host buffers; the benchmark
+// stages device buffers itself, as a HIP user without a GPU-aware MPI does.
+
+#include <cstddef>
+
+namespace bench::raw_mpi {
+
+/// Whether MPI is running (the benchmark is under mpirun with an environment).
+bool available();
+/// MPI_Sendrecv of `bytes` bytes with `peer` on a communicator of the benchmark's own.
+void sendrecv(const void* send, void* recv, std::size_t bytes, int peer);
+/// MPI_Alltoallv with `bytes_each` bytes to and from every rank.
+void alltoall(const void* send, void* recv, std::size_t bytes_each);
+/// MPI_Barrier on the benchmark's communicator.
+void barrier();
+
+}  // namespace bench::raw_mpi
