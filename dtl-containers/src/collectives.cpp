@@ -303,27 +303,47 @@ result<void> context::alltoallv_raw(const void* send, std::span<const std::size_
   });
 }
 
-result<void> context::gather_raw(const void* send, void* recv, std::size_t count, std::size_t elem, int root) const {
-  const auto n = static_cast<std::size_t>(std::max(size(), 0));
-  detail::prepared_exchange p = detail::empty_exchange(n);
-  p.local = detail::check_root(root, size());
-  std::size_t bytes = 0, total = 0;
-  if (p.local.ok() && (!detail::times(count, elem, bytes) || !detail::times(bytes, n, total)))
-    p.local = status(status_code::out_of_range, fmt::format("gather: {} elements from each of {} ranks is past the "
-                                                            "address space", count, n));
-  if (p.local.ok() && bytes != 0) {
-    const bool at_root = rank() == root;
-    p.x.send = send;
-    p.x.send_bytes[static_cast<std::size_t>(root)] = bytes;
-    if (at_root) {
-      p.x.recv = recv;
-      for (std::size_t r = 0; r < n; ++r) {
-        p.x.recv_bytes[r] = bytes;
-        p.x.recv_displs[r] = r * bytes;
-      }
+namespace detail {
+namespace {
+
+/// gather (every rank's `count` elements to the root) or scatter (the root's blocks to every rank) as a
+/// byte exchange: the non-root side is one block to or from the root, the root's side one block per rank.
+prepared_exchange prepare_rooted(const char* what, int ranks, int rank, const void* send, void* recv, std::size_t count,
+                                 std::size_t elem, int root, bool to_root, std::size_t& bytes) {
+  const auto n = static_cast<std::size_t>(std::max(ranks, 0));
+  prepared_exchange p = empty_exchange(n);
+  p.local = check_root(root, ranks);
+  std::size_t total = 0;
+  bytes = 0;
+  if (p.local.ok() && (!times(count, elem, bytes) || !times(bytes, n, total)))
+    p.local = status(status_code::out_of_range,
+                     fmt::format("{}: {} elements for each of {} ranks is past the address space", what, count, n));
+  if (!p.local.ok() || bytes == 0) return p;
+  // The side every rank has (one block, exchanged with the root), and the root's other side.
+  std::vector<std::size_t>& one = to_root ? p.x.send_bytes : p.x.recv_bytes;
+  std::vector<std::size_t>& each = to_root ? p.x.recv_bytes : p.x.send_bytes;
+  std::vector<std::size_t>& each_displs = to_root ? p.x.recv_displs : p.x.send_displs;
+  one[static_cast<std::size_t>(root)] = bytes;
+  const bool at_root = rank == root;
+  if (to_root || at_root) p.x.send = send;
+  if (!to_root || at_root) p.x.recv = recv;
+  if (at_root) {
+    for (std::size_t r = 0; r < n; ++r) {
+      each[r] = bytes;
+      each_displs[r] = r * bytes;
     }
-    detail::check_buffers(p, "gather");
   }
+  check_buffers(p, what);
+  return p;
+}
+
+}  // namespace
+}  // namespace detail
+
+result<void> context::gather_raw(const void* send, void* recv, std::size_t count, std::size_t elem, int root) const {
+  std::size_t bytes = 0;
+  const detail::prepared_exchange p =
+      detail::prepare_rooted("gather", size(), rank(), send, recv, count, elem, root, true, bytes);
   detail::collective_call call(state_.get(), detail::rooted_signature("gather", count, elem, root, p.device));
   DTL_TRY(call.usable());
   return detail::finish(call, p, [&]() -> result<void> {
@@ -335,26 +355,9 @@ result<void> context::gather_raw(const void* send, void* recv, std::size_t count
 }
 
 result<void> context::scatter_raw(const void* send, void* recv, std::size_t count, std::size_t elem, int root) const {
-  const auto n = static_cast<std::size_t>(std::max(size(), 0));
-  detail::prepared_exchange p = detail::empty_exchange(n);
-  p.local = detail::check_root(root, size());
-  std::size_t bytes = 0, total = 0;
-  if (p.local.ok() && (!detail::times(count, elem, bytes) || !detail::times(bytes, n, total)))
-    p.local = status(status_code::out_of_range, fmt::format("scatter: {} elements to each of {} ranks is past the "
-                                                            "address space", count, n));
-  if (p.local.ok() && bytes != 0) {
-    const bool at_root = rank() == root;
-    p.x.recv = recv;
-    p.x.recv_bytes[static_cast<std::size_t>(root)] = bytes;
-    if (at_root) {
-      p.x.send = send;
-      for (std::size_t r = 0; r < n; ++r) {
-        p.x.send_bytes[r] = bytes;
-        p.x.send_displs[r] = r * bytes;
-      }
-    }
-    detail::check_buffers(p, "scatter");
-  }
+  std::size_t bytes = 0;
+  const detail::prepared_exchange p =
+      detail::prepare_rooted("scatter", size(), rank(), send, recv, count, elem, root, false, bytes);
   detail::collective_call call(state_.get(), detail::rooted_signature("scatter", count, elem, root, p.device));
   DTL_TRY(call.usable());
   return detail::finish(call, p, [&]() -> result<void> {
