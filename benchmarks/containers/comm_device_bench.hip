@@ -205,13 +205,14 @@ void one_rank(const dtl::context& ctx, int runs) {
   {
     const float* a_base = a.local_data();
     const float* b_base = b.local_data();
-    const auto from_a = [a_base, w] __device__(const float* p) {
-      const std::size_t col = static_cast<std::size_t>(p - a_base) % w;
-      return col == 0 || col == w - 1 ? *p : 0.25f * (p[-1] + p[1] + p[-static_cast<std::ptrdiff_t>(w)] + p[w]);
+    std::size_t width = w;  // captured: clang warns when a lambda captures a constexpr
+    const auto from_a = [a_base, width] __device__(const float* p) {
+      const std::size_t col = static_cast<std::size_t>(p - a_base) % width;
+      return col == 0 || col == width - 1 ? *p : 0.25f * (p[-1] + p[1] + p[-static_cast<std::ptrdiff_t>(width)] + p[width]);
     };
-    const auto from_b = [b_base, w] __device__(const float* p) {
-      const std::size_t col = static_cast<std::size_t>(p - b_base) % w;
-      return col == 0 || col == w - 1 ? *p : 0.25f * (p[-1] + p[1] + p[-static_cast<std::ptrdiff_t>(w)] + p[w]);
+    const auto from_b = [b_base, width] __device__(const float* p) {
+      const std::size_t col = static_cast<std::size_t>(p - b_base) % width;
+      return col == 0 || col == width - 1 ? *p : 0.25f * (p[-1] + p[1] + p[-static_cast<std::ptrdiff_t>(width)] + p[width]);
     };
     bool dtl_flip = false, raw_flip = false;
     const auto [raw_s, dtl_s] = compare(
