@@ -1,6 +1,7 @@
 #include "doctest.hpp"
 
 #include <dtl/containers/block_partition.hpp>
+#include <dtl/containers/detail/layout_moves.hpp>
 
 #include <vector>
 
@@ -56,5 +57,38 @@ TEST_SUITE("block_partition") {
     CHECK(dtl::block_partition::create(12, 2, 0).error() == dtl::status_code::invalid_argument);
     CHECK(dtl::block_partition::create(12, 0, 3).error() == dtl::status_code::invalid_argument);
     CHECK(dtl::block_partition::create(12, 2).value().unit() == 1);
+  }
+
+  TEST_CASE("layout moves: every element goes to its owner in the new layout, once") {
+    const std::vector<std::vector<std::size_t>> layouts = {{0, 0, 0}, {3, 3, 4}, {10, 0, 0}, {0, 0, 10},
+                                                           {1, 8, 1}, {0, 10, 0}, {5, 0, 5}};
+    for (const auto& a : layouts) {
+      for (const auto& b : layouts) {
+        std::size_t total_a = 0, total_b = 0;
+        for (auto x : a) total_a += x;
+        for (auto x : b) total_b += x;
+        if (total_a != total_b) continue;
+        const auto from = dtl::detail::layout_offsets(a), to = dtl::detail::layout_offsets(b);
+        // Simulate the alltoallv: global index g goes from its old owner to its new one.
+        std::vector<int> seen(total_a, 0);
+        for (std::size_t r = 0; r < a.size(); ++r) {
+          const auto m = dtl::detail::moves_between(from, to, r);
+          for (std::size_t q = 0; q < a.size(); ++q) {
+            const auto peer = dtl::detail::moves_between(from, to, q);
+            CHECK(m.send_counts[q] == peer.recv_counts[r]);  // what r sends, q expects
+            for (std::size_t k = 0; k < m.send_counts[q]; ++k) {
+              const std::size_t g = from[r] + m.send_displs[q] + k;
+              REQUIRE(g < to[q + 1]);
+              CHECK(g >= to[q]);
+              CHECK(g - to[q] == peer.recv_displs[r] + k);  // lands at its place in q's new block
+              ++seen[g];
+            }
+          }
+          std::size_t stays = m.send_counts[r];
+          CHECK(m.sent_elsewhere(r) + stays == a[r]);
+        }
+        for (int s : seen) CHECK(s == 1);
+      }
+    }
   }
 }
