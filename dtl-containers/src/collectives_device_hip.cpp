@@ -120,19 +120,9 @@ status run_exchange(device_resources& res, comm_backend& comm, collective_call& 
                 transfer_kind::device_to_device);
   }
   if (res.path == collective_path::nccl) {
-    std::shared_ptr<device_lane> lane;
-    if (ready.ok()) {
-      auto found = lane_of(res, res.device);
-      if (found)
-        lane = *found;
-      else
-        ready = std::move(found).error();
-    }
-    DTL_TRY(call.agree(ready));
-    // Made on the first RCCL/NCCL collective (collective itself, agreeing on its own failures).
-    DTL_ASSIGN_OR_RETURN(nccl::communicator* nc, nccl_of(res, comm));
-    const hipStream_t stream = lane->stream.native_handle();
-    DTL_TRY(nccl::alltoallv(*nc, x.send, x.send_bytes.data(), x.send_displs.data(), x.recv, x.recv_bytes.data(),
+    DTL_ASSIGN_OR_RETURN(const nccl_lane on, agreed_nccl_lane(res, comm, call, std::move(ready)));
+    const hipStream_t stream = on.stream();
+    DTL_TRY(nccl::alltoallv(*on.comm, x.send, x.send_bytes.data(), x.send_displs.data(), x.recv, x.recv_bytes.data(),
                             x.recv_displs.data(), stream));
     DTL_HIP_TRY(hipStreamSynchronize(stream));
     return {};

@@ -180,6 +180,20 @@ result<nccl::communicator*> nccl_of(device_resources& res, comm_backend& comm) {
   return res.nccl.get();
 }
 
+result<nccl_lane> agreed_nccl_lane(device_resources& res, comm_backend& comm, collective_call& call, status ready) {
+  nccl_lane on;
+  if (ready.ok()) {
+    auto found = lane_of(res, res.device);
+    if (found)
+      on.lane = std::move(found).value();
+    else
+      ready = std::move(found).error();
+  }
+  DTL_TRY(call.agree(ready));
+  DTL_ASSIGN_OR_RETURN(on.comm, nccl_of(res, comm));
+  return on;
+}
+
 /// Pinned host memory of at least `bytes` for the staged path; call with res.mutex held.
 result<std::byte*> staging_of(device_resources& res, std::size_t bytes) {
   if (res.staging_bytes < bytes) {
@@ -237,19 +251,9 @@ status device_collective(device_resources& res, comm_backend& comm, collective_c
     return copy(recv, send, bytes, hipMemcpyDeviceToDevice, "self collective");
   }
   if (nccl_takes(res, kind, type, send)) {
-    // The communicator is made on the first RCCL/NCCL collective, after the agreement (making it is
-    // collective too, and agrees on its own failures).
-    std::shared_ptr<device_lane> lane;
-    if (ready.ok()) {
-      auto found = lane_of(res, res.device);
-      if (found)
-        lane = *found;
-      else
-        ready = std::move(found).error();
-    }
-    DTL_TRY(call.agree(ready));
-    DTL_ASSIGN_OR_RETURN(nccl::communicator* nc, nccl_of(res, comm));
-    const hipStream_t stream = lane->stream.native_handle();
+    DTL_ASSIGN_OR_RETURN(const nccl_lane on, agreed_nccl_lane(res, comm, call, std::move(ready)));
+    nccl::communicator* nc = on.comm;
+    const hipStream_t stream = on.stream();
     switch (kind) {
       case collective::allreduce: DTL_TRY(nccl::allreduce(*nc, send, recv, count, type, op, stream)); break;
       case collective::reduce: DTL_TRY(nccl::reduce(*nc, send, recv, count, type, op, root, stream)); break;

@@ -48,6 +48,18 @@ struct device_resources {
 result<std::shared_ptr<device_lane>> lane_of(device_resources& res, int device);
 /// The context's RCCL/NCCL communicator, made on the first call (collective over `comm`).
 result<nccl::communicator*> nccl_of(device_resources& res, comm_backend& comm);
+class collective_call;  // state.hpp
+
+/// What a blocking collective on the RCCL/NCCL path enqueues on: the context's lane and communicator.
+struct nccl_lane {
+  std::shared_ptr<device_lane> lane;
+  nccl::communicator* comm = nullptr;
+  [[nodiscard]] hipStream_t stream() const { return lane->stream.native_handle(); }
+};
+/// The RCCL/NCCL path of a blocking collective: this rank's preparation `ready` and finding its lane are
+/// its part of `call`'s agreement; after it, the communicator (made on the first RCCL/NCCL collective,
+/// collectively, agreeing on its own failures).
+result<nccl_lane> agreed_nccl_lane(device_resources& res, comm_backend& comm, collective_call& call, status ready);
 /// Pinned host memory of at least `bytes` for the staged path; call with res.mutex held.
 result<std::byte*> staging_of(device_resources& res, std::size_t bytes);
 

@@ -63,31 +63,25 @@ status after_lane(halo_device& dev) {
 /// rank issues them in the same order (forward before backward), so the 2-rank periodic case, where
 /// both neighbours are one rank, pairs right.
 status nccl_exchange(halo_plan& plan, halo_device& dev, hipStream_t stream) {
-  DTL_TRY(nccl::group_start());
-  status s = [&]() -> status {
+  return nccl::grouped([&]() -> status {
     if (plan.prev_peer >= 0) DTL_TRY(nccl::recv(*dev.nccl, plan.prev_ghosts(), plan.prev_bytes, plan.prev_peer, stream));
     if (plan.next_peer >= 0) DTL_TRY(nccl::recv(*dev.nccl, plan.next_ghosts(), plan.next_bytes, plan.next_peer, stream));
     if (plan.next_peer >= 0) DTL_TRY(nccl::send(*dev.nccl, plan.last_owned(), plan.prev_bytes, plan.next_peer, stream));
     if (plan.prev_peer >= 0) DTL_TRY(nccl::send(*dev.nccl, plan.first_owned(), plan.next_bytes, plan.prev_peer, stream));
     return {};
-  }();
-  status ended = nccl::group_end();
-  return s.ok() ? ended : s;
+  });
 }
 
 /// The ghosts, back to their owners, into dev.back (reduce).
 status nccl_reverse(halo_plan& plan, halo_device& dev, hipStream_t stream) {
-  DTL_TRY(nccl::group_start());
-  status s = [&]() -> status {
+  return nccl::grouped([&]() -> status {
     if (plan.next_peer >= 0) DTL_TRY(nccl::recv(*dev.nccl, dev.back, plan.prev_bytes, plan.next_peer, stream));
     if (plan.prev_peer >= 0)
       DTL_TRY(nccl::recv(*dev.nccl, dev.back + plan.prev_bytes, plan.next_bytes, plan.prev_peer, stream));
     if (plan.prev_peer >= 0) DTL_TRY(nccl::send(*dev.nccl, plan.prev_ghosts(), plan.prev_bytes, plan.prev_peer, stream));
     if (plan.next_peer >= 0) DTL_TRY(nccl::send(*dev.nccl, plan.next_ghosts(), plan.next_bytes, plan.next_peer, stream));
     return {};
-  }();
-  status ended = nccl::group_end();
-  return s.ok() ? ended : s;
+  });
 }
 
 /// Enqueues an exchange on `stream` where no host step is needed (self copies, RCCL/NCCL).

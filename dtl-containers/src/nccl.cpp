@@ -155,16 +155,14 @@ status alltoallv(communicator& comm, const void* send, const std::size_t* send_b
 #else
   const auto* in = static_cast<const std::byte*>(send);
   auto* out = static_cast<std::byte*>(recv);
-  DTL_TRY(group_start());
-  status issued;
-  for (int peer = 0; peer < comm.size && issued.ok(); ++peer) {
-    const auto p = static_cast<std::size_t>(peer);
-    issued = nccl::send(comm, in + send_displs[p], send_bytes[p], peer, stream);
-    if (issued.ok()) issued = nccl::recv(comm, out + recv_displs[p], recv_bytes[p], peer, stream);
-  }
-  const status ended = group_end();  // always closes the group, even after a failed call
-  DTL_TRY(issued);
-  return ended;
+  return grouped([&]() -> status {
+    for (int peer = 0; peer < comm.size; ++peer) {
+      const auto p = static_cast<std::size_t>(peer);
+      DTL_TRY(nccl::send(comm, in + send_displs[p], send_bytes[p], peer, stream));
+      DTL_TRY(nccl::recv(comm, out + recv_displs[p], recv_bytes[p], peer, stream));
+    }
+    return {};
+  });
 #endif
 }
 

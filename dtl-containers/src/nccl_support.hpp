@@ -42,6 +42,15 @@ status recv(communicator& comm, void* buf, std::size_t bytes, int peer, hipStrea
 /// Brackets calls that form one group (ncclGroupStart/End): a grouped exchange, issued together.
 status group_start();
 status group_end();
+/// `issue()` (a status-returning callable of sends and receives) as one group: the group is always
+/// closed, also after a failed call, and the first failure is returned.
+template <class Issue>
+status grouped(Issue&& issue) {
+  if (status s = group_start(); !s.ok()) return s;
+  status issued = issue();
+  status ended = group_end();
+  return issued.ok() ? ended : issued;
+}
 /// Whether the library has a native all-to-all with per-peer counts (RCCL's ncclAllToAllv).
 bool has_native_alltoallv() noexcept;
 /// All-to-all with per-peer byte counts and offsets (size() entries each): RCCL's ncclAllToAllv, or

@@ -119,13 +119,11 @@ status nccl_exchange(context_state& state, const void* send, std::size_t send_by
     nc = res.nccl.get();
   }
   auto issue = [&](hipStream_t s) -> status {
-    DTL_TRY(nccl::group_start());
-    status sent = send != nullptr ? nccl::send(*nc, send, send_bytes, dest, s) : status{};
-    status got = sent.ok() && recv != nullptr ? nccl::recv(*nc, recv, recv_bytes, src, s) : status{};
-    status ended = nccl::group_end();
-    DTL_TRY(sent);
-    DTL_TRY(got);
-    return ended;
+    return nccl::grouped([&]() -> status {
+      if (send != nullptr) DTL_TRY(nccl::send(*nc, send, send_bytes, dest, s));
+      if (recv != nullptr) DTL_TRY(nccl::recv(*nc, recv, recv_bytes, src, s));
+      return {};
+    });
   };
   if (stream != nullptr) return issue(static_cast<hipStream_t>(stream));
   // Blocking: after every earlier write on the device, on the context's lane, waited for.
