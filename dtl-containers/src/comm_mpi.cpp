@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -174,6 +175,28 @@ MPI_Op mpi_op(reduce_op op) noexcept {
 // MPI counts are int. Byte counts are sent in units of the largest power of two (up to 64 bytes) that
 // divides all of them, so that up to 2^31 units move in one call; where every count (and offset) fits in
 // an int, plain MPI_BYTE does, without a datatype made and freed per call.
+/// Send and receive buffers for MPI that are never one pointer. Open MPI's non-blocking collectives
+/// (libnbc, which DTL calls at MPI_THREAD_SERIALIZED) read a send buffer equal to the receive buffer
+/// as MPI_IN_PLACE, and on a rank with nothing to move such an "in place" all-to-all returns without
+/// taking its tag (seen with Open MPI 4.1.6): every later collective on the communicator then pairs
+/// with the wrong one, and the next one hangs on every rank. DTL never means in place by passing one
+/// pointer twice; it happens where a side moves nothing (nullptr, or a staging buffer of no bytes), and
+/// that side gets a pointer of its own here (never read or written: its counts are zero).
+struct separate_buffers {
+  const void* send;
+  void* recv;
+};
+separate_buffers separate(const void* send, bool sends, void* recv, bool receives) noexcept {
+  static std::byte unused_send, unused_recv;
+  if (send != recv) return {send, recv};
+  if (!sends) send = &unused_send;
+  if (!receives) recv = &unused_recv;
+  return {send, recv};
+}
+bool any_bytes(const std::size_t* bytes, std::size_t n) noexcept {
+  return std::any_of(bytes, bytes + n, [](std::size_t b) { return b != 0; });
+}
+
 class byte_unit {
  public:
   /// `common`: a number every count divides; `largest`: the largest count or offset.
@@ -477,10 +500,11 @@ class mpi_comm final : public comm_backend {
     DTL_MPI_TURN(turn);
     DTL_TRY(usable());
     const int count = static_cast<int>(bytes_each);
+    const auto [in, out] = separate(send, bytes_each != 0, recv, bytes_each != 0);
     return run_collective(
         turn, "MPI_Alltoall", comm_,
-        [&] { return MPI_Alltoall(send, count, MPI_BYTE, recv, count, MPI_BYTE, comm_); },
-        [&](MPI_Request* r) { return MPI_Ialltoall(send, count, MPI_BYTE, recv, count, MPI_BYTE, comm_, r); });
+        [&] { return MPI_Alltoall(in, count, MPI_BYTE, out, count, MPI_BYTE, comm_); },
+        [&](MPI_Request* r) { return MPI_Ialltoall(in, count, MPI_BYTE, out, count, MPI_BYTE, comm_, r); });
   }
 
   status alltoallv(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
@@ -488,6 +512,11 @@ class mpi_comm final : public comm_backend {
     DTL_MPI_TURN(turn);
     DTL_TRY(usable());
     const std::size_t n = static_cast<std::size_t>(size_);
+    {
+      const auto [in, out] = separate(send, any_bytes(send_bytes, n), recv, any_bytes(recv_bytes, n));
+      send = in;
+      recv = out;
+    }
 #if MPI_VERSION >= 4
     if (g_message_limit == static_cast<std::size_t>(INT_MAX)) {
       std::vector<MPI_Count> sc(n), rc(n);

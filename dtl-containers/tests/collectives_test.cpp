@@ -86,6 +86,35 @@ TEST_SUITE("mpi.collectives") {
     if (me == 0) CHECK(recv[0] == -7);
   }
 
+  TEST_CASE("a rank that moves nothing passes no buffers, then takes part in the next collectives") {
+    const auto ctx = world();
+    const int p = ctx.size(), me = ctx.rank();
+    const auto n = static_cast<std::size_t>(p);
+    const bool silent = me == 0;
+    // Rank 0 passes nullptr and zero counts; every other rank exchanges `each` elements with itself.
+    const std::size_t each = 1000;
+    counts sizes(n), displs(n);
+    for (std::size_t q = 0; q < n; ++q) {
+      sizes[q] = silent || q != static_cast<std::size_t>(me) ? 0 : each;
+      displs[q] = q * each;
+    }
+    std::vector<std::int64_t> send(n * each, me), recv(n * each, -7);
+    REQUIRE(ctx.alltoallv(silent ? nullptr : send.data(), sizes, displs, silent ? nullptr : recv.data(), sizes, displs)
+                .has_value());
+    if (!silent) CHECK(recv[static_cast<std::size_t>(me) * each] == me);
+    // gatherv to the last rank, rank 0 giving nothing; then a plain collective.
+    const int root = p - 1;
+    counts root_sizes(n, each);
+    root_sizes[0] = 0;
+    std::fill(recv.begin(), recv.end(), -7);
+    REQUIRE(ctx.gatherv(silent ? nullptr : send.data(), silent ? 0 : each, me == root ? recv.data() : nullptr,
+                        me == root ? root_sizes : counts{}, me == root ? displs : counts{}, root)
+                .has_value());
+    if (me == root)
+      for (std::size_t q = 1; q < n; ++q) CHECK(recv[q * each] == static_cast<std::int64_t>(q));
+    CHECK(ctx.allreduce_value(1, dtl::reduce_op::sum).value() == p);
+  }
+
   TEST_CASE("alltoall") {
     const auto ctx = world();
     const int p = ctx.size(), me = ctx.rank();
