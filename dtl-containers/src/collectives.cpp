@@ -337,6 +337,32 @@ prepared_exchange prepare_rooted(const char* what, int ranks, int rank, const vo
   return p;
 }
 
+/// gatherv (to_root: every rank's `count` elements into the root's blocks) or scatterv (the root's blocks,
+/// one to each rank) as a byte exchange: the root's side from its counts and displacements, every rank's
+/// own block (`bytes`) exchanged with the root.
+prepared_exchange prepare_rooted_v(const char* what, int ranks, int rank, const void* send, void* recv,
+                                   std::size_t count, std::size_t elem, std::span<const std::size_t> root_counts,
+                                   std::span<const std::size_t> displs, int root, bool to_root, std::size_t& bytes) {
+  const auto n = static_cast<std::size_t>(std::max(ranks, 0));
+  prepared_exchange p = empty_exchange(n);
+  p.local = check_root(root, ranks);
+  bytes = 0;
+  if (p.local.ok() && !times(count, elem, bytes))
+    p.local = status(status_code::out_of_range, fmt::format("{}: {} elements is past the address space", what, count));
+  const bool at_root = rank == root;
+  if (p.local.ok() && at_root)
+    p.local = to_root ? side_in_bytes(what, "the root", n, root_counts, displs, elem, true, p.x.recv_bytes, p.x.recv_displs)
+                      : side_in_bytes(what, "the root", n, root_counts, displs, elem, false, p.x.send_bytes, p.x.send_displs);
+  if (p.local.ok()) {
+    p.x.send = to_root || at_root ? send : nullptr;
+    p.x.recv = !to_root || at_root ? recv : nullptr;
+    (to_root ? p.x.send_bytes : p.x.recv_bytes)[static_cast<std::size_t>(root)] = bytes;
+    check_buffers(p, what);
+  }
+  if (!p.local.ok()) p.x = empty_exchange(n).x;
+  return p;
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -369,22 +395,9 @@ result<void> context::scatter_raw(const void* send, void* recv, std::size_t coun
 result<void> context::gatherv_raw(const void* send, std::size_t count, void* recv,
                                   std::span<const std::size_t> recv_counts, std::span<const std::size_t> displs,
                                   std::size_t elem, int root) const {
-  const auto n = static_cast<std::size_t>(std::max(size(), 0));
-  detail::prepared_exchange p = detail::empty_exchange(n);
-  p.local = detail::check_root(root, size());
   std::size_t bytes = 0;
-  if (p.local.ok() && !detail::times(count, elem, bytes))
-    p.local = status(status_code::out_of_range, fmt::format("gatherv: {} elements is past the address space", count));
-  if (p.local.ok() && rank() == root)
-    p.local = detail::side_in_bytes("gatherv", "the root", n, recv_counts, displs, elem, true, p.x.recv_bytes,
-                                    p.x.recv_displs);
-  if (p.local.ok()) {
-    p.x.send = send;
-    p.x.recv = rank() == root ? recv : nullptr;
-    p.x.send_bytes[static_cast<std::size_t>(root)] = bytes;
-    detail::check_buffers(p, "gatherv");
-  }
-  if (!p.local.ok()) p.x = detail::empty_exchange(n).x;
+  detail::prepared_exchange p =
+      detail::prepare_rooted_v("gatherv", size(), rank(), send, recv, count, elem, recv_counts, displs, root, true, bytes);
   detail::collective_call call(state_.get(), detail::rooted_signature("gatherv", 0, elem, root, false));
   DTL_TRY(call.usable());
   detail::check_rooted_counts(*state_->comm, p, "gatherv", count, recv_counts, root);
@@ -398,22 +411,9 @@ result<void> context::gatherv_raw(const void* send, std::size_t count, void* rec
 result<void> context::scatterv_raw(const void* send, std::span<const std::size_t> send_counts,
                                    std::span<const std::size_t> displs, void* recv, std::size_t count,
                                    std::size_t elem, int root) const {
-  const auto n = static_cast<std::size_t>(std::max(size(), 0));
-  detail::prepared_exchange p = detail::empty_exchange(n);
-  p.local = detail::check_root(root, size());
   std::size_t bytes = 0;
-  if (p.local.ok() && !detail::times(count, elem, bytes))
-    p.local = status(status_code::out_of_range, fmt::format("scatterv: {} elements is past the address space", count));
-  if (p.local.ok() && rank() == root)
-    p.local = detail::side_in_bytes("scatterv", "the root", n, send_counts, displs, elem, false, p.x.send_bytes,
-                                    p.x.send_displs);
-  if (p.local.ok()) {
-    p.x.send = rank() == root ? send : nullptr;
-    p.x.recv = recv;
-    p.x.recv_bytes[static_cast<std::size_t>(root)] = bytes;
-    detail::check_buffers(p, "scatterv");
-  }
-  if (!p.local.ok()) p.x = detail::empty_exchange(n).x;
+  detail::prepared_exchange p =
+      detail::prepare_rooted_v("scatterv", size(), rank(), send, recv, count, elem, send_counts, displs, root, false, bytes);
   detail::collective_call call(state_.get(), detail::rooted_signature("scatterv", 0, elem, root, false));
   DTL_TRY(call.usable());
   detail::check_rooted_counts(*state_->comm, p, "scatterv", count, send_counts, root);
