@@ -148,9 +148,40 @@ bool poll(comm_request_ptr& req, p2p_transfer& t) {
   return *r;
 }
 
-class send_transfer final : public p2p_transfer {
+/// What both halves of a transfer keep: the envelopes, their requests, the staging memory and the
+/// outcome once the handshake has decided it.
+class transfer_half : public p2p_transfer {
  public:
-  send_transfer(context_state& st, side s) : st_(st), s_(std::move(s)) {
+  [[nodiscard]] bool answered() const noexcept { return answered_ || done; }
+  [[nodiscard]] bool nccl_pending() const noexcept { return nccl_pending_ && !done; }
+  [[nodiscard]] const side& part() const noexcept { return s_; }
+  /// The RCCL/NCCL transfer of both ranks is done: after both agreed, a failure is this rank's own.
+  void nccl_done(const status& s) {
+    nccl_pending_ = false;
+    if (!s.ok()) verdict_ = s;
+  }
+
+ protected:
+  transfer_half(context_state& st, side s) : st_(st), s_(std::move(s)) {}
+  void end(status s) {
+    done = true;
+    outcome = std::move(s);
+  }
+
+  context_state& st_;
+  side s_;
+  ready_envelope ready_;
+  status_envelope reply_;
+  comm_request_ptr ready_req_, status_req_, payload_req_;
+  p2p_device::pinned_ptr staging_;
+  status verdict_;
+  bool answered_ = false;
+  bool nccl_pending_ = false;
+};
+
+class send_transfer final : public transfer_half {
+ public:
+  send_transfer(context_state& st, side s) : transfer_half(st, std::move(s)) {
     auto r = st_.comm->irecv(&ready_, sizeof ready_, s_.peer, s_.tag, p2p_channel::control);
     if (r)
       ready_req_ = std::move(r).value();
@@ -167,19 +198,7 @@ class send_transfer final : public p2p_transfer {
     if (!poll(status_req_, *this) || !poll(payload_req_, *this) || nccl_pending_) return;
     end(verdict_);
   }
-  [[nodiscard]] bool answered() const noexcept { return answered_ || done; }
-  [[nodiscard]] bool nccl_pending() const noexcept { return nccl_pending_ && !done; }
-  [[nodiscard]] const side& part() const noexcept { return s_; }
-  void nccl_done(const status& s) {
-    nccl_pending_ = false;
-    if (!s.ok()) verdict_ = s;  // after both ranks agreed: this rank's own failure
-  }
-
  private:
-  void end(status s) {
-    done = true;
-    outcome = std::move(s);
-  }
   /// The receiver has posted: decide, tell it, and send the payload.
   void answer() {
     answered_ = true;
@@ -250,20 +269,11 @@ class send_transfer final : public p2p_transfer {
     return {};
   }
 
-  context_state& st_;
-  side s_;
-  ready_envelope ready_;
-  status_envelope reply_;
-  comm_request_ptr ready_req_, status_req_, payload_req_;
-  p2p_device::pinned_ptr staging_;
-  status verdict_;
-  bool answered_ = false;
-  bool nccl_pending_ = false;
 };
 
-class recv_transfer final : public p2p_transfer {
+class recv_transfer final : public transfer_half {
  public:
-  recv_transfer(context_state& st, side s) : st_(st), s_(std::move(s)) {
+  recv_transfer(context_state& st, side s) : transfer_half(st, std::move(s)) {
     // A small host receive gets its payload in the status envelope; any other posts its payload receive
     // once the status has come (the payload's path and length are agreed then, and the ticket lets
     // it match whenever it is posted).
@@ -296,19 +306,7 @@ class recv_transfer final : public p2p_transfer {
     }
     end(verdict_);
   }
-  [[nodiscard]] bool answered() const noexcept { return answered_ || done; }
-  [[nodiscard]] bool nccl_pending() const noexcept { return nccl_pending_ && !done; }
-  [[nodiscard]] const side& part() const noexcept { return s_; }
-  void nccl_done(const status& s) {
-    nccl_pending_ = false;
-    if (!s.ok()) verdict_ = s;
-  }
-
  private:
-  void end(status s) {
-    done = true;
-    outcome = std::move(s);
-  }
   /// A device receive takes its staging memory now, unless MPI takes device memory: a failure here
   /// travels to the sender; after the status, nothing may fail that would leave the sender's payload
   /// unreceived. (One that ends up on RCCL/NCCL gives it back unused.)
@@ -362,15 +360,6 @@ class recv_transfer final : public p2p_transfer {
     if (status p = post_payload(s_.bytes()); !p.ok()) end(std::move(p));
   }
 
-  context_state& st_;
-  side s_;
-  ready_envelope ready_;
-  status_envelope reply_;
-  comm_request_ptr ready_req_, status_req_, payload_req_;
-  p2p_device::pinned_ptr staging_;
-  status verdict_;
-  bool answered_ = false;
-  bool nccl_pending_ = false;
   bool staged_payload_ = false;  // the payload arrives in staging_
 };
 
