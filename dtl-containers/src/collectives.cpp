@@ -67,19 +67,26 @@ bool any_nonzero(const std::vector<std::size_t>& bytes) noexcept {
   return std::any_of(bytes.begin(), bytes.end(), [](std::size_t b) { return b != 0; });
 }
 
-/// Whether the buffers are device memory (a null one does not say); the two must be of one kind.
-result<bool> on_device(const void* a, const void* b) {
+/// Whether the buffers are device memory (a null one does not say); the two must be of one kind. Their
+/// devices go to `devices` (send's, recv's) when asked for.
+result<bool> on_device(const void* a, const void* b, std::pair<int, int>* devices = nullptr) {
   if (!device_support::built()) return false;
-  bool device_a = false, device_b = false;
+  int device_a = no_device, device_b = no_device;
   if (a != nullptr) {
-    DTL_ASSIGN_OR_RETURN(device_a, device_support::is_device_memory(a));
+    DTL_ASSIGN_OR_RETURN(device_a, device_support::device_of_memory(a));
   }
-  if (b != nullptr && b != a) {
-    DTL_ASSIGN_OR_RETURN(device_b, device_support::is_device_memory(b));
+  if (b != nullptr) {
+    if (b == a) {
+      device_b = device_a;
+    } else {
+      DTL_ASSIGN_OR_RETURN(device_b, device_support::device_of_memory(b));
+    }
   }
-  if (a != nullptr && b != nullptr && b != a && device_a != device_b)
+  if (devices != nullptr) *devices = {device_a, device_b};
+  const bool on_a = device_a != no_device, on_b = device_b != no_device;
+  if (a != nullptr && b != nullptr && b != a && on_a != on_b)
     return invalid("a collective's buffers must both be device memory or both host memory");
-  return device_a || device_b;
+  return on_a || on_b;
 }
 
 /// Null buffers that would move data, then where the buffers live.
@@ -90,7 +97,10 @@ void check_buffers(prepared_exchange& p, const char* what) {
   if (p.local.ok() && receives && p.x.recv == nullptr)
     p.local = invalid(fmt::format("{}: the receive buffer is nullptr", what));
   if (!p.local.ok()) return;
-  result<bool> device = on_device(p.x.send, p.x.recv);
+  std::pair<int, int> devices{no_device, no_device};
+  result<bool> device = on_device(p.x.send, p.x.recv, &devices);
+  p.x.send_device = devices.first;
+  p.x.recv_device = devices.second;
   if (device) {
     p.device = *device;
     p.says = p.x.send != nullptr || p.x.recv != nullptr;

@@ -11,7 +11,6 @@
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/error.hpp>
 #include <dtl/hip/hip_memory_transfer.hpp>
-#include <dtl/hip/pointer.hpp>
 #include <dtl/hip/progress_engine.hpp>
 
 #include <fmt/format.h>
@@ -29,15 +28,15 @@ bool any_nonzero(const std::vector<std::size_t>& bytes) noexcept {
 }
 
 /// A buffer that moves data must be memory of the context's device (RCCL/NCCL and the staging copies
-/// work on that device only).
-status check_device_of(const device_resources& res, const void* ptr, bool moves, const char* which) {
-  if (!moves || ptr == nullptr) return {};
-  DTL_ASSIGN_OR_RETURN(const hip::pointer_attributes attr, hip::query_pointer(ptr));
-  if (attr.device != res.device)
+/// work on that device only): `device` is the one found when the buffers were checked.
+status check_device_of(const device_resources& res, int device, bool moves, const char* which) {
+  if (!moves || device == res.device) return {};
+  if (device == no_device)
     return status(status_code::invalid_argument,
-                  fmt::format("a collective's {} buffer is memory of device {}, and this context's device is {}",
-                              which, attr.device, res.device));
-  return {};
+                  fmt::format("a collective's {} buffer is host memory, and the others' are device memory", which));
+  return status(status_code::invalid_argument,
+                fmt::format("a collective's {} buffer is memory of device {}, and this context's device is {}", which,
+                            device, res.device));
 }
 
 /// This rank's preparation, part of the agreement: the context's device current, the buffers on it.
@@ -46,8 +45,8 @@ status enter_device(const device_resources& res, const byte_exchange& x, std::op
     DTL_ASSIGN_OR_RETURN(hip::device_guard entered, hip::device_guard::enter(res.device));
     guard.emplace(std::move(entered));
   }
-  DTL_TRY(check_device_of(res, x.send, any_nonzero(x.send_bytes), "send"));
-  return check_device_of(res, x.recv, any_nonzero(x.recv_bytes), "receive");
+  DTL_TRY(check_device_of(res, x.send_device, x.send != nullptr && any_nonzero(x.send_bytes), "send"));
+  return check_device_of(res, x.recv_device, x.recv != nullptr && any_nonzero(x.recv_bytes), "receive");
 }
 
 /// Returns once the bytes are in dst (hipMemcpy alone may return before a copy into device memory is

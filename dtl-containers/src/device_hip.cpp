@@ -359,10 +359,15 @@ void release(device_resources& res) noexcept {
   // Lanes in use elsewhere (a pending future) live on until their last user lets go.
 }
 
-result<bool> is_device_memory(const void* ptr) {
-  if (hip::device_count() == 0) return false;
+result<int> device_of_memory(const void* ptr) {
+  if (hip::device_count() == 0) return no_device;
   DTL_ASSIGN_OR_RETURN(const hip::pointer_attributes attr, hip::query_pointer(ptr));
-  return attr.kind == hip::memory_kind::device;
+  return attr.kind == hip::memory_kind::device ? attr.device : no_device;
+}
+
+result<bool> is_device_memory(const void* ptr) {
+  DTL_ASSIGN_OR_RETURN(const int device, device_of_memory(ptr));
+  return device != no_device;
 }
 
 status allreduce(device_resources& res, comm_backend& comm, collective_call& call, const void* send, void* recv,

@@ -38,6 +38,7 @@ collective_path path(const device_resources& resources) noexcept { return resour
 const std::string& path_reason(const device_resources& resources) noexcept { return resources.reason; }
 void release(device_resources&) noexcept {}
 result<bool> is_device_memory(const void*) { return false; }
+result<int> device_of_memory(const void*) { return no_device; }
 bool mpi_takes_device_memory(const device_resources&) noexcept { return false; }
 status fill(const context&, int, void*, std::size_t, const void*, std::size_t) { return no_hip(); }
 status copy(void*, const void*, std::size_t, transfer_kind) { return no_hip(); }

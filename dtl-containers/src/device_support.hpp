@@ -6,6 +6,7 @@
 
 #include <dtl/containers/communication/collective_types.hpp>
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/core/device_id.hpp>
 #include <dtl/core/memory_transfer.hpp>
 #include <dtl/core/result.hpp>
 
@@ -25,6 +26,9 @@ struct byte_exchange {
   const void* send = nullptr;
   void* recv = nullptr;
   std::vector<std::size_t> send_bytes, send_displs, recv_bytes, recv_displs;
+  // The devices of send and recv (dtl::no_device: host memory or none), found once when the buffers
+  // were checked.
+  int send_device = no_device, recv_device = no_device;
 };
 
 /// The GPU resources of one context (collective path, RCCL/NCCL communicator, staging buffers, lanes).
@@ -66,6 +70,8 @@ status copy(void* dst, const void* src, std::size_t bytes, transfer_kind kind);
 
 /// Whether `ptr` is device memory (hipMalloc), which collectives must not hand to a non-GPU-aware MPI.
 result<bool> is_device_memory(const void* ptr);
+/// The device whose memory (hipMalloc) `ptr` is, or dtl::no_device for any other memory.
+result<int> device_of_memory(const void* ptr);
 
 /// Blocking collectives on device buffers (the caller checked is_device_memory and its arguments). They
 /// first wait for all work on the device, so they see every earlier write. Each runs `call`'s agreement
