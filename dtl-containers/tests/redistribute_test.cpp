@@ -6,9 +6,12 @@
 
 #include <dtl/containers/algorithms.hpp>
 #include <dtl/containers/distributed_vector.hpp>
+#include <dtl/core/host_memory_space.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <numeric>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -101,6 +104,28 @@ std::vector<sizes_t> layouts(std::size_t n, int p) {
   out.push_back(even_sizes(n, p));
   return out;
 }
+
+// Host memory that refuses allocations once `fail` is set (a rank out of memory).
+class failing_space {
+ public:
+  static constexpr bool host_accessible = true;
+  static constexpr bool device_accessible = false;
+  bool fail = false;
+  int allocations = 0;
+  dtl::result<void*> allocate(std::size_t bytes) { return allocate(bytes, alignof(std::max_align_t)); }
+  dtl::result<void*> allocate(std::size_t bytes, std::size_t alignment) {
+    if (fail) return dtl::status(dtl::status_code::out_of_memory, "failing_space: no memory on this rank");
+    ++allocations;
+    return host_.allocate(bytes, alignment);
+  }
+  void deallocate(void* p, std::size_t bytes) noexcept { host_.deallocate(p, bytes); }
+  [[nodiscard]] dtl::memory_space_properties properties() const noexcept { return host_.properties(); }
+  [[nodiscard]] static constexpr std::string_view name() noexcept { return "failing"; }
+
+ private:
+  dtl::host_memory_space host_;
+};
+static_assert(dtl::MemorySpace<failing_space>);
 
 }  // namespace
 
@@ -278,6 +303,43 @@ TEST_SUITE("mpi.redistribute") {
     // The vector still works.
     REQUIRE(v.redistribute().has_value());
     CHECK(everything(v) == iota_ref(30, 0));
+  }
+
+  TEST_CASE("an allocation that fails on one rank fails on every rank and leaves the vector as it was") {
+    const auto ctx = world();
+    const int p = ctx.size();
+    auto space = std::make_shared<failing_space>();
+    auto made = vec_t::create(40, ctx, space);
+    REQUIRE(made.has_value());
+    vec_t v = std::move(made).value();
+    REQUIRE(dtl::iota(v, std::int64_t{0}).has_value());
+    // The new blocks come from the vector's own memory space, empty ranks included.
+    REQUIRE(v.redistribute(layouts(40, p).front()).has_value());
+    REQUIRE(v.redistribute().has_value());
+    CHECK(space->allocations >= 1);
+    const auto range = v.local_range();
+    const std::int64_t* data = v.local_data();
+    space->fail = ctx.rank() == p - 1;  // the last rank holds elements in both layouts tried below
+    sizes_t last_heavy(static_cast<std::size_t>(p), 0);
+    last_heavy.back() = 40;
+    const auto r = p == 1 ? v.resize(41) : v.redistribute(last_heavy);  // one rank: the layout it has
+    REQUIRE_FALSE(r.has_value());
+    const auto code = static_cast<int>(r.error().code());
+    const auto expected = static_cast<int>(p == 1 ? dtl::status_code::out_of_memory : dtl::status_code::collective_failure);
+    CHECK(ctx.allreduce_value(code, dtl::reduce_op::min).value() == expected);
+    CHECK(ctx.allreduce_value(code, dtl::reduce_op::max).value() == expected);
+    CHECK(v.local_range() == range);
+    CHECK(v.local_data() == data);
+    CHECK(everything(v) == iota_ref(40, 0));
+    const auto grown = v.resize(80);
+    CHECK(ctx.allreduce_value(grown.has_value() ? 1 : 0, dtl::reduce_op::max).value() == 0);
+    CHECK(v.global_size() == 40);
+    CHECK(everything(v) == iota_ref(40, 0));
+    space->fail = false;
+    REQUIRE(v.resize(80, std::int64_t{-1}).has_value());
+    auto ref = iota_ref(40, 0);
+    ref.resize(80, -1);
+    CHECK(everything(v) == ref);
   }
 
   TEST_CASE("a vector with a halo keeps its layout: not_supported on every rank") {
