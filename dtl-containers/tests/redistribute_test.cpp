@@ -342,16 +342,68 @@ TEST_SUITE("mpi.redistribute") {
     CHECK(everything(v) == ref);
   }
 
-  TEST_CASE("a vector with a halo keeps its layout: not_supported on every rank") {
+  TEST_CASE("a vector with a halo: the plan is made anew, the exchange fills the new neighbours' edges") {
     const auto ctx = world();
-    vec_t v(12 * static_cast<std::size_t>(ctx.size()), ctx, dtl::halo{.prev = 1, .next = 1});
+    const int p = ctx.size();
+    const std::size_t n = 12 * static_cast<std::size_t>(p);
+    vec_t v(n, ctx, dtl::halo{.prev = 1, .next = 1});
+    REQUIRE(dtl::iota(v, std::int64_t{1}).has_value());
+    auto check_ghosts = [&] {
+      REQUIRE(v.halo().exchange().has_value());
+      if (v.local_size() == 0) {
+        CHECK(v.local_size_with_ghosts() == 0);
+        return;
+      }
+      const auto g = v.local_view_with_ghosts();
+      REQUIRE(g.size() == v.local_size() + 2);
+      const auto first = static_cast<std::int64_t>(v.global_offset());
+      const auto end = static_cast<std::int64_t>(v.global_offset() + v.local_size());
+      CHECK(g[0] == (first > 0 ? first : 0));  // element first - 1 holds the value first
+      CHECK(g[1] == first + 1);
+      CHECK(g[g.size() - 1] == (end < static_cast<std::int64_t>(v.global_size()) ? end + 1 : 0));
+    };
+    check_ghosts();
+    for (const sizes_t& sizes : layouts(n, p)) {
+      REQUIRE(v.redistribute(sizes).has_value());
+      has_layout(v, sizes);
+      CHECK(everything(v) == iota_ref(n, 1));
+      check_ghosts();
+    }
+    REQUIRE(v.resize(n + 5, std::int64_t{0}).has_value());
+    REQUIRE(dtl::iota(v, std::int64_t{1}).has_value());
+    CHECK(everything(v) == iota_ref(n + 5, 1));
+    check_ghosts();
+    REQUIRE(v.redistribute().has_value());
+    check_ghosts();
+  }
+
+  TEST_CASE("a vector with a halo: layouts that break its rules are refused on every rank, the vector as it was") {
+    const auto ctx = world();
+    const int p = ctx.size();
+    const std::size_t n = 8 * static_cast<std::size_t>(p);
+    vec_t v(n, ctx, dtl::halo{.prev = 2, .next = 2, .granularity = 2});
     REQUIRE(dtl::iota(v, std::int64_t{0}).has_value());
     const auto range = v.local_range();
-    failed_everywhere(ctx, v.resize(v.global_size() + 1), dtl::status_code::not_supported);
-    failed_everywhere(ctx, v.redistribute(layouts(v.global_size(), ctx.size()).front()), dtl::status_code::not_supported);
+    // Not whole rows of 2.
+    sizes_t odd = even_sizes(n, p);
+    odd[0] -= 1;
+    odd.back() += 1;
+    if (p > 1) failed_everywhere(ctx, v.redistribute(odd), dtl::status_code::invalid_argument);
+    failed_everywhere(ctx, v.resize(n + 1), dtl::status_code::invalid_argument);
+    if (p > 1) {
+      // A block of 1 element beside another: the neighbour reads 2 from it (the width rule).
+      vec_t w(n, ctx, dtl::halo{.prev = 2, .next = 2});
+      sizes_t thin(static_cast<std::size_t>(p), 0);
+      thin[0] = n - 1;
+      thin[1] = 1;
+      failed_everywhere(ctx, w.redistribute(thin), dtl::status_code::invalid_argument);
+      CHECK(w.local_range() == range);
+    }
     CHECK(v.local_range() == range);
-    CHECK(everything(v) == iota_ref(v.global_size(), 0));
+    CHECK(everything(v) == iota_ref(n, 0));
     REQUIRE(v.halo().exchange().has_value());
+    REQUIRE(v.resize(n + 2).has_value());  // whole rows: fine
+    CHECK(v.global_size() == n + 2);
   }
 
   TEST_CASE("global_view after redistribute reaches the new owners") {

@@ -318,9 +318,11 @@ class distributed_vector {
   [[nodiscard]] result<void> barrier() const { return ctx_.barrier(); }
 
   // --- changing the layout (collective; see docs/containers.md, "Redistribute and resize") ---
-  // Pointers, views and global_view()s taken before are invalidated (a global_view's remote accesses
-  // then return invalid_state). Every rank gets the same outcome; on failure the vector is unchanged.
-  // A vector with a halo keeps its layout: these return not_supported for it.
+  // Pointers, views, halo()s and global_view()s taken before are invalidated (a global_view's remote
+  // accesses then return invalid_state). Every rank gets the same outcome; on failure the vector is
+  // unchanged. A vector with a halo keeps it: the new blocks must be whole rows of its granularity and
+  // meet its width rule (halo.hpp; else invalid_argument), its ghosts start as T{} again, and its
+  // exchange plan is made anew for the new blocks.
 
   /// Moves the elements so that rank r holds sizes[r] of them (global order kept; only the elements
   /// that change owner move). invalid_argument on every rank when the sizes have another length than
@@ -333,13 +335,15 @@ class distributed_vector {
   [[nodiscard]] result<void> redistribute(const block_partition& layout) {
     return relayout("redistribute", detail::partition_sizes(layout), global_size(), layout, nullptr);
   }
-  /// Back to the even block layout that construction gives (block_partition::create).
+  /// Back to the even block layout that construction gives (block_partition::create, in whole rows of
+  /// the halo's granularity).
   [[nodiscard]] result<void> redistribute() {
-    auto even = block_partition::create(global_size(), std::max(num_ranks(), 1));
+    auto even = block_partition::create(global_size(), std::max(num_ranks(), 1), row_unit());
     return relayout("redistribute", detail::partition_sizes(even), global_size(), std::move(even), nullptr);
   }
-  /// n elements, in the even block layout of n: elements [0, min(n, size())) keep their global index
-  /// (and value), new ones at the end are T{} (or `value`), and shrinking drops the tail.
+  /// n elements, in the even block layout of n (in whole rows of the halo's granularity, which must
+  /// divide n): elements [0, min(n, size())) keep their global index (and value), new ones at the end
+  /// are T{} (or `value`), and shrinking drops the tail.
   [[nodiscard]] result<void> resize(size_type n) {
     const T zero{};
     return resize_to(n, zero);
@@ -401,7 +405,7 @@ class distributed_vector {
   }
 
   result<void> resize_to(size_type n, const T& value) {
-    auto even = block_partition::create(n, std::max(num_ranks(), 1));
+    auto even = block_partition::create(n, std::max(num_ranks(), 1), row_unit());
     return relayout("resize", detail::partition_sizes(even), n, std::move(even), &value);
   }
 
@@ -419,10 +423,14 @@ class distributed_vector {
     DTL_TRY(detail::agree(ctx_, status{}, call));
     DTL_TRY(detail::check_layout_sizes(what, sizes, num_ranks(), new_size));
     if (!next) return std::move(next).error();
-    if (plan_)
-      return status(status_code::not_supported, std::string(what) +
-                                                    ": a vector with a halo keeps the layout it was built with "
-                                                    "(make a new vector with the halo instead)");
+    if (plan_) {  // the halo's rules, from the layout alone: the same answer on every rank
+      for (const size_type size : sizes)
+        if (size % row_unit() != 0)
+          return status(status_code::invalid_argument, std::string(what) + ": a block of " + std::to_string(size) +
+                                                           " elements is not whole rows of the halo's granularity (" +
+                                                           std::to_string(row_unit()) + ")");
+      DTL_TRY(detail::check_halo(*next, ghosts_));
+    }
     if (new_size == global_size() && next->same_layout(partition_)) {  // no element moves: only the description
       partition_ = std::move(next).value();
       return {};
@@ -431,32 +439,49 @@ class distributed_vector {
     const std::vector<size_type> to = detail::layout_offsets(sizes);
     const auto me = static_cast<std::size_t>(rank());
     const detail::relayout_plan plan = detail::plan_relayout(from, to, me);
-    // The new block, with what stays and the new elements in place; agreed before anything moves.
+    // The new block (with its ghosts), what stays and the new elements in place, and its halo plan:
+    // agreed before anything moves.
     result<detail::segment_allocation> fresh = status(status_code::invalid_state, "not allocated");
+    detail::halo_plan_ptr fresh_plan;
+    const int fill_device = P::location == memory_location::host ? no_device : device_;
     const status local = detail::catch_allocation_failure(what, [&]() -> status {
+      if (plan_ && detail::halo_in_flight(*plan_))
+        return status(status_code::invalid_state, std::string(what) + ": a halo exchange is in flight; end it first");
       const size_type count = sizes[me];
-      if (count > std::numeric_limits<size_type>::max() / sizeof(T))
+      const size_type ghosts = count == 0 ? 0 : ghosts_.prev + ghosts_.next;
+      if (count > std::numeric_limits<size_type>::max() / sizeof(T) - ghosts)
         return status(status_code::out_of_memory, std::string(what) + ": " + std::to_string(count) + " elements of " +
                                                       std::to_string(sizeof(T)) + " bytes overflow");
-      static_cast<void>(fresh = storage_.allocate_like(count * sizeof(T), std::max(alignof(T), alignof(std::max_align_t))));
+      static_cast<void>(fresh = storage_.allocate_like((count + ghosts) * sizeof(T),
+                                                       std::max(alignof(T), alignof(std::max_align_t))));
       if (!fresh) return fresh.error();
-      T* data = static_cast<T*>(fresh->data());
+      T* data = owned(fresh->data());
+      if (ghosts != 0) {  // ghosts start as T{}, as at construction
+        const T zero{};
+        if (ghosts_.prev != 0) DTL_TRY(detail::fill_segment(ctx_, fill_device, fresh->data(), ghosts_.prev, &zero, sizeof(T)));
+        if (ghosts_.next != 0) DTL_TRY(detail::fill_segment(ctx_, fill_device, data + count, ghosts_.next, &zero, sizeof(T)));
+      }
       if (plan.keep_count != 0) {
         const transfer_kind kind = P::location == memory_location::host ? transfer_kind::host_to_host
                                                                         : transfer_kind::device_to_device;
         DTL_TRY(detail::copy_segment(data + plan.keep_to, local_data() + plan.keep_from, plan.keep_count * sizeof(T), kind));
       }
       if (plan.fill_count != 0)
-        DTL_TRY(detail::fill_segment(ctx_, P::location == memory_location::host ? no_device : device_,
-                                     data + plan.fill_begin, plan.fill_count, value, sizeof(T)));
+        DTL_TRY(detail::fill_segment(ctx_, fill_device, data + plan.fill_begin, plan.fill_count, value, sizeof(T)));
+      if (plan_) {
+        auto made = detail::make_halo_plan(ctx_, *next, ghosts_, sizeof(T), fresh->data(), fill_device);
+        if (!made) return std::move(made).error();
+        fresh_plan = std::move(made).value();
+      }
       return {};
     });
     DTL_TRY(detail::agree(ctx_, local, call));
     if (plan.any_rank_exchanges)
       DTL_TRY(ctx_.alltoallv(local_data(), std::span<const size_type>(plan.moves.send_counts),
-                             std::span<const size_type>(plan.moves.send_displs), static_cast<T*>(fresh->data()),
+                             std::span<const size_type>(plan.moves.send_displs), owned(fresh->data()),
                              std::span<const size_type>(plan.moves.recv_counts),
                              std::span<const size_type>(plan.moves.recv_displs)));
+    if (plan_) DTL_TRY(detail::connect_halo_plan(ctx_, fresh_plan.get()));
     // A window on the old blocks would reach freed memory: close it (every rank has one, or none).
     if (window_) window_->release();
     window_.reset();
@@ -464,8 +489,12 @@ class distributed_vector {
     partition_ = std::move(next).value();
     range_ = partition_.local_range(rank()).value();
     storage_ = std::move(fresh).value();
+    if (plan_) plan_ = std::move(fresh_plan);
     return {};
   }
+
+  // The even layout's unit: whole rows of the halo's granularity (1 without a halo).
+  [[nodiscard]] size_type row_unit() const noexcept { return ghosts_.granularity == 0 ? 1 : ghosts_.granularity; }
 
   struct local_part {
     int device;
