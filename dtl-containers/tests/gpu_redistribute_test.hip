@@ -8,6 +8,7 @@
 #include <dtl/containers/algorithms.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/hip/device.hpp>
+#include <dtl/hip/hip_memory_transfer.hpp>
 
 #include <cstdint>
 #include <numeric>
@@ -135,6 +136,28 @@ TEST_SUITE("gpu.redistribute") {
     // Only where every rank is on GPU 0 (decided together: a rank that left alone would hang the others).
     if (ctx.allreduce_value(ctx.device() == 0 ? 1 : 0, dtl::reduce_op::min).value() == 0) return;
     check_placement<dtl::device_only<0>>(ctx);
+  }
+  TEST_CASE("device_only_runtime with a halo: a new plan, the exchange fills the new neighbours' edges") {
+    const auto ctx = test_support::world();
+    const int p = ctx.size();
+    const std::size_t n = 4096 * static_cast<std::size_t>(p);
+    dtl::distributed_vector<std::int64_t, dtl::device_only_runtime> v(n, ctx, dtl::halo{.prev = 2, .next = 2});
+    REQUIRE(dtl::iota(v, std::int64_t{1}).has_value());
+    for (const sizes_t& sizes : layouts(n, p)) {
+      REQUIRE(v.redistribute(sizes).has_value());
+      CHECK(everything(v) == iota_ref(n, 1));
+      REQUIRE(v.halo().exchange().has_value());
+      if (v.local_size() == 0) continue;
+      std::vector<std::int64_t> g(v.local_size_with_ghosts());
+      REQUIRE(dtl::hip::hip_memory_transfer::copy(g.data(), v.local_data_with_ghosts(), g.size() * sizeof(std::int64_t),
+                                                  dtl::transfer_kind::device_to_host)
+                  .has_value());
+      const auto first = static_cast<std::int64_t>(v.global_offset());
+      const auto end = first + static_cast<std::int64_t>(v.local_size());
+      CHECK(g[1] == (first > 0 ? first : 0));  // element first - 1 holds first
+      CHECK(g[2] == first + 1);
+      CHECK(g[g.size() - 2] == (end < static_cast<std::int64_t>(n) ? end + 1 : 0));
+    }
   }
   TEST_CASE("unified_memory") {
     const auto ctx = test_support::world();
