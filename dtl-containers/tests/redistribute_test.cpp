@@ -155,6 +155,28 @@ TEST_SUITE("mpi.redistribute") {
     }
   }
 
+  TEST_CASE("clone and gather of a redistributed vector keep its layout") {
+    const auto ctx = world();
+    for (const sizes_t& sizes : layouts(301, ctx.size())) {
+      vec_t v(301, ctx);
+      REQUIRE(dtl::iota(v, std::int64_t{0}).has_value());
+      REQUIRE(v.redistribute(sizes).has_value());
+      auto copy = v.clone();
+      REQUIRE(copy.has_value());
+      has_layout(*copy, sizes);
+      CHECK(everything(*copy) == iota_ref(301, 0));
+      REQUIRE(dtl::copy(v, *copy).has_value());  // the same layout: they meet in algorithms
+    }
+    vec_t h(40, ctx, dtl::halo{.prev = 1, .next = 1});
+    REQUIRE(dtl::iota(h, std::int64_t{0}).has_value());
+    REQUIRE(h.redistribute(layouts(40, ctx.size()).front()).has_value());
+    auto copy = h.clone();
+    REQUIRE(copy.has_value());
+    has_layout(*copy, layouts(40, ctx.size()).front());
+    CHECK(everything(*copy) == iota_ref(40, 0));
+    REQUIRE(copy->halo().exchange().has_value());
+  }
+
   TEST_CASE("redistribute to the layout the vector has moves nothing") {
     const auto ctx = world();
     vec_t v(100, ctx);

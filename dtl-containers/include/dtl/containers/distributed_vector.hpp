@@ -304,7 +304,7 @@ class distributed_vector {
   /// (copied on the device for device placements). Collective.
   [[nodiscard]] result<distributed_vector> clone() const {
     DTL_ASSIGN_OR_RETURN(distributed_vector copy, make(global_size(), ctx_, nullptr, std::shared_ptr<memory_space_type>(),
-                                                       /*initialise=*/false, plan_ ? &ghosts_ : nullptr));
+                                                       /*initialise=*/false, plan_ ? &ghosts_ : nullptr, &partition_));
     if (local_size() != 0) {
       const transfer_kind kind = P::location == memory_location::host ? transfer_kind::host_to_host
                                                                       : transfer_kind::device_to_device;
@@ -360,12 +360,14 @@ class distributed_vector {
   template <class Space = memory_space_type>
   static result<distributed_vector> make(size_type global_size, const context& ctx, const T* value,
                                          std::shared_ptr<Space> space, bool initialise = true,
-                                         const dtl::halo* ghosts = nullptr) {
+                                         const dtl::halo* ghosts = nullptr, const block_partition* layout = nullptr) {
     DTL_TRY(ctx.check());
     const dtl::halo spec = ghosts != nullptr ? *ghosts : dtl::halo{};
     // A halo's rules are checked from the arguments alone, and agreed on below with the rest: a rank
     // given other arguments gets the same failure as the others instead of leaving them waiting.
-    const auto partition = block_partition::create(global_size, ctx.size(), spec.granularity == 0 ? 1 : spec.granularity);
+    // `layout`: another vector's (clone()), the same on every rank; else the even block layout.
+    const auto partition = layout != nullptr ? result<block_partition>(*layout)
+                                             : block_partition::create(global_size, ctx.size(), spec.granularity == 0 ? 1 : spec.granularity);
     const status local_status = !partition          ? partition.error()
                                 : ghosts != nullptr ? detail::check_halo(*partition, spec)
                                                     : status{};
