@@ -325,6 +325,11 @@ TEST_SUITE("mpi.redistribute") {
     // The vector still works.
     REQUIRE(v.redistribute().has_value());
     CHECK(everything(v) == iota_ref(30, 0));
+    // A moved-from vector has no context: invalid_state, without communicating.
+    vec_t moved = std::move(v);
+    CHECK(v.redistribute().error() == dtl::status_code::invalid_state);
+    CHECK(v.resize(3).error() == dtl::status_code::invalid_state);
+    CHECK(moved.global_size() == 30);
   }
 
   TEST_CASE("an allocation that fails on one rank fails on every rank and leaves the vector as it was") {
