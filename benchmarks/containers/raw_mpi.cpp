@@ -60,6 +60,22 @@ void alltoall(const void* send, void* recv, std::size_t bytes_each) {
         "MPI_Alltoallv");
 }
 
+void alltoallv(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
+               const std::size_t* recv_bytes, const std::size_t* recv_displs) {
+  int p = 1;
+  MPI_Comm_size(comm(), &p);
+  const auto n = static_cast<std::size_t>(p);
+  std::vector<int> sc(n), sd(n), rc(n), rd(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    sc[r] = count(send_bytes[r]);
+    sd[r] = count(send_displs[r]);
+    rc[r] = count(recv_bytes[r]);
+    rd[r] = count(recv_displs[r]);
+  }
+  check(MPI_Alltoallv(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm()),
+        "MPI_Alltoallv");
+}
+
 void barrier() { check(MPI_Barrier(comm()), "MPI_Barrier"); }
 
 }  // namespace bench::raw_mpi

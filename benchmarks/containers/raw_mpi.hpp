@@ -13,6 +13,10 @@ bool available();
 void sendrecv(const void* send, void* recv, std::size_t bytes, int peer);
 /// MPI_Alltoallv with `bytes_each` bytes to and from every rank.
 void alltoall(const void* send, void* recv, std::size_t bytes_each);
+/// MPI_Alltoallv in bytes: send_bytes[r] from send + send_displs[r] to rank r, recv_bytes[r] from rank r
+/// to recv + recv_displs[r] (arrays of one entry per rank; each below 2^31).
+void alltoallv(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
+               const std::size_t* recv_bytes, const std::size_t* recv_displs);
 /// MPI_Barrier on the benchmark's communicator.
 void barrier();
 

@@ -2,6 +2,7 @@
 
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/detail/layout_moves.hpp>
+#include <dtl/containers/detail/redistribute.hpp>
 
 #include <vector>
 
@@ -90,5 +91,92 @@ TEST_SUITE("block_partition") {
         for (int s : seen) CHECK(s == 1);
       }
     }
+  }
+
+  TEST_CASE("from_sizes: explicit per-rank sizes, empty ranks too; local_range and owner agree") {
+    const std::vector<std::vector<std::size_t>> layouts = {{5}, {0}, {3, 0, 4}, {0, 0, 7}, {7, 0, 0}, {0, 2, 0, 2, 0},
+                                                           {1, 1, 1, 1}, {0, 0}, {10, 1}};
+    for (const auto& sizes : layouts) {
+      const auto p = dtl::block_partition::from_sizes(sizes).value();
+      CHECK(p.is_irregular());
+      CHECK(p.ranks() == static_cast<int>(sizes.size()));
+      CHECK(p.unit() == 1);
+      std::size_t begin = 0;
+      for (int r = 0; r < p.ranks(); ++r) {
+        const auto range = p.local_range(r).value();
+        CHECK(range == dtl::index_range{begin, begin + sizes[static_cast<std::size_t>(r)]});
+        for (std::size_t i = range.begin; i < range.end; ++i) REQUIRE(p.owner(i).value() == r);
+        begin = range.end;
+      }
+      CHECK(p.global_size() == begin);
+      CHECK(p.owner(begin).error() == dtl::status_code::out_of_range);
+      CHECK(p.local_range(p.ranks()).error() == dtl::status_code::invalid_rank);
+      CHECK(p.local_range(-1).error() == dtl::status_code::invalid_rank);
+      const auto copy = p;  // shares the offsets
+      CHECK(copy.same_layout(p));
+    }
+    CHECK(dtl::block_partition::from_sizes(std::vector<std::size_t>{}).error() == dtl::status_code::invalid_argument);
+    const std::size_t huge = ~std::size_t{0};
+    CHECK(dtl::block_partition::from_sizes(std::vector<std::size_t>{huge, 1}).error() == dtl::status_code::invalid_argument);
+  }
+
+  TEST_CASE("same_layout compares blocks, whichever way the partitions were made") {
+    const auto even = dtl::block_partition::create(10, 3).value();
+    CHECK_FALSE(even.is_irregular());
+    CHECK(even.same_layout(dtl::block_partition::from_sizes(std::vector<std::size_t>{4, 3, 3}).value()));
+    CHECK_FALSE(even.same_layout(dtl::block_partition::from_sizes(std::vector<std::size_t>{3, 4, 3}).value()));
+    CHECK_FALSE(even.same_layout(dtl::block_partition::from_sizes(std::vector<std::size_t>{4, 3, 3, 0}).value()));
+    CHECK_FALSE(even.same_layout(dtl::block_partition::create(11, 3).value()));
+    CHECK(dtl::detail::partition_offsets(even) == std::vector<std::size_t>{0, 4, 7, 10});
+  }
+
+  TEST_CASE("check_layout_sizes: one size per rank, adding up to the total") {
+    const std::vector<std::size_t> ok = {2, 0, 3};
+    CHECK(dtl::detail::check_layout_sizes("t", ok, 3, 5).ok());
+    CHECK(dtl::detail::check_layout_sizes("t", ok, 3, 6).code() == dtl::status_code::invalid_argument);
+    CHECK(dtl::detail::check_layout_sizes("t", ok, 3, 4).code() == dtl::status_code::invalid_argument);
+    CHECK(dtl::detail::check_layout_sizes("t", ok, 2, 5).code() == dtl::status_code::invalid_argument);
+    const std::size_t huge = ~std::size_t{0};
+    CHECK(dtl::detail::check_layout_sizes("t", std::vector<std::size_t>{huge, huge}, 2, huge).code() ==
+          dtl::status_code::invalid_argument);
+    CHECK(dtl::detail::sizes_fingerprint(ok) != dtl::detail::sizes_fingerprint(std::vector<std::size_t>{0, 2, 3}));
+  }
+
+  TEST_CASE("plan_relayout: what stays, what moves and what is new, when the total changes too") {
+    // Serial simulation: old blocks hold global indices, the plan builds the new blocks.
+    const std::vector<std::vector<std::size_t>> layouts = {{5, 0, 3}, {0, 0, 8}, {3, 3, 2}, {1, 0, 0}, {0, 0, 0},
+                                                           {6, 6, 6}, {2, 9, 1}};
+    for (const auto& a : layouts)
+      for (const auto& b : layouts) {
+        const auto from = dtl::detail::layout_offsets(a), to = dtl::detail::layout_offsets(b);
+        const std::size_t old_n = from.back(), new_n = to.back(), ranks = a.size();
+        std::vector<std::vector<long>> blocks(ranks);
+        for (std::size_t q = 0; q < ranks; ++q) blocks[q].assign(b[q], -1);
+        bool moves = false;
+        for (std::size_t r = 0; r < ranks; ++r) {
+          const auto plan = dtl::detail::plan_relayout(from, to, r);
+          CHECK(plan.moves.send_counts[r] == 0);
+          CHECK(plan.moves.recv_counts[r] == 0);
+          for (std::size_t k = 0; k < plan.keep_count; ++k)
+            blocks[r][plan.keep_to + k] = static_cast<long>(from[r] + plan.keep_from + k);
+          for (std::size_t q = 0; q < ranks; ++q) {
+            const auto peer = dtl::detail::plan_relayout(from, to, q);
+            CHECK(plan.moves.send_counts[q] == peer.moves.recv_counts[r]);
+            for (std::size_t k = 0; k < plan.moves.send_counts[q]; ++k)
+              blocks[q][peer.moves.recv_displs[r] + k] = static_cast<long>(from[r] + plan.moves.send_displs[q] + k);
+            moves = moves || plan.moves.send_counts[q] != 0;
+          }
+          for (std::size_t k = 0; k < plan.fill_count; ++k) blocks[r][plan.fill_begin + k] = -2;
+          CHECK(plan.any_rank_exchanges == dtl::detail::plan_relayout(from, to, 0).any_rank_exchanges);
+        }
+        if (moves) CHECK(dtl::detail::plan_relayout(from, to, 0).any_rank_exchanges);
+        std::size_t g = 0;
+        for (std::size_t q = 0; q < ranks; ++q)
+          for (const long x : blocks[q]) {
+            CHECK(x == (g < old_n ? static_cast<long>(g) : -2));  // kept in global order, the rest new
+            ++g;
+          }
+        CHECK(g == new_n);
+      }
   }
 }

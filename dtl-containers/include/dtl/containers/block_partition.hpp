@@ -3,11 +3,19 @@
 // The first (n % ranks) ranks hold one element more, so block sizes differ by at most one.
 // With a unit u (a row of u elements, say), the n / u units are split that way and every block holds
 // whole units.
+// from_sizes() makes an irregular partition instead: explicit per-rank sizes (what a redistributed
+// vector has), kept as offsets in one shared immutable array, so copies stay cheap; local_range() and
+// owner() (a binary search) mean the same on both kinds.
 
 #include <dtl/core/result.hpp>
 
+#include <algorithm>
 #include <cstddef>
+#include <limits>
+#include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace dtl {
 
@@ -36,6 +44,32 @@ class block_partition {
                                                        std::to_string(global_size));
     return block_partition(global_size, ranks, unit);
   }
+  /// Rank r holds sizes[r] elements (any of them 0), in rank order; unit() is 1. invalid_argument when
+  /// sizes is empty or its sum overflows.
+  static result<block_partition> from_sizes(std::span<const std::size_t> sizes) {
+    if (sizes.empty()) return status(status_code::invalid_argument, "a partition needs at least one rank");
+    if (sizes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+      return status(status_code::invalid_argument, "a partition of " + std::to_string(sizes.size()) + " ranks is too many");
+    auto offsets = std::make_shared<std::vector<std::size_t>>(sizes.size() + 1, 0);
+    for (std::size_t r = 0; r < sizes.size(); ++r) {
+      if (sizes[r] > std::numeric_limits<std::size_t>::max() - (*offsets)[r])
+        return status(status_code::invalid_argument, "the sizes of a partition overflow");
+      (*offsets)[r + 1] = (*offsets)[r] + sizes[r];
+    }
+    block_partition p((*offsets)[sizes.size()], static_cast<int>(sizes.size()), 1);
+    p.offsets_ = std::move(offsets);
+    return p;
+  }
+
+  /// False for the even block formula (create()), true for explicit sizes (from_sizes()).
+  [[nodiscard]] bool is_irregular() const noexcept { return offsets_ != nullptr; }
+  /// Whether the two give every rank the same block (whichever way each was made).
+  [[nodiscard]] bool same_layout(const block_partition& other) const {
+    if (ranks_ != other.ranks_ || size_ != other.size_) return false;
+    for (int r = 0; r < ranks_; ++r)
+      if (local_range(r).value() != other.local_range(r).value()) return false;
+    return true;
+  }
 
   [[nodiscard]] constexpr std::size_t global_size() const noexcept { return size_; }
   [[nodiscard]] constexpr int ranks() const noexcept { return ranks_; }
@@ -48,6 +82,7 @@ class block_partition {
       return status(status_code::invalid_rank,
                     "rank " + std::to_string(rank) + " is outside [0, " + std::to_string(ranks_) + ")");
     const auto r = static_cast<std::size_t>(rank);
+    if (offsets_) return index_range{(*offsets_)[r], (*offsets_)[r + 1]};
     const std::size_t units = size_ / unit_;
     const std::size_t base = units / static_cast<std::size_t>(ranks_);
     const std::size_t extra = units % static_cast<std::size_t>(ranks_);
@@ -60,6 +95,11 @@ class block_partition {
     if (i >= size_)
       return status(status_code::out_of_range,
                     "index " + std::to_string(i) + " is outside [0, " + std::to_string(size_) + ")");
+    if (offsets_) {
+      // The last rank whose block starts at or before i (empty blocks before it share its offset).
+      const auto after = std::upper_bound(offsets_->begin(), offsets_->end(), i);
+      return static_cast<int>(after - offsets_->begin()) - 1;
+    }
     const std::size_t u = i / unit_;  // the unit holding i
     const std::size_t units = size_ / unit_;
     const std::size_t base = units / static_cast<std::size_t>(ranks_);
@@ -70,10 +110,11 @@ class block_partition {
   }
 
  private:
-  constexpr block_partition(std::size_t n, int ranks, std::size_t unit) noexcept : size_(n), ranks_(ranks), unit_(unit) {}
+  block_partition(std::size_t n, int ranks, std::size_t unit) noexcept : size_(n), ranks_(ranks), unit_(unit) {}
   std::size_t size_;
   int ranks_;
   std::size_t unit_;
+  std::shared_ptr<const std::vector<std::size_t>> offsets_;  // null for the even block formula
 };
 
 }  // namespace dtl

@@ -20,7 +20,9 @@
 //   local_data(), segmented_view(), global_view(), copy_to_host/copy_from_host, gather, clone: all
 // Movable, not copyable (clone() copies); a moved-from vector is empty, and its collectives return
 // invalid_state. T must be trivially copyable.
-// Not provided: resize() and redistribute() (the partition is fixed at construction).
+// redistribute(sizes) / redistribute(partition) / redistribute() and resize(n[, value]) change the
+// layout, collectively (docs/containers.md, "Redistribute and resize"); a redistributed vector's
+// partition() holds explicit per-rank sizes (block_partition::from_sizes).
 //
 // With a dtl::halo, the allocation holds halo.prev ghosts before the owned block and halo.next after
 // it: local_data() and the views still mean the owned elements; local_data_with_ghosts(),
@@ -34,6 +36,7 @@
 #include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/containers/detail/segment_ops.hpp>
 #include <dtl/containers/detail/halo_exchange.hpp>
+#include <dtl/containers/detail/redistribute.hpp>
 #include <dtl/containers/global_view.hpp>
 #include <dtl/containers/halo.hpp>
 #include <dtl/containers/placement_traits.hpp>
@@ -50,6 +53,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -300,7 +304,7 @@ class distributed_vector {
   /// (copied on the device for device placements). Collective.
   [[nodiscard]] result<distributed_vector> clone() const {
     DTL_ASSIGN_OR_RETURN(distributed_vector copy, make(global_size(), ctx_, nullptr, std::shared_ptr<memory_space_type>(),
-                                                       /*initialise=*/false, plan_ ? &ghosts_ : nullptr));
+                                                       /*initialise=*/false, plan_ ? &ghosts_ : nullptr, &partition_));
     if (local_size() != 0) {
       const transfer_kind kind = P::location == memory_location::host ? transfer_kind::host_to_host
                                                                       : transfer_kind::device_to_device;
@@ -313,6 +317,41 @@ class distributed_vector {
   /// Waits for every rank of the vector's context.
   [[nodiscard]] result<void> barrier() const { return ctx_.barrier(); }
 
+  // --- changing the layout (collective; see docs/containers.md, "Redistribute and resize") ---
+  // Pointers, views, halo()s and global_view()s taken before are invalidated (a global_view's remote
+  // accesses then return invalid_state). Every rank gets the same outcome; on failure the vector is
+  // unchanged. A vector with a halo keeps it: the new blocks must be whole rows of its granularity and
+  // meet its width rule (halo.hpp; else invalid_argument), its ghosts start as T{} again, and its
+  // exchange plan is made anew for the new blocks.
+
+  /// Moves the elements so that rank r holds sizes[r] of them (global order kept; only the elements
+  /// that change owner move). invalid_argument on every rank when the sizes have another length than
+  /// the ranks, do not add up to global_size(), or differ between ranks.
+  [[nodiscard]] result<void> redistribute(std::span<const size_type> sizes) {
+    return relayout("redistribute", std::vector<size_type>(sizes.begin(), sizes.end()), global_size(),
+                    block_partition::from_sizes(sizes), nullptr);
+  }
+  /// To the blocks of `layout` (its ranks and global size must be the vector's).
+  [[nodiscard]] result<void> redistribute(const block_partition& layout) {
+    return relayout("redistribute", detail::partition_sizes(layout), global_size(), layout, nullptr);
+  }
+  /// Back to the even block layout that construction gives (block_partition::create, in whole rows of
+  /// the halo's granularity).
+  [[nodiscard]] result<void> redistribute() {
+    auto even = block_partition::create(global_size(), std::max(num_ranks(), 1), row_unit());
+    return relayout("redistribute", detail::partition_sizes(even), global_size(), std::move(even), nullptr);
+  }
+  /// n elements, in the even block layout of n (in whole rows of the halo's granularity, which must
+  /// divide n): elements [0, min(n, size())) keep their global index (and value), new ones at the end
+  /// are T{} (or `value`), and shrinking drops the tail.
+  [[nodiscard]] result<void> resize(size_type n) {
+    const T zero{};
+    return resize_to(n, zero);
+  }
+  [[nodiscard]] result<void> resize(size_type n, const T& value) { return resize_to(n, value); }
+  /// resize(0).
+  [[nodiscard]] result<void> clear() { return resize(0); }
+
  private:
   distributed_vector(context ctx, block_partition partition, index_range range, int device,
                      detail::segment_allocation storage) noexcept
@@ -321,12 +360,14 @@ class distributed_vector {
   template <class Space = memory_space_type>
   static result<distributed_vector> make(size_type global_size, const context& ctx, const T* value,
                                          std::shared_ptr<Space> space, bool initialise = true,
-                                         const dtl::halo* ghosts = nullptr) {
+                                         const dtl::halo* ghosts = nullptr, const block_partition* layout = nullptr) {
     DTL_TRY(ctx.check());
     const dtl::halo spec = ghosts != nullptr ? *ghosts : dtl::halo{};
     // A halo's rules are checked from the arguments alone, and agreed on below with the rest: a rank
     // given other arguments gets the same failure as the others instead of leaving them waiting.
-    const auto partition = block_partition::create(global_size, ctx.size(), spec.granularity == 0 ? 1 : spec.granularity);
+    // `layout`: another vector's (clone()), the same on every rank; else the even block layout.
+    const auto partition = layout != nullptr ? result<block_partition>(*layout)
+                                             : block_partition::create(global_size, ctx.size(), spec.granularity == 0 ? 1 : spec.granularity);
     const status local_status = !partition          ? partition.error()
                                 : ghosts != nullptr ? detail::check_halo(*partition, spec)
                                                     : status{};
@@ -365,6 +406,98 @@ class distributed_vector {
     return made;
   }
 
+  result<void> resize_to(size_type n, const T& value) {
+    auto even = block_partition::create(n, std::max(num_ranks(), 1), row_unit());
+    return relayout("resize", detail::partition_sizes(even), n, std::move(even), &value);
+  }
+
+  // The new layout `next` (its per-rank `sizes`, new_size elements in all); `value` fills elements past
+  // the old global size. Peak memory: the old block and the new one.
+  result<void> relayout(const char* what, const std::vector<size_type>& sizes, size_type new_size,
+                        result<block_partition> next, const T* value) {
+    DTL_TRY(ctx_.check());
+    // First every rank must ask for the same layout; then the checks below fail alike on every rank.
+    const detail::call_signature call{
+        what,
+        {static_cast<std::int64_t>(sizes.size()), static_cast<std::int64_t>(new_size), detail::sizes_fingerprint(sizes),
+         static_cast<std::int64_t>(sizeof(T)), static_cast<std::int64_t>(P::location)},
+        {"number of sizes", "global size", "hash of the sizes", "element size", "placement location"}};
+    DTL_TRY(detail::agree(ctx_, status{}, call));
+    DTL_TRY(detail::check_layout_sizes(what, sizes, num_ranks(), new_size));
+    if (!next) return std::move(next).error();
+    if (plan_) {  // the halo's rules, from the layout alone: the same answer on every rank
+      for (const size_type size : sizes)
+        if (size % row_unit() != 0)
+          return status(status_code::invalid_argument, std::string(what) + ": a block of " + std::to_string(size) +
+                                                           " elements is not whole rows of the halo's granularity (" +
+                                                           std::to_string(row_unit()) + ")");
+      DTL_TRY(detail::check_halo(*next, ghosts_));
+    }
+    if (new_size == global_size() && next->same_layout(partition_)) {  // no element moves: only the description
+      partition_ = std::move(next).value();
+      return {};
+    }
+    const std::vector<size_type> from = detail::partition_offsets(partition_);
+    const std::vector<size_type> to = detail::layout_offsets(sizes);
+    const auto me = static_cast<std::size_t>(rank());
+    const detail::relayout_plan plan = detail::plan_relayout(from, to, me);
+    // The new block (with its ghosts), what stays and the new elements in place, and its halo plan:
+    // agreed before anything moves.
+    result<detail::segment_allocation> fresh = status(status_code::invalid_state, "not allocated");
+    detail::halo_plan_ptr fresh_plan;
+    const int fill_device = P::location == memory_location::host ? no_device : device_;
+    const status local = detail::catch_allocation_failure(what, [&]() -> status {
+      if (plan_ && detail::halo_in_flight(*plan_))
+        return status(status_code::invalid_state, std::string(what) + ": a halo exchange is in flight; end it first");
+      const size_type count = sizes[me];
+      const size_type ghosts = count == 0 ? 0 : ghosts_.prev + ghosts_.next;
+      if (count > std::numeric_limits<size_type>::max() / sizeof(T) - ghosts)
+        return status(status_code::out_of_memory, std::string(what) + ": " + std::to_string(count) + " elements of " +
+                                                      std::to_string(sizeof(T)) + " bytes overflow");
+      static_cast<void>(fresh = storage_.allocate_like((count + ghosts) * sizeof(T),
+                                                       std::max(alignof(T), alignof(std::max_align_t))));
+      if (!fresh) return fresh.error();
+      T* data = owned(fresh->data());
+      if (ghosts != 0) {  // ghosts start as T{}, as at construction
+        const T zero{};
+        if (ghosts_.prev != 0) DTL_TRY(detail::fill_segment(ctx_, fill_device, fresh->data(), ghosts_.prev, &zero, sizeof(T)));
+        if (ghosts_.next != 0) DTL_TRY(detail::fill_segment(ctx_, fill_device, data + count, ghosts_.next, &zero, sizeof(T)));
+      }
+      if (plan.keep_count != 0) {
+        const transfer_kind kind = P::location == memory_location::host ? transfer_kind::host_to_host
+                                                                        : transfer_kind::device_to_device;
+        DTL_TRY(detail::copy_segment(data + plan.keep_to, local_data() + plan.keep_from, plan.keep_count * sizeof(T), kind));
+      }
+      if (plan.fill_count != 0)
+        DTL_TRY(detail::fill_segment(ctx_, fill_device, data + plan.fill_begin, plan.fill_count, value, sizeof(T)));
+      if (plan_) {
+        auto made = detail::make_halo_plan(ctx_, *next, ghosts_, sizeof(T), fresh->data(), fill_device);
+        if (!made) return std::move(made).error();
+        fresh_plan = std::move(made).value();
+      }
+      return {};
+    });
+    DTL_TRY(detail::agree(ctx_, local, call));
+    if (plan.any_rank_exchanges)
+      DTL_TRY(ctx_.alltoallv(local_data(), std::span<const size_type>(plan.moves.send_counts),
+                             std::span<const size_type>(plan.moves.send_displs), owned(fresh->data()),
+                             std::span<const size_type>(plan.moves.recv_counts),
+                             std::span<const size_type>(plan.moves.recv_displs)));
+    if (plan_) DTL_TRY(detail::connect_halo_plan(ctx_, fresh_plan.get()));
+    // A window on the old blocks would reach freed memory: close it (every rank has one, or none).
+    if (window_) window_->release();
+    window_.reset();
+    static_cast<void>(window_error_ = status{});
+    partition_ = std::move(next).value();
+    range_ = partition_.local_range(rank()).value();
+    storage_ = std::move(fresh).value();
+    if (plan_) plan_ = std::move(fresh_plan);
+    return {};
+  }
+
+  // The even layout's unit: whole rows of the halo's granularity (1 without a halo).
+  [[nodiscard]] size_type row_unit() const noexcept { return ghosts_.granularity == 0 ? 1 : ghosts_.granularity; }
+
   struct local_part {
     int device;
     detail::segment_allocation storage;
@@ -379,7 +512,8 @@ class distributed_vector {
         DTL_ASSIGN_OR_RETURN(space, placement_traits<P>::space(device));
       }
     }
-    if (owned == 0) return local_part{device, {}};  // an empty block has no ghosts either
+    // An empty block has no ghosts either; it keeps the space, for a later change of layout.
+    if (owned == 0) return local_part{device, detail::segment_allocation(space, nullptr, 0)};
     const size_type limit = std::numeric_limits<size_type>::max() / sizeof(T);
     if (ghosts.prev > limit || ghosts.next > limit - ghosts.prev || owned > limit - ghosts.prev - ghosts.next)
       return status(status_code::out_of_memory, "distributed_vector: " + std::to_string(owned) + " elements and their ghosts of " +

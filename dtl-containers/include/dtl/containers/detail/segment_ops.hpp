@@ -44,14 +44,17 @@ class segment_allocation {
   segment_allocation() noexcept = default;
   template <class Space>
   segment_allocation(std::shared_ptr<Space> space, void* data, std::size_t bytes) noexcept
-      : space_(std::move(space)), data_(data), bytes_(bytes), free_([](void* s, void* p, std::size_t n) noexcept {
-          static_cast<Space*>(s)->deallocate(p, n);
-        }) {}
+      : space_(std::move(space)),
+        data_(data),
+        bytes_(bytes),
+        free_([](void* s, void* p, std::size_t n) noexcept { static_cast<Space*>(s)->deallocate(p, n); }),
+        allocate_([](void* s, std::size_t n, std::size_t alignment) { return static_cast<Space*>(s)->allocate(n, alignment); }) {}
   segment_allocation(segment_allocation&& other) noexcept
       : space_(std::move(other.space_)),
         data_(std::exchange(other.data_, nullptr)),
         bytes_(std::exchange(other.bytes_, 0)),
-        free_(other.free_) {}
+        free_(other.free_),
+        allocate_(other.allocate_) {}
   segment_allocation& operator=(segment_allocation&& other) noexcept {
     if (this != &other) {
       reset();
@@ -59,6 +62,7 @@ class segment_allocation {
       data_ = std::exchange(other.data_, nullptr);
       bytes_ = std::exchange(other.bytes_, 0);
       free_ = other.free_;
+      allocate_ = other.allocate_;
     }
     return *this;
   }
@@ -68,6 +72,22 @@ class segment_allocation {
 
   [[nodiscard]] void* data() const noexcept { return data_; }
   [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+
+  /// A new segment of `bytes` from the same memory space (one without memory for 0 bytes), for a
+  /// vector that changes its layout; invalid_state when this one has no space (default-constructed).
+  [[nodiscard]] result<segment_allocation> allocate_like(std::size_t bytes, std::size_t alignment) const {
+    if (allocate_ == nullptr) return status(status_code::invalid_state, "this segment has no memory space to allocate from");
+    segment_allocation made;
+    made.space_ = space_;
+    made.free_ = free_;
+    made.allocate_ = allocate_;
+    if (bytes == 0) return made;
+    result<void*> data = allocate_(space_.get(), bytes, alignment);
+    if (!data) return std::move(data).error();
+    made.data_ = *data;
+    made.bytes_ = bytes;
+    return made;
+  }
 
  private:
   void reset() noexcept {
@@ -79,6 +99,7 @@ class segment_allocation {
   void* data_ = nullptr;
   std::size_t bytes_ = 0;
   void (*free_)(void*, void*, std::size_t) noexcept = nullptr;
+  result<void*> (*allocate_)(void*, std::size_t, std::size_t) = nullptr;
 };
 
 }  // namespace dtl::detail
