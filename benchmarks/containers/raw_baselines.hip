@@ -143,7 +143,7 @@ hipError_t raw_min(const double* in, std::size_t n, double* d_out, void* temp, s
 #else
 hipError_t raw_dot_transform_reduce(const double* a, const double* b, std::size_t n, double* d_out, void* temp,
                                     std::size_t& temp_bytes, hipStream_t stream) {
-  const auto pairs = rocprim::make_zip_iterator(rocprim::make_tuple(a, b));
+  auto pairs = rocprim::make_zip_iterator(rocprim::make_tuple(a, b));
   const rocprim::transform_iterator<decltype(pairs), product_of_pair, double> products(pairs, product_of_pair{});
   return rocprim::reduce(temp, temp_bytes, products, d_out, 0.0, n, rocprim::plus<double>(), stream);
 }

@@ -5,10 +5,12 @@
 #include "test_environment.hpp"
 
 #include <dtl/containers/algorithms.hpp>
+#include <dtl/containers/config.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/core/status_error.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cmath>
 #include <cstdlib>
@@ -210,6 +212,20 @@ TEST_SUITE("mpi.search") {
             2 * std::accumulate(da.begin(), da.end(), 0.0));
     }
   }
+
+#if DTL_CONTAINERS_HAS_HIP
+  TEST_CASE("async on host placements: ready futures with the same answers") {
+    const auto ctx = test_support::world();
+    std::vector<int> ref;
+    auto v = vector_of<int>(ctx, 1000, [](std::size_t g) { return static_cast<int>(g % 7); }, ref);
+    const auto wait = std::chrono::seconds(30);
+    check_found(v, ref, std::find(ref.begin(), ref.end(), 5), dtl::find(dtl::async{}, v, 5).get(wait).value());
+    check_found(v, ref, std::find(ref.begin(), ref.end(), 5), dtl::try_find(dtl::async{}, v, 5).get(wait).value());
+    CHECK(dtl::any_of(dtl::async{}, v, [](int x) { return x == 6; }).get(wait).value());
+    check_extreme(v, ref, std::max_element(ref.begin(), ref.end()), dtl::max_element(dtl::async{}, v).get(wait).value());
+    CHECK(dtl::dot(dtl::async{}, v, v).get(wait).value() == std::inner_product(ref.begin(), ref.end(), ref.begin(), 0));
+  }
+#endif
 
   TEST_CASE("vectors of different layouts: the same error on every rank") {
     const auto ctx = test_support::world();
