@@ -37,9 +37,9 @@ T* device_array(std::size_t n) {
   return static_cast<T*>(p);
 }
 
-void note_if_different(const char* what, double raw, double dtl_value) {
+void note_if_different(const std::string& what, double raw, double dtl_value) {
   if (std::abs(raw - dtl_value) > 1e-9 * std::max(1.0, std::abs(raw)))
-    std::printf("note: %s differs: raw %.17g, DTL %.17g\n", what, raw, dtl_value);
+    std::printf("note: %s differs: raw %.17g, DTL %.17g\n", what.c_str(), raw, dtl_value);
 }
 
 void one_gpu(const dtl::context& ctx, int runs) {
