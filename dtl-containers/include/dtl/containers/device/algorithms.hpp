@@ -141,7 +141,7 @@ result<T> fold_on_device(const std::vector<maybe<T>>& partials, const T& init, c
 }
 
 /// What a reduction folds: one rank's block, each element x taken as f(x). (A source of two blocks,
-/// taken as f(a[i], b[i]), is in device/pair_reduce.hpp.)
+/// taken as f(a[i], b[i]), is in device/indexed_algorithms.hpp.)
 template <class In>
 struct block_source {
   const In* data;
