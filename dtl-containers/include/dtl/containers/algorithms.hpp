@@ -2,11 +2,16 @@
 // Every algorithm: fill, iota, for_each, for_each_indexed, transform, copy (algorithms/modify.hpp);
 // reduce, distributed_reduce, reduce_to_root, local_reduce, transform_reduce, count_if, count
 // (algorithms/reduce.hpp); inclusive_scan, exclusive_scan (algorithms/scan.hpp); stencil_transform
-// (algorithms/stencil.hpp).
+// (algorithms/stencil.hpp); find, find_if, find_if_not, all_of, any_of, none_of (algorithms/search.hpp);
+// min_element, max_element, minmax_element (algorithms/minmax.hpp); inner_product, dot
+// (algorithms/inner_product.hpp).
 
 #include <dtl/containers/algorithms/modify.hpp>
 #include <dtl/containers/algorithms/reduce.hpp>
 #include <dtl/containers/algorithms/scan.hpp>
 #include <dtl/containers/algorithms/stencil.hpp>
+#include <dtl/containers/algorithms/search.hpp>
+#include <dtl/containers/algorithms/minmax.hpp>
+#include <dtl/containers/algorithms/inner_product.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/containers/algorithms/ops.hpp>

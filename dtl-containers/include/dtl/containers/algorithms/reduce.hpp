@@ -1,5 +1,6 @@
 #pragma once
-// Reductions: reduce, distributed_reduce, reduce_to_root, local_reduce, transform_reduce, count_if, count.
+// Reductions: reduce, distributed_reduce, reduce_to_root, local_reduce, transform_reduce (of one vector or
+// two: transform_reduce(a, b, init, reduce_op, transform_op)), count_if, count.
 //
 //   float s = dtl::reduce(vec, 0.0f);                                   // every rank gets the sum
 //   float m = dtl::reduce(dtl::par{}, vec, 0.0f, dtl::reduce_max<float>{});
@@ -15,7 +16,9 @@
 
 #include <dtl/containers/algorithms/detail/support.hpp>
 #include <dtl/containers/device/algorithms.hpp>
+#include <dtl/containers/device/indexed_algorithms.hpp>
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
+#include <dtl/containers/algorithms/detail/indexed_fold.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/core/status_error.hpp>
@@ -28,11 +31,10 @@ namespace dtl {
 
 namespace detail {
 
-/// The host side of every reduction: fold this rank's elements (transformed by `f`), then combine.
-template <class Policy, class In, class T, class Op, class F>
-result<reduce_result<T>> host_reduce(const context& ctx, const In* data, std::size_t n, const T& init, Op& op, F& f,
-                                     reduce_scope scope, int root) {
-  const maybe<T> mine = host_fold<is_parallel_v<Policy>, In, T>(data, n, op, f);
+/// This rank's partial (absent without elements) combined with the other ranks' as `scope` says.
+template <class T, class Op>
+result<reduce_result<T>> combine_host_partial(const context& ctx, const maybe<T>& mine, const T& init, Op& op,
+                                              reduce_scope scope, int root) {
   const T local_value = mine.present != 0 ? op(init, mine.value) : init;
   if (scope == reduce_scope::local) return reduce_result<T>{local_value, local_value, false};
   T global{};
@@ -50,6 +52,43 @@ result<reduce_result<T>> host_reduce(const context& ctx, const In* data, std::si
   }
   const bool has = scope == reduce_scope::all || ctx.rank() == root;
   return reduce_result<T>{local_value, has ? global : T{}, has};
+}
+
+/// The host side of every reduction: fold this rank's elements (transformed by `f`), then combine.
+template <class Policy, class In, class T, class Op, class F>
+result<reduce_result<T>> host_reduce(const context& ctx, const In* data, std::size_t n, const T& init, Op& op, F& f,
+                                     reduce_scope scope, int root) {
+  return combine_host_partial(ctx, host_fold<is_parallel_v<Policy>, In, T>(data, n, op, f), init, op, scope, root);
+}
+
+/// f(a[i], b[i]) as a present partial (the two-vector folds).
+template <class T, class A, class B, class F>
+struct maybe_pair_at {
+  const A* a;
+  const B* b;
+  F& f;
+  maybe<T> operator()(std::size_t i) const { return maybe<T>{static_cast<T>(f(a[i], b[i])), 1}; }
+};
+
+/// Present partials folded with op (the host side of maybe_op).
+template <class T, class Op>
+struct host_maybe_op {
+  Op& op;
+  maybe<T> operator()(const maybe<T>& x, const maybe<T>& y) const {
+    if (x.present == 0) return y;
+    if (y.present == 0) return x;
+    return maybe<T>{static_cast<T>(op(x.value, y.value)), 1};
+  }
+};
+
+/// init op f(a[i], b[i]) over every rank's pairs, on every rank: one pass over each block.
+template <class Policy, class A, class PA, class B, class PB, class T, class Op, class F>
+result<reduce_result<T>> reduce_pairs_on_host(const distributed_vector<A, PA>& a, const distributed_vector<B, PB>& b,
+                                              const T& init, Op op, F f) {
+  maybe_pair_at<T, A, B, F> at{a.local_data(), b.local_data(), f};
+  host_maybe_op<T, Op> fold_op{op};
+  const maybe<T> mine = host_fold_indexed<is_parallel_v<Policy>>(a.local_size(), maybe<T>{T{}, 0}, fold_op, at);
+  return combine_host_partial(a.get_context(), mine, init, op, reduce_scope::all, 0);
 }
 
 /// The device side of a reduction of `vec` (its elements transformed by `f`).
@@ -141,6 +180,18 @@ struct transform_reduce_impl : global_value {
   static auto device(const Pol& p, const distributed_vector<T, P>& vec, const Init& init, ReduceOp reduce_op,
                      TransformOp transform_op) {
     return reduce_vector_on_device(p, vec, init, reduce_op, transform_op, reduce_scope::all, 0);
+  }
+  // Two vectors of one layout: init reduce_op (transform_op(a[i], b[i]) for every i), one pass over each.
+  template <class Pol, class A, class PA, class B, class PB, class Init, class ReduceOp, class TransformOp>
+  static auto host(const Pol&, const distributed_vector<A, PA>& a, const distributed_vector<B, PB>& b,
+                   const Init& init, ReduceOp reduce_op, TransformOp transform_op) {
+    return reduce_pairs_on_host<Pol>(a, b, init, reduce_op, transform_op);
+  }
+  template <class Pol, class A, class PA, class B, class PB, class Init, class ReduceOp, class TransformOp>
+  static auto device(const Pol& p, const distributed_vector<A, PA>& a, const distributed_vector<B, PB>& b,
+                     const Init& init, ReduceOp reduce_op, TransformOp transform_op) {
+    return device_algo::reduce_pairs(p, a.get_context(), a.device_id(), a.local_data(), b.local_data(), a.local_size(),
+                                     init, reduce_op, transform_op);
   }
 };
 

@@ -55,9 +55,9 @@ template <class T, class F>
 struct maybe_transform {
   F f;
   DTL_DEVICE_EXEC_CHECK_DISABLE
-  template <class X>
-  __host__ __device__ maybe<T> operator()(const X& x) const {
-    return maybe<T>{static_cast<T>(f(x)), 1};
+  template <class... X>
+  __host__ __device__ maybe<T> operator()(const X&... x) const {
+    return maybe<T>{static_cast<T>(f(x...)), 1};
   }
 };
 
@@ -140,10 +140,25 @@ result<T> fold_on_device(const std::vector<maybe<T>>& partials, const T& init, c
   return out.value;
 }
 
-/// The reduction of one rank's block (transformed by f), combined over the ranks as `scope` says.
-template <class Policy, class In, class T, class Op, class F>
-auto reduce(const Policy& policy, const context& ctx, int device, const In* data, std::size_t n, const T& init, Op op,
-            F f, reduce_scope scope, int root) {
+/// What a reduction folds: one rank's block, each element x taken as f(x). (A source of two blocks,
+/// taken as f(a[i], b[i]), is in device/indexed_algorithms.hpp.)
+template <class In>
+struct block_source {
+  const In* data;
+  std::size_t n;
+  template <class T, class Op, class F>
+  status fold(const T& init, Op op, F f, T* d_out, device::device_scratch& scratch, hipStream_t stream) const {
+    if constexpr (std::is_same_v<F, identity_transform>)
+      return device::reduce(data, n, init, op, d_out, scratch, stream);
+    else
+      return device::transform_reduce(data, n, init, op, f, d_out, scratch, stream);
+  }
+};
+
+/// The reduction of a source (source.fold), combined over the ranks as `scope` says.
+template <class Policy, class Source, class T, class Op, class F>
+auto reduce_source(const Policy& policy, const context& ctx, int device, const Source& source, const T& init, Op op,
+                   F f, reduce_scope scope, int root) {
   using Pol = std::remove_cvref_t<Policy>;
   using R = reduce_result<T>;
   // A rank whose local part fails still takes part in the agreement before the ranks combine, so that the
@@ -167,11 +182,7 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
       DTL_TRY(agreed([&]() -> status {
         DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(2 * sizeof(T)));
         d_local = static_cast<T*>(slot);
-        if constexpr (std::is_same_v<F, identity_transform>) {
-          return device::reduce(data, n, native.identity, op, d_local, scratch, stream);
-        } else {
-          return device::transform_reduce(data, n, native.identity, op, f, d_local, scratch, stream);
-        }
+        return source.fold(native.identity, op, f, d_local, scratch, stream);
       }()));
       if (single_rank) {
         // The local value is the global one: nothing to combine (finish reads it twice).
@@ -212,9 +223,9 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
       DTL_TRY(agreed([&]() -> status {
         DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(sizeof(maybe<T>)));
         auto* d_mine = static_cast<maybe<T>*>(slot);
-        DTL_TRY(device::transform_reduce(data, n, maybe<T>{T{}, 0}, make_maybe_op<T>(op),
-                                         maybe_transform<T, device::device_callable_t<F>>{device::to_device(f)}, d_mine,
-                                         scratch, stream));
+        DTL_TRY(source.fold(maybe<T>{T{}, 0}, make_maybe_op<T>(op),
+                            maybe_transform<T, device::device_callable_t<F>>{device::to_device(f)}, d_mine, scratch,
+                            stream));
         DTL_TRY(read_back(&mine, d_mine, 1, stream));
         DTL_ASSIGN_OR_RETURN(local_value, fold_on_device(std::vector<maybe<T>>{mine}, init, op, scratch, stream));
         return {};
@@ -228,6 +239,13 @@ auto reduce(const Policy& policy, const context& ctx, int device, const In* data
     };
     return to_outcome<Pol, R>(compute());
   }
+}
+
+/// The reduction of one rank's block (transformed by f), combined over the ranks as `scope` says.
+template <class Policy, class In, class T, class Op, class F>
+auto reduce(const Policy& policy, const context& ctx, int device, const In* data, std::size_t n, const T& init, Op op,
+            F f, reduce_scope scope, int root) {
+  return reduce_source(policy, ctx, device, block_source<In>{data, n}, init, op, f, scope, root);
 }
 
 /// Inclusive or exclusive scan of one rank's block, offset by the blocks of the ranks before it.

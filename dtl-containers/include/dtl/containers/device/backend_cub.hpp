@@ -12,6 +12,7 @@
 #include <cub/device/device_transform.cuh>
 
 #include <cuda/std/tuple>
+#include <thrust/iterator/counting_iterator.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -86,6 +87,17 @@ hipError_t exclusive_scan(void* temp, std::size_t& bytes, const T* in, T* out, s
                           hipStream_t stream) {
   return with_unsigned_count(n, [&](auto count) {
     return cub::DeviceScan::ExclusiveScan(temp, bytes, in, out, op, init, count, stream);
+  });
+}
+
+/// The fold of index_op(i) for i in [0, n) (one pass over whatever index_op reads: two vectors, or an
+/// element with its index). CCCL 3 has no CUB counting iterator: thrust's, in the offset type of count.
+template <class T, class ReduceOp, class IndexOp>
+hipError_t transform_reduce_indexed(void* temp, std::size_t& bytes, std::size_t n, const T& init,
+                                    ReduceOp reduce_op, IndexOp index_op, T* out, hipStream_t stream) {
+  return with_unsigned_count(n, [&](auto count) {
+    const thrust::counting_iterator<decltype(count)> indices(0);
+    return cub::DeviceReduce::TransformReduce(temp, bytes, indices, out, count, reduce_op, index_op, init, stream);
   });
 }
 

@@ -217,4 +217,20 @@ template <class T, class Op>
                      "device apply_prefix kernel launch");
 }
 
+/// *d_result (device memory) = reduce_op-fold of init and index_op(i) for i in [0, n), in T: one pass
+/// over what index_op reads (two vectors for a dot product, an element and its index for find and
+/// min_element). index_op takes a std::size_t. With n == 0: init.
+template <class T, class ReduceOp, class IndexOp>
+[[nodiscard]] status transform_reduce_indexed(std::size_t n, const T& init, ReduceOp reduce_op, IndexOp index_op,
+                                              T* d_result, device_scratch& scratch, hipStream_t stream) {
+  if (d_result == nullptr) return primitives_detail::null_pointer("device transform_reduce_indexed (result)");
+  if (n == 0) return device::fill(d_result, 1, init, stream);
+  const auto reduce_fn = device::returns<T>(reduce_op);
+  const auto index_fn = device::returns<T>(index_op);
+  return primitives_detail::with_temporary_storage(
+      "device transform_reduce_indexed", scratch, stream, [&](void* temp, std::size_t& bytes) {
+        return backend::transform_reduce_indexed(temp, bytes, n, init, reduce_fn, index_fn, d_result, stream);
+      });
+}
+
 }  // namespace dtl::detail::device

@@ -1,0 +1,222 @@
+#pragma once
+// What the search, extremes and two-vector algorithms share: a fold over the indices of a block, in which
+// at(i) reads whatever the algorithm needs (an element and its global index, or a[i] and b[i]), and the
+// candidates (an element with its global index) that find and min_element fold, on the host and on the
+// device alike. Not for users.
+
+#include <dtl/containers/algorithms/detail/support.hpp>
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/host_device.hpp>
+#include <dtl/core/result.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <functional>
+#include <limits>
+#include <thread>
+#include <vector>
+
+namespace dtl::detail {
+
+/// The index of no element.
+inline constexpr std::size_t no_index = std::numeric_limits<std::size_t>::max();
+
+/// An element with its global index; index no_index: none (value unspecified).
+template <class T>
+struct indexed {
+  T value;
+  std::size_t index;
+  DTL_HOST_DEVICE constexpr bool present() const { return index != no_index; }
+};
+
+/// The smallest and the largest element with their indices (minmax_element).
+template <class T>
+struct indexed_pair {
+  indexed<T> low;
+  indexed<T> high;
+};
+
+/// a < b, callable on the device (std::less has a constexpr host operator, which nvcc refuses there).
+struct less_than {
+  template <class A, class B>
+  DTL_HOST_DEVICE constexpr bool operator()(const A& a, const B& b) const {
+    return a < b;
+  }
+};
+struct greater_than {
+  template <class A, class B>
+  DTL_HOST_DEVICE constexpr bool operator()(const A& a, const B& b) const {
+    return b < a;
+  }
+};
+
+/// A comparator as both the host and the device can call it.
+template <class Comp>
+struct portable_compare {
+  using type = Comp;
+};
+template <class X>
+struct portable_compare<std::less<X>> {
+  using type = less_than;
+};
+template <class X>
+struct portable_compare<std::greater<X>> {
+  using type = greater_than;
+};
+template <class Comp>
+using portable_compare_t = typename portable_compare<Comp>::type;
+
+template <class Comp>
+portable_compare_t<Comp> to_portable(const Comp& comp) {
+  if constexpr (std::is_same_v<portable_compare_t<Comp>, Comp>)
+    return comp;
+  else
+    return {};
+}
+
+// --- the candidates' folds: associative and commutative, ties to the lowest index ---
+
+/// The candidate with the lowest index (find).
+struct first_of {
+  template <class T>
+  DTL_HOST_DEVICE constexpr indexed<T> operator()(const indexed<T>& a, const indexed<T>& b) const {
+    return b.index < a.index ? b : a;
+  }
+};
+
+/// The candidate whose value comes first under comp, the lower index among equivalent ones.
+template <class Comp>
+struct least_of {
+  Comp comp;
+  template <class T>
+  DTL_HOST_DEVICE constexpr indexed<T> operator()(const indexed<T>& a, const indexed<T>& b) const {
+    if (!a.present()) return b;
+    if (!b.present()) return a;
+    if (comp(b.value, a.value)) return b;
+    if (comp(a.value, b.value)) return a;
+    return b.index < a.index ? b : a;
+  }
+};
+
+/// The candidate whose value comes last under comp, the lower index among equivalent ones.
+template <class Comp>
+struct greatest_of {
+  Comp comp;
+  template <class T>
+  DTL_HOST_DEVICE constexpr indexed<T> operator()(const indexed<T>& a, const indexed<T>& b) const {
+    if (!a.present()) return b;
+    if (!b.present()) return a;
+    if (comp(a.value, b.value)) return b;
+    if (comp(b.value, a.value)) return a;
+    return b.index < a.index ? b : a;
+  }
+};
+
+template <class Comp>
+struct extremes_of {
+  Comp comp;
+  template <class T>
+  DTL_HOST_DEVICE constexpr indexed_pair<T> operator()(const indexed_pair<T>& a, const indexed_pair<T>& b) const {
+    return {least_of<Comp>{comp}(a.low, b.low), greatest_of<Comp>{comp}(a.high, b.high)};
+  }
+};
+
+// --- what at(i) reads: element i of a block whose first element has global index `offset` ---
+
+/// Element i when pred holds for it, else none.
+template <class T, class Pred>
+struct match_at {
+  const T* data;
+  std::size_t offset;
+  Pred pred;
+  DTL_HOST_DEVICE indexed<T> operator()(std::size_t i) const {
+    const T x = data[i];
+    return indexed<T>{x, pred(x) ? offset + i : no_index};
+  }
+};
+
+template <class T>
+struct element_at {
+  const T* data;
+  std::size_t offset;
+  DTL_HOST_DEVICE indexed<T> operator()(std::size_t i) const { return indexed<T>{data[i], offset + i}; }
+};
+
+template <class T>
+struct element_pair_at {
+  const T* data;
+  std::size_t offset;
+  DTL_HOST_DEVICE indexed_pair<T> operator()(std::size_t i) const {
+    const indexed<T> e{data[i], offset + i};
+    return {e, e};
+  }
+};
+
+/// !pred(x) (find_if_not, all_of).
+template <class Pred>
+struct negated {
+  Pred pred;
+  template <class X>
+  DTL_HOST_DEVICE constexpr bool operator()(const X& x) const {
+    return !pred(x);
+  }
+};
+
+/// Never stops a fold early.
+struct never_stop {
+  template <class C>
+  constexpr bool operator()(const C&) const {
+    return false;
+  }
+};
+
+/// Stops a find once it has a match: later indices cannot come first.
+struct stop_at_match {
+  template <class T>
+  constexpr bool operator()(const indexed<T>& c) const {
+    return c.present();
+  }
+};
+
+/// init op at(0) op ... op at(n - 1) on host threads, chunks combined in order; a fold may end once
+/// stop(accumulated) holds (the chunks after the first that stops are then not read).
+template <bool Parallel, class C, class Op, class At, class Stop = never_stop>
+C host_fold_indexed(std::size_t n, const C& init, Op& op, At& at, Stop stop = {}) {
+  auto fold = [&](std::size_t begin, std::size_t end) {
+    C acc = init;
+    for (std::size_t i = begin; i < end; ++i) {
+      acc = op(acc, at(i));
+      if (stop(acc)) break;
+    }
+    return acc;
+  };
+  if constexpr (!Parallel) {
+    return fold(0, n);
+  } else {
+    const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t chunks = std::min<std::size_t>(hw, std::max<std::size_t>(1, n >> 15));
+    std::vector<C> parts(chunks, init);
+    parallel_for(chunks, [&](std::size_t b, std::size_t e) {
+      for (std::size_t c = b; c < e; ++c) parts[c] = fold(n * c / chunks, n * (c + 1) / chunks);
+    }, 1);
+    C acc = init;
+    for (const C& p : parts) {
+      acc = op(acc, p);
+      if (stop(acc)) break;
+    }
+    return acc;
+  }
+}
+
+/// Every rank's candidate (an allgather of small structs), folded with op in rank order.
+template <class C, class Op>
+result<C> combine_candidates_on_host(const context& ctx, const C& mine, const C& none, Op& op) {
+  if (ctx.size() == 1) return mine;
+  std::vector<C> all(static_cast<std::size_t>(ctx.size()));
+  if (result<void> r = allgather_host(ctx, &mine, all.data(), sizeof(C)); !r) return std::move(r).error();
+  C acc = none;
+  for (const C& c : all) acc = op(acc, c);
+  return acc;
+}
+
+}  // namespace dtl::detail

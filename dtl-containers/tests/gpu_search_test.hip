@@ -1,0 +1,174 @@
+// find, all_of, min_element, dot and their kin on device placements (device_only_runtime, unified_memory),
+// under every policy, on 1 rank and on 2 (a GPU each, or shared), against a serial reference of the whole
+// vector: empty vectors, ranks without elements, matches on a rank boundary, duplicates (the lowest
+// index wins), no match, device functions, and vectors of different layouts failing on every rank.
+#include "gpu_algorithm_checks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+using algorithm_checks::settle;
+
+namespace {
+
+/// A vector whose element g is f(g), and the same values serially.
+template <class T, class P, class F>
+dtl::distributed_vector<T, P> vector_of(const dtl::context& ctx, std::size_t n, F f, std::vector<T>& reference) {
+  dtl::distributed_vector<T, P> v(n, ctx);
+  reference.resize(n);
+  for (std::size_t g = 0; g < n; ++g) reference[g] = f(g);
+  REQUIRE(v.copy_from_host(reference.data() + v.global_offset(), v.local_size()).has_value());
+  return v;
+}
+
+template <class V>
+int owner_of(const V& v, std::size_t g) {
+  const int mine = v.local_range().contains(g) ? v.rank() : -1;
+  return v.get_context().allreduce_value(mine, dtl::reduce_op::max).value();
+}
+
+template <class V, class T, class It>
+void check_found(const V& v, const std::vector<T>& ref, It it, const dtl::find_result<T>& r) {
+  if (it == ref.end()) {
+    CHECK_FALSE(r.found);
+    CHECK_FALSE(r.value.has_value());
+    return;
+  }
+  const auto g = static_cast<std::size_t>(it - ref.begin());
+  REQUIRE(r.found);
+  CHECK(r.global_index == static_cast<std::ptrdiff_t>(g));
+  CHECK(r.owner_rank == owner_of(v, g));
+  REQUIRE(r.value.has_value());
+  CHECK(*r.value == *it);
+}
+
+template <class V, class T, class It>
+void check_extreme(const V& v, const std::vector<T>& ref, It it, const dtl::minmax_result<T>& r) {
+  if (it == ref.end()) {
+    CHECK_FALSE(r.valid);
+    return;
+  }
+  const auto g = static_cast<std::size_t>(it - ref.begin());
+  REQUIRE(r.valid);
+  CHECK(r.global_index == static_cast<std::ptrdiff_t>(g));
+  CHECK(r.owner_rank == owner_of(v, g));
+  CHECK(r.value == *it);
+}
+
+struct by_magnitude {  // a user comparator, callable on both sides
+  __host__ __device__ bool operator()(double a, double b) const { return (a < 0 ? -a : a) < (b < 0 ? -b : b); }
+};
+struct larger {  // a user reduction without a native collective
+  __host__ __device__ double operator()(double a, double b) const { return a < b ? b : a; }
+};
+
+template <class P, class Policy>
+void searches(const dtl::context& ctx, Policy policy, dtl::hip::hip_stream* stream) {
+  for (const std::size_t n : algorithm_checks::sizes) {
+    CAPTURE(n);
+    std::vector<int> ref;
+    auto v = vector_of<int, P>(ctx, n, [](std::size_t g) { return static_cast<int>(g % 7); }, ref);
+    for (const int target : {0, 3, 6, 7}) {
+      CAPTURE(target);
+      check_found(v, ref, std::find(ref.begin(), ref.end(), target), settle(dtl::try_find(policy, v, target), stream).value());
+    }
+    auto big = [] __device__(int x) { return x > 4; };
+    auto host_big = [](int x) { return x > 4; };
+    check_found(v, ref, std::find_if(ref.begin(), ref.end(), host_big), settle(dtl::try_find_if(policy, v, big), stream).value());
+    check_found(v, ref, std::find_if_not(ref.begin(), ref.end(), [](int x) { return x < 2; }),
+                settle(dtl::try_find_if_not(policy, v, [] __device__(int x) { return x < 2; }), stream).value());
+    CHECK(settle(dtl::try_any_of(policy, v, big), stream).value() == std::any_of(ref.begin(), ref.end(), host_big));
+    CHECK(settle(dtl::try_none_of(policy, v, big), stream).value() == std::none_of(ref.begin(), ref.end(), host_big));
+    CHECK(settle(dtl::try_all_of(policy, v, [] __device__(int x) { return x < 7; }), stream).value());
+    CHECK(settle(dtl::try_all_of(policy, v, big), stream).value() == std::all_of(ref.begin(), ref.end(), host_big));
+    if (n == 0) continue;
+    // One mark on the first element of the last block (a rank boundary with two ranks) and one at the end.
+    const std::size_t boundary = static_cast<std::size_t>(
+        ctx.allreduce_value(static_cast<std::uint64_t>(v.local_size() > 0 ? v.global_offset() : 0), dtl::reduce_op::max)
+            .value());
+    auto marked = vector_of<int, P>(ctx, n, [&](std::size_t g) { return g == boundary || g == n - 1 ? 9 : 0; }, ref);
+    check_found(marked, ref, std::find(ref.begin(), ref.end(), 9), settle(dtl::try_find(policy, marked, 9), stream).value());
+  }
+}
+
+template <class P, class Policy>
+void extremes(const dtl::context& ctx, Policy policy, dtl::hip::hip_stream* stream) {
+  for (const std::size_t n : algorithm_checks::sizes) {
+    CAPTURE(n);
+    std::vector<double> ref;
+    auto v = vector_of<double, P>(ctx, n, [](std::size_t g) { return static_cast<double>((g * 37) % 11) - 5.0; }, ref);
+    check_extreme(v, ref, std::min_element(ref.begin(), ref.end()), settle(dtl::try_min_element(policy, v), stream).value());
+    check_extreme(v, ref, std::max_element(ref.begin(), ref.end()), settle(dtl::try_max_element(policy, v), stream).value());
+    check_extreme(v, ref, std::min_element(ref.begin(), ref.end(), by_magnitude{}),
+                  settle(dtl::try_min_element(policy, v, by_magnitude{}), stream).value());
+    check_extreme(v, ref, std::min_element(ref.begin(), ref.end(), std::greater<>{}),
+                  settle(dtl::try_min_element(policy, v, std::greater<>{}), stream).value());
+    const auto device_less = [] __device__(double a, double b) { return a < b; };
+    check_extreme(v, ref, std::max_element(ref.begin(), ref.end()),
+                  settle(dtl::try_max_element(policy, v, device_less), stream).value());
+    const auto both = settle(dtl::try_minmax_element(policy, v), stream).value();
+    check_extreme(v, ref, std::min_element(ref.begin(), ref.end()), both.min);
+    check_extreme(v, ref, std::max_element(ref.begin(), ref.end()), both.max);
+  }
+}
+
+template <class P, class Policy>
+void inner_products(const dtl::context& ctx, Policy policy, dtl::hip::hip_stream* stream) {
+  for (const std::size_t n : algorithm_checks::sizes) {
+    CAPTURE(n);
+    std::vector<std::int64_t> ia, ib;
+    auto xa = vector_of<std::int64_t, P>(ctx, n, [](std::size_t g) { return static_cast<std::int64_t>(g % 13) - 6; }, ia);
+    auto xb = vector_of<std::int64_t, P>(ctx, n, [](std::size_t g) { return static_cast<std::int64_t>(g % 5) + 1; }, ib);
+    CHECK(settle(dtl::try_dot(policy, xa, xb), stream).value() ==
+          std::inner_product(ia.begin(), ia.end(), ib.begin(), std::int64_t{0}));
+    CHECK(settle(dtl::try_inner_product(policy, xa, xb, std::int64_t{100}), stream).value() ==
+          std::inner_product(ia.begin(), ia.end(), ib.begin(), std::int64_t{100}));
+    std::vector<double> da, db;
+    auto ya = vector_of<double, P>(ctx, n, [](std::size_t g) { return 0.25 * static_cast<double>(g % 17); }, da);
+    auto yb = vector_of<double, P>(ctx, n, [](std::size_t g) { return 2.0 - 0.5 * static_cast<double>(g % 3); }, db);
+    const double ref_dot = std::inner_product(da.begin(), da.end(), db.begin(), 0.0);
+    CHECK(settle(dtl::try_dot(policy, ya, yb), stream).value() == ref_dot);  // exact: multiples of 1/8
+    auto difference = [] __host__ __device__(double a, double b) { return a < b ? b - a : a - b; };
+    const double ref_max = std::inner_product(da.begin(), da.end(), db.begin(), -1.0, larger{}, difference);
+    CHECK(settle(dtl::try_inner_product(policy, ya, yb, -1.0, dtl::reduce_max<double>{}, difference), stream).value() ==
+          ref_max);
+    CHECK(settle(dtl::try_inner_product(policy, ya, yb, -1.0, larger{}, difference), stream).value() == ref_max);
+    CHECK(settle(dtl::try_transform_reduce(policy, ya, yb, 1.0, std::plus<>{},
+                                           [] __device__(double a, double b) { return a * b; }), stream)
+              .value() == 1.0 + ref_dot);
+  }
+}
+
+template <class P>
+void every_policy(const dtl::context& ctx) {
+  dtl::hip::hip_stream stream =
+      dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device()).value();
+  SUBCASE("seq") { searches<P>(ctx, dtl::seq{}, nullptr); extremes<P>(ctx, dtl::seq{}, nullptr); inner_products<P>(ctx, dtl::seq{}, nullptr); }
+  SUBCASE("par") { searches<P>(ctx, dtl::par{}, nullptr); extremes<P>(ctx, dtl::par{}, nullptr); inner_products<P>(ctx, dtl::par{}, nullptr); }
+  SUBCASE("async") { searches<P>(ctx, dtl::async{}, nullptr); extremes<P>(ctx, dtl::async{}, nullptr); inner_products<P>(ctx, dtl::async{}, nullptr); }
+  SUBCASE("on_stream") {
+    searches<P>(ctx, dtl::on_stream{stream}, &stream);
+    extremes<P>(ctx, dtl::on_stream{stream}, &stream);
+    inner_products<P>(ctx, dtl::on_stream{stream}, &stream);
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("gpu.search") {
+  TEST_CASE("device_only_runtime") { every_policy<dtl::device_only_runtime>(test_support::world()); }
+  TEST_CASE("unified_memory") { every_policy<dtl::unified_memory>(test_support::world()); }
+  TEST_CASE("vectors of different layouts: the same error on every rank") {
+    const auto ctx = test_support::world();
+    dtl::distributed_vector<double, dtl::device_only_runtime> a(10, ctx), b(11, ctx);
+    const auto r = dtl::try_dot(a, b);
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().code() == dtl::status_code::extent_mismatch);
+    const int code = static_cast<int>(r.error().code());
+    CHECK(ctx.allreduce_value(code, dtl::reduce_op::min).value() == code);
+    CHECK(ctx.allreduce_value(code, dtl::reduce_op::max).value() == code);
+    REQUIRE(dtl::fill(a, 2.0).has_value());
+    CHECK(dtl::dot(a, a) == 40.0);  // still works
+  }
+}
