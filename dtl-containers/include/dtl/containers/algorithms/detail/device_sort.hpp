@@ -185,7 +185,7 @@ auto sort(const Policy& policy, const context& ctx, int device, K* keys, V* valu
         DTL_TRY(device_local_sort(bk, bv, received, comp, scratch, stream));
       else
         DTL_TRY(device_local_sort(bk, static_cast<void*>(nullptr), received, comp, scratch, stream));
-      return hip::stream_ref(stream).synchronize();
+      return hip::stream_ref(stream).synchronize().error();
     }();
     DTL_TRY(agreed(merged, "sort (merging the received runs)"));
 
