@@ -23,6 +23,7 @@ void every_case(const dtl::context& ctx) {
   by_key_cases<P>(ctx, std::greater<>{});
   by_key_cases<P>(ctx, low_byte_then_descending{});
   is_sorted_cases<P>(ctx);
+  traffic_cases<P>(ctx);
 }
 
 }  // namespace

@@ -181,4 +181,33 @@ void is_sorted_cases(const dtl::context& ctx) {
   }
 }
 
+/// distributed_sort: sorts as sort does, and says what this rank moved. All-equal keys move nothing
+/// (the (key, rank, position) order keeps every element where it is); what leaves the ranks arrives.
+template <class P>
+void traffic_cases(const dtl::context& ctx) {
+  for (const std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{1000}, std::size_t{100003}}) {
+    for (const shape s : {shape::equal, shape::random, shape::few_values}) {
+      CAPTURE(n);
+      CAPTURE(static_cast<int>(s));
+      const std::vector<std::uint32_t> global = make_input<std::uint32_t>(n, s, 11);
+      auto v = make_vector<std::uint32_t, P>(ctx, global);
+      const dtl::distributed_sort_result r = dtl::distributed_sort(v);
+      CHECK(r.success);
+      std::vector<std::uint32_t> expected = global;
+      std::sort(expected.begin(), expected.end());
+      check_block(v, expected);
+      if (s == shape::equal || ctx.size() == 1) {
+        CHECK(r.elements_sent == 0);
+        CHECK(r.elements_received == 0);
+      }
+      CHECK(ctx.allreduce_value(r.elements_sent, dtl::reduce_op::sum).value() ==
+            ctx.allreduce_value(r.elements_received, dtl::reduce_op::sum).value());
+    }
+  }
+  auto v = make_vector<std::uint32_t, P>(ctx, make_input<std::uint32_t>(1000, shape::random, 5));
+  const auto r = dtl::try_distributed_sort(v, std::greater<>{});
+  REQUIRE(r.has_value());
+  CHECK(dtl::is_sorted(v, std::greater<>{}));
+}
+
 }  // namespace sort_checks

@@ -32,6 +32,7 @@ TEST_SUITE("mpi.sort") {
     by_key_cases<dtl::host_only>(test_support::world(), std::less<>{});
     by_key_cases<dtl::host_only>(test_support::world(), std::greater<>{});
   }
+  TEST_CASE("distributed_sort: what each rank moved") { traffic_cases<dtl::host_only>(test_support::world()); }
   TEST_CASE("is_sorted across rank boundaries") { is_sorted_cases<dtl::host_only>(test_support::world()); }
   TEST_CASE("all-equal keys spread over the ranks: each rank's bucket stays near its block") {
     // Without the (key, rank, position) tie-break every element would go to one rank; the result is

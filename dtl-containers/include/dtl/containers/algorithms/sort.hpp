@@ -6,6 +6,7 @@
 //   dtl::stable_sort(vec, [] __host__ __device__ (const rec& a, const rec& b) { return a.k < b.k; });
 //   dtl::sort_by_key(keys, values);                   // values permuted with their keys (stable)
 //   bool ok = dtl::is_sorted(vec);                    // across rank boundaries; try_is_sorted: result<bool>
+//   dtl::distributed_sort_result r = dtl::distributed_sort(vec);  // sort, and what this rank moved
 //
 // Afterwards the elements are in global order and every rank holds as many elements as before (its
 // block's size is kept, whatever the layout). A sample sort: local sort, regular samples, splitters
@@ -16,7 +17,8 @@
 // context's device path. docs/containers.md ("Sort") gives the paths and the memory each one needs.
 //
 // sort, stable_sort and sort_by_key return result<void> (a future under dtl::async); is_sorted returns
-// bool and throws dtl::status_error on failure, try_is_sorted returns result<bool>. Every rank gets the
+// bool and distributed_sort a distributed_sort_result, each throwing dtl::status_error on failure (their
+// try_ twins return result<...>). Every rank gets the
 // same outcome. The comparator is a strict weak order on the keys, of the same type on every rank; on
 // a device placement it is a device function (or std::less / std::greater), and the calling file is
 // compiled by the kernel compiler (dtl-hip-kc).
@@ -32,20 +34,37 @@
 
 namespace dtl {
 
+/// What distributed_sort did on this rank (upstream DTL's type): elements sent to and received from
+/// other ranks, over the exchange of the buckets and the shift back to the old sizes.
+struct distributed_sort_result {
+  bool success = true;
+  std::size_t elements_sent = 0;
+  std::size_t elements_received = 0;
+};
+
 namespace detail {
 
-template <bool Stable>
+template <class R>
+result<void> without_traffic(result<R> r) {
+  return r ? result<void>() : result<void>(std::move(r).error());
+}
+
+template <bool Stable, bool Traffic = false>
 struct sort_bodies {
   static constexpr bool communicates = true;
   template <class Pol, class T, class P, class Comp = std::less<>>
-  static result<void> host(const Pol&, distributed_vector<T, P>& vec, Comp comp = {}) {
-    return result<void>(host_sample_sort<Stable, is_parallel_v<Pol>>(vec.get_context(), vec.local_data(),
-                                                                       vec.local_size(), key_itself{}, comp));
+  static auto host(const Pol&, distributed_vector<T, P>& vec, Comp comp = {}) {
+    auto done = host_sample_sort<Stable, is_parallel_v<Pol>>(vec.get_context(), vec.local_data(), vec.local_size(),
+                                                              key_itself{}, comp);
+    if constexpr (Traffic)
+      return done;
+    else
+      return without_traffic(std::move(done));
   }
   template <class Pol, class T, class P, class Comp = std::less<>>
   static auto device(const Pol& policy, distributed_vector<T, P>& vec, Comp comp = {}) {
-    return device_algo::sort<Stable, P>(policy, vec.get_context(), vec.device_id(), vec.local_data(),
-                                        static_cast<void*>(nullptr), vec.local_size(), comp);
+    return device_algo::sort<Stable, P, Traffic>(policy, vec.get_context(), vec.device_id(), vec.local_data(),
+                                                 static_cast<void*>(nullptr), vec.local_size(), comp);
   }
 };
 
@@ -54,6 +73,16 @@ struct sort_impl : sort_bodies<false> {
 };
 struct stable_sort_impl : sort_bodies<true> {
   static constexpr const char* name = "stable_sort";
+};
+/// sort, with what this rank moved.
+struct distributed_sort_impl : sort_bodies<false, true> {
+  static constexpr const char* name = "distributed_sort";
+  template <class Outcome>
+  static auto finish(Outcome outcome) {
+    return map_outcome(std::move(outcome), [](const sort_traffic& t) {
+      return distributed_sort_result{true, t.sent, t.received};
+    });
+  }
 };
 
 /// keys sorted, values permuted with them (stable: equal keys keep their values' order).
@@ -105,6 +134,8 @@ struct is_sorted_impl {
 inline constexpr detail::status_algorithm<detail::sort_impl> sort{};
 inline constexpr detail::status_algorithm<detail::stable_sort_impl> stable_sort{};
 inline constexpr detail::status_algorithm<detail::sort_by_key_impl> sort_by_key{};
+inline constexpr detail::value_algorithm<detail::distributed_sort_impl> distributed_sort{};
+inline constexpr detail::try_value_algorithm<detail::distributed_sort_impl> try_distributed_sort{};
 inline constexpr detail::value_algorithm<detail::is_sorted_impl> is_sorted{};
 inline constexpr detail::try_value_algorithm<detail::is_sorted_impl> try_is_sorted{};
 

@@ -87,7 +87,7 @@ struct sample_body {
 template <class K>
 struct device_splitter {
   K key;
-  sort_plan::sample_ref ref;
+  std::size_t rank, position;
   int exists;
 };
 
@@ -117,7 +117,7 @@ struct cut_body {
       const std::size_t mid = lo + (hi - lo) / 2;
       if (comp(s.key, data[mid])) hi = mid; else lo = mid + 1;
     }
-    cuts[j] = sort_plan::cut_of(me, s.ref, lower, lo);
+    cuts[j] = sort_plan::cut_of(me, s.rank, s.position, lower, lo);
   }
 };
 

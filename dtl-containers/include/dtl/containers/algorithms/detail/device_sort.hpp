@@ -14,6 +14,7 @@
 //   5. the neighbour shift by alltoallv back to the old sizes (layout_moves.hpp).
 // Blocking under every policy (the counts go through the host); async gives a completed future.
 
+#include <dtl/containers/algorithms/detail/host_sort.hpp>
 #include <dtl/containers/algorithms/detail/outcome.hpp>
 #include <dtl/containers/algorithms/detail/sort_plan.hpp>
 #include <dtl/containers/communication/context.hpp>
@@ -125,7 +126,7 @@ result<std::vector<std::size_t>> device_cuts(const context& ctx, const K* keys, 
   std::vector<device::device_splitter<K>> splitters(p - 1);
   for (std::size_t j = 0; j + 1 < p; ++j) {
     const std::size_t s = chosen[j].exists ? chosen[j].sample : 0;
-    splitters[j] = {keys_all[s], g.refs[s], chosen[j].exists ? 1 : 0};
+    splitters[j] = {keys_all[s], g.refs[s].rank, chosen[j].position, chosen[j].exists ? 1 : 0};
   }
   std::vector<std::size_t> cuts(p - 1, n);
   if (n != 0) {
@@ -139,27 +140,33 @@ result<std::vector<std::size_t>> device_cuts(const context& ctx, const K* keys, 
 
 /// The distributed sort of keys[0, n) on every rank (values alongside when V is not void), on the
 /// device of the caller's vector. P is the vector's placement (its memory space holds the receive buffers).
-template <bool Stable, class P, class Policy, class K, class V, class Comp>
+/// The outcome is of result<void>, or with Traffic of result<sort_traffic> (what this rank moved).
+template <bool Stable, class P, bool Traffic = false, class Policy, class K, class V, class Comp>
 auto sort(const Policy& policy, const context& ctx, int device, K* keys, V* values, std::size_t n, Comp comp) {
   using Pol = std::remove_cvref_t<Policy>;
+  using R = std::conditional_t<Traffic, sort_traffic, void>;
   // Stable or not, the device sorts here are stable (radix sorts are, and the merge sort is).
   constexpr bool has_values = !std::is_void_v<V>;
   using Val = std::conditional_t<has_values, V, unsigned char>;
   const bool many = ctx.size() > 1;
   auto agreed = [&](const status& local, const char* what) { return agree_before(many, ctx, local, what); };
   auto session = enter_lane(policy, ctx, device);
-  if (!session) return failed_outcome<Pol, void>(agreed(session.error(), "sort (the local sorts)"));
+  if (!session) return failed_outcome<Pol, R>(agreed(session.error(), "sort (the local sorts)"));
   const hipStream_t stream = session->stream;
   device::device_scratch& scratch = *session->scratch;
 
-  auto compute = [&]() -> result<void> {
+  auto compute = [&]() -> result<sort_traffic> {
     DTL_TRY(agreed(device_local_sort(keys, values, n, comp, scratch, stream), "sort (the local sorts)"));
-    if (!many) return result<void>(hip::stream_ref(stream).synchronize());
+    sort_traffic traffic;
+    if (!many) {
+      DTL_TRY(hip::stream_ref(stream).synchronize());
+      return traffic;
+    }
     const std::size_t p = static_cast<std::size_t>(ctx.size()), me = static_cast<std::size_t>(ctx.rank());
     std::vector<std::size_t> sizes(p);
     DTL_TRY(ctx.allgather(&n, sizes.data(), 1));
     const std::vector<std::size_t> offsets = layout_offsets(sizes);
-    if (offsets.back() == 0) return {};
+    if (offsets.back() == 0) return traffic;
 
     auto cuts = device_cuts(ctx, keys, n, sizes, comp, scratch, stream);
     DTL_TRY(agreed(cuts ? status{} : cuts.error(), "sort (the splitters)"));
@@ -178,6 +185,7 @@ auto sort(const Policy& policy, const context& ctx, int device, K* keys, V* valu
     Val* bv = bucket_values->template as<Val>();
     DTL_TRY(ctx.alltoallv(keys, send.counts, send.displs, bk, recv_counts, recv_displs));
     if constexpr (has_values) DTL_TRY(ctx.alltoallv(values, send.counts, send.displs, bv, recv_counts, recv_displs));
+    count_traffic(traffic, me, send.counts, recv_counts);
 
     // The received runs, in rank order, sorted as one range (stable: equal keys stay in rank order).
     const status merged = [&]() -> status {
@@ -195,15 +203,22 @@ auto sort(const Policy& policy, const context& ctx, int device, K* keys, V* valu
     if (bucket_sizes == sizes) {
       DTL_TRY(device_copy(keys, bk, n * sizeof(K), stream));
       if constexpr (has_values) DTL_TRY(device_copy(values, bv, n * sizeof(Val), stream));
-      return result<void>(hip::stream_ref(stream).synchronize());
+      DTL_TRY(hip::stream_ref(stream).synchronize());
+      return traffic;
     }
     const layout_moves moves = moves_between(layout_offsets(bucket_sizes), offsets, me);
     DTL_TRY(ctx.alltoallv(bk, moves.send_counts, moves.send_displs, keys, moves.recv_counts, moves.recv_displs));
     if constexpr (has_values)
       DTL_TRY(ctx.alltoallv(bv, moves.send_counts, moves.send_displs, values, moves.recv_counts, moves.recv_displs));
-    return {};
+    count_traffic(traffic, me, moves.send_counts, moves.recv_counts);
+    return traffic;
   };
-  return to_outcome<Pol, void>(compute());
+  if constexpr (Traffic) {
+    return to_outcome<Pol, R>(compute());
+  } else {
+    auto done = compute();
+    return to_outcome<Pol, R>(done ? result<void>() : result<void>(std::move(done).error()));
+  }
 }
 
 /// Whether keys[0, n) of every rank, in rank order, are sorted by comp (collective, on the device).
@@ -270,12 +285,12 @@ auto is_sorted(const Policy& policy, const context& ctx, int device, const K* ke
 
 #else  // no kernel compiler: say so at compile time
 
-template <bool Stable, class P, class... Args>
+template <bool Stable, class P, bool Traffic = false, class... Args>
 auto sort(Args&&...) {
   static_assert(needs_kernel_compiler_v<Args...>,
                 "dtl::sort / stable_sort / sort_by_key on a device placement launches kernels: compile this file "
                 "with the kernel compiler (hipcc or nvcc, through dtl-hip-kc; see docs/containers.md)");
-  return result<void>();
+  return result<std::conditional_t<Traffic, sort_traffic, void>>();
 }
 template <class... Args>
 auto is_sorted(Args&&...) {

@@ -99,24 +99,44 @@ void host_local_sort(Item* data, std::size_t n, Less& less) {
   merge_runs<Parallel>(data, std::move(bounds), less);
 }
 
+/// What one rank moved in a distributed sort: elements sent to and received from other ranks, over the
+/// bucket exchange and the neighbour shift (its own elements excluded).
+struct sort_traffic {
+  std::size_t sent = 0, received = 0;
+};
+
+/// Elements of an alltoallv that leave this rank, and that arrive from other ranks.
+inline void count_traffic(sort_traffic& t, std::size_t me, const std::vector<std::size_t>& send_counts,
+                          const std::vector<std::size_t>& recv_counts) {
+  for (std::size_t q = 0; q < send_counts.size(); ++q) {
+    if (q == me) continue;
+    t.sent += send_counts[q];
+    t.received += recv_counts[q];
+  }
+}
+
 /// The distributed sort of every rank's data[0, n) (collective): afterwards the elements are in
 /// global order by comp(key_of(a), key_of(b)), and every rank holds n elements again.
 template <bool Stable, bool Parallel, class Item, class KeyOf, class Comp>
-status host_sample_sort(const context& ctx, Item* data, std::size_t n, KeyOf key_of, Comp& comp) {
+result<sort_traffic> host_sample_sort(const context& ctx, Item* data, std::size_t n, KeyOf key_of, Comp& comp) {
   using K = std::remove_cvref_t<decltype(key_of(*data))>;
   auto less = [&](const Item& a, const Item& b) { return static_cast<bool>(comp(key_of(a), key_of(b))); };
   const status sorted = catch_allocation_failure("sort", [&]() -> status {
     host_local_sort<Stable, Parallel>(data, n, less);
     return {};
   });
-  if (ctx.size() == 1) return sorted;
+  if (ctx.size() == 1) {
+    if (!sorted.ok()) return sorted;
+    return sort_traffic{};
+  }
   DTL_TRY(agree(ctx, sorted, call_signature{"sort (the local sorts)"}));
+  sort_traffic traffic;
 
   const std::size_t p = static_cast<std::size_t>(ctx.size()), me = static_cast<std::size_t>(ctx.rank());
   std::vector<std::size_t> sizes(p);
   DTL_TRY(ctx.allgather(&n, sizes.data(), 1));
   const std::vector<std::size_t> offsets = layout_offsets(sizes);
-  if (offsets.back() == 0) return {};
+  if (offsets.back() == 0) return traffic;
 
   // Samples and splitters: every rank computes the same ones from the same gathered keys.
   const sort_plan::gathered_samples g = sort_plan::describe_samples(sizes);
@@ -139,8 +159,8 @@ status host_sample_sort(const context& ctx, Item* data, std::size_t n, KeyOf key
                                         [&](const Item& a, const K& k) { return static_cast<bool>(comp(key_of(a), k)); });
     const auto upper = std::upper_bound(data, data + n, key,
                                         [&](const K& k, const Item& a) { return static_cast<bool>(comp(k, key_of(a))); });
-    cuts[j] = sort_plan::cut_of(me, g.refs[splitters[j].sample], static_cast<std::size_t>(lower - data),
-                                static_cast<std::size_t>(upper - data));
+    cuts[j] = sort_plan::cut_of(me, g.refs[splitters[j].sample].rank, splitters[j].position,
+                                static_cast<std::size_t>(lower - data), static_cast<std::size_t>(upper - data));
   }
   const sort_plan::bucket_counts send = sort_plan::buckets_from_cuts(cuts, n);
   std::vector<std::size_t> recv_counts(p);
@@ -155,6 +175,7 @@ status host_sample_sort(const context& ctx, Item* data, std::size_t n, KeyOf key
                 }),
                 call_signature{"sort (the receive buffer)"}));
   DTL_TRY(ctx.alltoallv(data, send.counts, send.displs, bucket.data(), recv_counts, recv_displs));
+  count_traffic(traffic, me, send.counts, recv_counts);
   std::vector<std::size_t> bounds(recv_displs);
   bounds.push_back(received);
   const status merged = catch_allocation_failure("sort (merging the received runs)", [&]() -> status {
@@ -168,11 +189,12 @@ status host_sample_sort(const context& ctx, Item* data, std::size_t n, KeyOf key
   DTL_TRY(ctx.allgather(&received, bucket_sizes.data(), 1));
   if (bucket_sizes == sizes) {
     std::copy(bucket.begin(), bucket.end(), data);
-    return {};
+    return traffic;
   }
   const layout_moves moves = moves_between(layout_offsets(bucket_sizes), offsets, me);
   DTL_TRY(ctx.alltoallv(bucket.data(), moves.send_counts, moves.send_displs, data, moves.recv_counts, moves.recv_displs));
-  return {};
+  count_traffic(traffic, me, moves.send_counts, moves.recv_counts);
+  return traffic;
 }
 
 /// Whether the elements of every rank, taken in rank order, are sorted by comp (collective; empty ranks

@@ -35,10 +35,12 @@ inline constexpr std::size_t oversampling = 32;
   return (size / twice) * odd + ((size % twice) * odd) / twice;
 }
 
-/// One gathered sample: its rank and position (its key is in the gathered key array at the same index).
+/// One gathered sample: its rank, its position, and where the stretch of elements it stands for starts
+/// (its key is in the gathered key array at the same index).
 struct sample_ref {
   std::size_t rank;
   std::size_t position;
+  std::size_t start;
 };
 
 /// The samples of every rank, in rank order (the order of an allgatherv of each rank's samples), and
@@ -65,18 +67,21 @@ struct gathered_samples {
   g.weights.reserve(total);
   for (std::size_t r = 0; r < ranks; ++r) {
     for (std::size_t i = 0; i < g.counts[r]; ++i) {
-      g.refs.push_back({r, sample_position(i, g.counts[r], sizes[r])});
+      const std::size_t s = g.counts[r], size = sizes[r];
+      g.refs.push_back({r, sample_position(i, s, size), (size / s) * i + ((size % s) * i) / s});
       g.weights.push_back(static_cast<double>(sizes[r]) / static_cast<double>(g.counts[r]));
     }
   }
   return g;
 }
 
-/// A splitter: the gathered sample that starts bucket j (its index into the gathered samples), or none
-/// when bucket j starts past every element (then it is empty, and so are the ones after it).
+/// A splitter: (the key of a gathered sample, that sample's rank, a position in that rank's block),
+/// where bucket j starts; or none when bucket j starts past every element (then it is empty, and so are
+/// the ones after it). The position matters only among keys equal to the splitter's.
 struct splitter {
   bool exists;
-  std::size_t sample;
+  std::size_t sample;    // index into the gathered samples (its key and rank)
+  std::size_t position;  // in the sample's rank
 };
 
 /// The ranks - 1 splitters, from the gathered samples in (key, rank, position) order (`order`: indices
@@ -86,20 +91,27 @@ struct splitter {
 [[nodiscard]] inline std::vector<splitter> choose_splitters(const gathered_samples& g, std::span<const std::size_t> order,
                                                            std::span<const std::size_t> target_offsets) {
   const std::size_t ranks = target_offsets.size() - 1;
-  std::vector<splitter> out(ranks > 0 ? ranks - 1 : 0, splitter{false, 0});
+  std::vector<splitter> out(ranks > 0 ? ranks - 1 : 0, splitter{false, 0, 0});
   double before = 0;  // elements the samples so far stand for
   std::size_t j = 1;
   for (std::size_t k = 0; k < order.size() && j < ranks; ++k) {
-    while (j < ranks && before + 0.5 >= static_cast<double>(target_offsets[j])) out[j++ - 1] = {true, order[k]};
+    while (j < ranks && before + 0.5 >= static_cast<double>(target_offsets[j])) {
+      // Start the bucket where the target falls in this sample's stretch: with equal keys (all-equal
+      // input, say) every rank then keeps its own elements and nothing moves.
+      const sample_ref& ref = g.refs[order[k]];
+      const double at = static_cast<double>(ref.start) - (before - static_cast<double>(target_offsets[j]));
+      out[j++ - 1] = {true, order[k], at <= 0 ? std::size_t{0} : static_cast<std::size_t>(at + 0.5)};
+    }
     before += g.weights[order[k]];
   }
   return out;
 }
 
-/// Where a splitter of sample (rank, position) cuts `me`'s sorted block, given lower_bound and
-/// upper_bound of the splitter's key in that block: the elements ordered before (key, rank, position).
-[[nodiscard]] DTL_HOST_DEVICE inline std::size_t cut_of(std::size_t me, const sample_ref& s, std::size_t lower, std::size_t upper) noexcept {
-  return me < s.rank ? upper : me > s.rank ? lower : s.position;
+/// Where a splitter (key, rank, position) cuts `me`'s sorted block, given lower_bound and upper_bound of
+/// the splitter's key in that block: the elements ordered before (key, rank, position).
+[[nodiscard]] DTL_HOST_DEVICE inline std::size_t cut_of(std::size_t me, std::size_t rank, std::size_t position,
+                                                        std::size_t lower, std::size_t upper) noexcept {
+  return me < rank ? upper : me > rank ? lower : position < lower ? lower : position > upper ? upper : position;
 }
 
 /// Per-bucket counts and displacements of a sorted block from its ranks - 1 cuts.
@@ -113,7 +125,9 @@ struct bucket_counts {
   std::size_t begin = 0;
   for (std::size_t q = 0; q < ranks; ++q) {
     std::size_t end = q + 1 < ranks ? cuts[q] : size;
-    if (end < begin) end = begin;  // cuts are monotone; this only guards against a broken comparator
+    // Cuts are monotone except, by rounding, two splitters of one key and rank: the later one then
+    // takes none of that rank's run of the key, which keeps the order (and stability).
+    if (end < begin) end = begin;
     if (end > size) end = size;
     b.displs[q] = begin;
     b.counts[q] = end - begin;
