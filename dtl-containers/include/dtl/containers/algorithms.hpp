@@ -2,7 +2,7 @@
 // Every algorithm: fill, iota, for_each, for_each_indexed, transform, copy (algorithms/modify.hpp);
 // reduce, distributed_reduce, reduce_to_root, local_reduce, transform_reduce, count_if, count
 // (algorithms/reduce.hpp); inclusive_scan, exclusive_scan (algorithms/scan.hpp); stencil_transform
-// (algorithms/stencil.hpp); sort, stable_sort, sort_by_key, is_sorted (algorithms/sort.hpp).
+// (algorithms/stencil.hpp); sort, stable_sort, sort_by_key, distributed_sort, is_sorted (algorithms/sort.hpp).
 
 #include <dtl/containers/algorithms/modify.hpp>
 #include <dtl/containers/algorithms/reduce.hpp>

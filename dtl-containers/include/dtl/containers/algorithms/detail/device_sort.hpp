@@ -98,19 +98,24 @@ result<std::vector<std::size_t>> device_cuts(const context& ctx, const K* keys, 
   const std::size_t keys_bytes = device::primitives_detail::aligned(total * sizeof(K));
   const std::size_t index_bytes = device::primitives_detail::aligned(total * sizeof(std::size_t));
   const std::size_t split_bytes = device::primitives_detail::aligned(p * sizeof(device::device_splitter<K>));
-  DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(keys_bytes + index_bytes + split_bytes + p * sizeof(std::size_t)));
-  auto* base = static_cast<unsigned char*>(slot);
-  K* d_keys = reinterpret_cast<K*>(base);
-  auto* d_index = reinterpret_cast<std::size_t*>(base + keys_bytes);
-  auto* d_split = reinterpret_cast<device::device_splitter<K>*>(base + keys_bytes + index_bytes);
-  auto* d_cuts = reinterpret_cast<std::size_t*>(base + keys_bytes + index_bytes + split_bytes);
-
+  K* d_keys = nullptr;
+  std::size_t* d_index = nullptr;
+  device::device_splitter<K>* d_split = nullptr;
+  std::size_t* d_cuts = nullptr;
   std::vector<K> mine(g.counts[me]), keys_all(total);
-  if (!mine.empty()) {
+  // A rank that fails here meets the others at this agreement, not in the allgatherv.
+  DTL_TRY(agree_before(true, ctx, [&]() -> status {
+    DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(keys_bytes + index_bytes + split_bytes + p * sizeof(std::size_t)));
+    auto* base = static_cast<unsigned char*>(slot);
+    d_keys = reinterpret_cast<K*>(base);
+    d_index = reinterpret_cast<std::size_t*>(base + keys_bytes);
+    d_split = reinterpret_cast<device::device_splitter<K>*>(base + keys_bytes + index_bytes);
+    d_cuts = reinterpret_cast<std::size_t*>(base + keys_bytes + index_bytes + split_bytes);
+    if (mine.empty()) return {};
     DTL_TRY(device::launch_each(mine.size(), device::sample_body<K>{keys, n, mine.size(), d_keys}, stream,
                                 "sort: sample kernel launch"));
-    DTL_TRY(read_back(mine.data(), d_keys, mine.size(), stream));
-  }
+    return read_back(mine.data(), d_keys, mine.size(), stream);
+  }(), "sort (the samples)"));
   DTL_TRY(ctx.allgatherv(mine.data(), mine.size(), keys_all.data(), g.counts, g.displs));
 
   // The gathered samples in (key, rank, position) order: a stable sort of (key, index) pairs by comp.
