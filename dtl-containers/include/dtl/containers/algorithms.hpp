@@ -4,7 +4,8 @@
 // (algorithms/reduce.hpp); inclusive_scan, exclusive_scan (algorithms/scan.hpp); stencil_transform
 // (algorithms/stencil.hpp); find, find_if, find_if_not, all_of, any_of, none_of (algorithms/search.hpp);
 // min_element, max_element, minmax_element (algorithms/minmax.hpp); inner_product, dot
-// (algorithms/inner_product.hpp).
+// (algorithms/inner_product.hpp); sort, stable_sort, sort_by_key, distributed_sort, is_sorted
+// (algorithms/sort.hpp).
 
 #include <dtl/containers/algorithms/modify.hpp>
 #include <dtl/containers/algorithms/reduce.hpp>
@@ -13,5 +14,6 @@
 #include <dtl/containers/algorithms/search.hpp>
 #include <dtl/containers/algorithms/minmax.hpp>
 #include <dtl/containers/algorithms/inner_product.hpp>
+#include <dtl/containers/algorithms/sort.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/containers/algorithms/ops.hpp>

@@ -7,6 +7,8 @@
 
 #include <dtl/hip/runtime.hpp>
 
+#include <cub/device/device_merge_sort.cuh>
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_transform.cuh>
@@ -98,6 +100,60 @@ hipError_t transform_reduce_indexed(void* temp, std::size_t& bytes, std::size_t 
   return with_unsigned_count(n, [&](auto count) {
     const thrust::counting_iterator<decltype(count)> indices(0);
     return cub::DeviceReduce::TransformReduce(temp, bytes, indices, out, count, reduce_op, index_op, init, stream);
+  });
+}
+
+// --- sorting (the distributed sort) ---
+// Radix sorts over a pair of buffers (CUB's DoubleBuffer): the sorted keys end in `keys` or in
+// `alternate`, as `in_alternate` says after the call. Merge sorts are stable, from `in` into `out`.
+
+template <class K>
+hipError_t radix_sort_keys(void* temp, std::size_t& bytes, K* keys, K* alternate, std::size_t n, bool descending,
+                           bool& in_alternate, hipStream_t stream) {
+  cub::DoubleBuffer<K> k(keys, alternate);
+  const hipError_t e = with_signed_count(n, [&](auto count) {
+    return descending ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, k, count, 0, int(sizeof(K) * 8), stream)
+                      : cub::DeviceRadixSort::SortKeys(temp, bytes, k, count, 0, int(sizeof(K) * 8), stream);
+  });
+  in_alternate = k.selector != 0;
+  return e;
+}
+
+template <class K, class V>
+hipError_t radix_sort_pairs(void* temp, std::size_t& bytes, K* keys, K* alternate_keys, V* values, V* alternate_values,
+                            std::size_t n, bool descending, bool& in_alternate, hipStream_t stream) {
+  cub::DoubleBuffer<K> k(keys, alternate_keys);
+  cub::DoubleBuffer<V> v(values, alternate_values);
+  const hipError_t e = with_signed_count(n, [&](auto count) {
+    return descending ? cub::DeviceRadixSort::SortPairsDescending(temp, bytes, k, v, count, 0, int(sizeof(K) * 8), stream)
+                      : cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, count, 0, int(sizeof(K) * 8), stream);
+  });
+  in_alternate = k.selector != 0;
+  return e;
+}
+
+template <class K, class Comp>
+hipError_t merge_sort_keys(void* temp, std::size_t& bytes, const K* in, K* out, std::size_t n, Comp comp,
+                           hipStream_t stream) {
+  return with_signed_count(n, [&](auto count) {
+    return cub::DeviceMergeSort::StableSortKeysCopy(temp, bytes, in, out, count, comp, stream);
+  });
+}
+
+/// CUB's out-of-place pair sort is not documented stable: copy, then its stable sort in place.
+template <class K, class V, class Comp>
+hipError_t merge_sort_pairs(void* temp, std::size_t& bytes, const K* keys_in, K* keys_out, const V* values_in,
+                            V* values_out, std::size_t n, Comp comp, hipStream_t stream) {
+  if (temp != nullptr) {
+    if (const cudaError_t e = cudaMemcpyAsync(keys_out, keys_in, n * sizeof(K), cudaMemcpyDeviceToDevice, stream);
+        e != cudaSuccess)
+      return hipCUDAErrorTohipError(e);
+    if (const cudaError_t e = cudaMemcpyAsync(values_out, values_in, n * sizeof(V), cudaMemcpyDeviceToDevice, stream);
+        e != cudaSuccess)
+      return hipCUDAErrorTohipError(e);
+  }
+  return with_signed_count(n, [&](auto count) {
+    return cub::DeviceMergeSort::StableSortPairs(temp, bytes, keys_out, values_out, count, comp, stream);
   });
 }
 

@@ -12,6 +12,8 @@
 #include <rocprim/rocprim.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 
 // clang checks calls across host and device only in code it emits, so nothing needs silencing here.
 #define DTL_DEVICE_EXEC_CHECK_DISABLE
@@ -66,6 +68,46 @@ hipError_t transform_reduce_indexed(void* temp, std::size_t& bytes, std::size_t 
   using indices = rocprim::counting_iterator<std::size_t>;
   const rocprim::transform_iterator<indices, IndexOp, T> mapped(indices(0), index_op);
   return rocprim::reduce(temp, bytes, mapped, out, init, n, reduce_op, stream);
+}
+
+// --- sorting (the distributed sort) ---
+// Radix sorts over a pair of buffers (rocPRIM's double_buffer): the sorted keys end in `keys` or in
+// `alternate`, as `in_alternate` says after the call. Merge sorts (stable) from `in` into `out`;
+// rocPRIM 2.10's merge sort counts in 32 bits, so larger ranges are refused.
+
+template <class K>
+hipError_t radix_sort_keys(void* temp, std::size_t& bytes, K* keys, K* alternate, std::size_t n, bool descending,
+                           bool& in_alternate, hipStream_t stream) {
+  rocprim::double_buffer<K> k(keys, alternate);
+  const hipError_t e = descending ? rocprim::radix_sort_keys_desc(temp, bytes, k, n, 0, sizeof(K) * 8, stream)
+                                  : rocprim::radix_sort_keys(temp, bytes, k, n, 0, sizeof(K) * 8, stream);
+  in_alternate = k.current() != keys;
+  return e;
+}
+
+template <class K, class V>
+hipError_t radix_sort_pairs(void* temp, std::size_t& bytes, K* keys, K* alternate_keys, V* values, V* alternate_values,
+                            std::size_t n, bool descending, bool& in_alternate, hipStream_t stream) {
+  rocprim::double_buffer<K> k(keys, alternate_keys);
+  rocprim::double_buffer<V> v(values, alternate_values);
+  const hipError_t e = descending ? rocprim::radix_sort_pairs_desc(temp, bytes, k, v, n, 0, sizeof(K) * 8, stream)
+                                  : rocprim::radix_sort_pairs(temp, bytes, k, v, n, 0, sizeof(K) * 8, stream);
+  in_alternate = k.current() != keys;
+  return e;
+}
+
+template <class K, class Comp>
+hipError_t merge_sort_keys(void* temp, std::size_t& bytes, const K* in, K* out, std::size_t n, Comp comp,
+                           hipStream_t stream) {
+  if (n > std::numeric_limits<std::uint32_t>::max()) return hipErrorInvalidValue;
+  return rocprim::merge_sort(temp, bytes, in, out, n, comp, stream);
+}
+
+template <class K, class V, class Comp>
+hipError_t merge_sort_pairs(void* temp, std::size_t& bytes, const K* keys_in, K* keys_out, const V* values_in,
+                            V* values_out, std::size_t n, Comp comp, hipStream_t stream) {
+  if (n > std::numeric_limits<std::uint32_t>::max()) return hipErrorInvalidValue;
+  return rocprim::merge_sort(temp, bytes, keys_in, keys_out, values_in, values_out, n, comp, stream);
 }
 
 }  // namespace dtl::detail::device::backend

@@ -233,4 +233,85 @@ template <class T, class ReduceOp, class IndexOp>
       });
 }
 
+// --- sorting (the distributed sort, algorithms/sort.hpp) ---
+
+namespace primitives_detail {
+
+inline constexpr std::size_t sort_align = 256;
+[[nodiscard]] inline std::size_t aligned(std::size_t bytes) noexcept { return (bytes + sort_align - 1) / sort_align * sort_align; }
+
+/// Runs a sort that needs `buffer_bytes` of alternate buffers besides its temporary storage: asks it for
+/// its temporary storage, takes both from the scratch in one reservation (so that repeated sorts of
+/// one size allocate nothing), and runs call(buffers, temp, temp_bytes).
+template <class Call>
+[[nodiscard]] status with_buffers_and_storage(const char* what, device_scratch& scratch, hipStream_t stream,
+                                              std::size_t buffer_bytes, Call&& call) {
+  DTL_TRY(check_scratch(scratch, stream, what));
+  std::size_t bytes = 0;
+  if (const hipError_t e = call(nullptr, nullptr, bytes); e != hipSuccess) {
+    return hip::to_status(e, std::string(what) + " (asking for its temporary storage size)");
+  }
+  DTL_ASSIGN_OR_RETURN(void* base, scratch.reserve(buffer_bytes + bytes));
+  auto* buffers = static_cast<unsigned char*>(base);
+  if (const hipError_t e = call(buffers, buffers + buffer_bytes, bytes); e != hipSuccess) return hip::to_status(e, what);
+  return {};
+}
+
+}  // namespace primitives_detail
+
+/// Sorts keys[0, n) in place by radix (ascending, or descending), with values[0, n) moved alongside
+/// when values is not null. Stable. Takes n keys (and values) of alternate buffers plus the library's
+/// temporary storage from the scratch.
+template <class K, class V = unsigned char>
+[[nodiscard]] status radix_sort(K* keys, V* values, std::size_t n, bool descending, device_scratch& scratch,
+                                hipStream_t stream) {
+  if (n <= 1) return {};
+  if (keys == nullptr) return primitives_detail::null_pointer("device radix sort");
+  const std::size_t key_bytes = primitives_detail::aligned(n * sizeof(K));
+  const std::size_t value_bytes = values != nullptr ? primitives_detail::aligned(n * sizeof(V)) : 0;
+  bool in_alternate = false;
+  DTL_TRY(primitives_detail::with_buffers_and_storage(
+      "device radix sort", scratch, stream, key_bytes + value_bytes,
+      [&](unsigned char* buffers, void* temp, std::size_t& bytes) {
+        K* alt_keys = reinterpret_cast<K*>(buffers);
+        if (values == nullptr) return backend::radix_sort_keys(temp, bytes, keys, alt_keys, n, descending, in_alternate, stream);
+        V* alt_values = buffers != nullptr ? reinterpret_cast<V*>(buffers + key_bytes) : nullptr;
+        return backend::radix_sort_pairs(temp, bytes, keys, alt_keys, values, alt_values, n, descending, in_alternate,
+                                         stream);
+      }));
+  if (!in_alternate) return {};
+  // An odd number of passes left the result in the alternate buffers (the scratch's front).
+  DTL_ASSIGN_OR_RETURN(void* base, scratch.reserve(0));
+  auto* buffers = static_cast<unsigned char*>(base);
+  DTL_HIP_TRY(hipMemcpyAsync(keys, buffers, n * sizeof(K), hipMemcpyDeviceToDevice, stream));
+  if (values != nullptr) DTL_HIP_TRY(hipMemcpyAsync(values, buffers + key_bytes, n * sizeof(V), hipMemcpyDeviceToDevice, stream));
+  return {};
+}
+
+/// Sorts keys[0, n) in place by comp (a strict weak order, device-callable), stably, with values[0, n)
+/// moved alongside when values is not null: a merge sort into alternate buffers from the scratch, then
+/// copied back.
+template <class K, class Comp, class V = unsigned char>
+[[nodiscard]] status merge_sort(K* keys, V* values, std::size_t n, Comp comp, device_scratch& scratch,
+                                hipStream_t stream) {
+  if (n <= 1) return {};
+  if (keys == nullptr) return primitives_detail::null_pointer("device merge sort");
+  const auto less = device::returns<bool>(comp);
+  const std::size_t key_bytes = primitives_detail::aligned(n * sizeof(K));
+  const std::size_t value_bytes = values != nullptr ? primitives_detail::aligned(n * sizeof(V)) : 0;
+  DTL_TRY(primitives_detail::with_buffers_and_storage(
+      "device merge sort", scratch, stream, key_bytes + value_bytes,
+      [&](unsigned char* buffers, void* temp, std::size_t& bytes) {
+        K* out_keys = reinterpret_cast<K*>(buffers);
+        if (values == nullptr) return backend::merge_sort_keys(temp, bytes, keys, out_keys, n, less, stream);
+        V* out_values = buffers != nullptr ? reinterpret_cast<V*>(buffers + key_bytes) : nullptr;
+        return backend::merge_sort_pairs(temp, bytes, keys, out_keys, values, out_values, n, less, stream);
+      }));
+  DTL_ASSIGN_OR_RETURN(void* base, scratch.reserve(0));
+  auto* buffers = static_cast<unsigned char*>(base);
+  DTL_HIP_TRY(hipMemcpyAsync(keys, buffers, n * sizeof(K), hipMemcpyDeviceToDevice, stream));
+  if (values != nullptr) DTL_HIP_TRY(hipMemcpyAsync(values, buffers + key_bytes, n * sizeof(V), hipMemcpyDeviceToDevice, stream));
+  return {};
+}
+
 }  // namespace dtl::detail::device

@@ -1,0 +1,310 @@
+#pragma once
+// The device path of the distributed sort (device placements): host_sort.hpp's sample sort with every
+// element staying on the GPU. Not for users.
+//
+//   1. local sort: radix (CUB / rocPRIM) for std::less / std::greater on arithmetic keys, else a stable
+//      merge sort; alternate buffers and temporary storage from the lane's scratch;
+//   2. regular samples by a kernel, copied to the host and allgathered; the gathered samples sorted on
+//      the device by comp (which may be device-only), their order copied back; splitters on the host;
+//   3. a kernel cuts the block at the splitters (two binary searches each): one small device-to-host
+//      copy of the ranks - 1 cuts; counts all to all; the buckets by alltoallv on device buffers (the
+//      context's device path) into a receive buffer from the vector's own memory space;
+//   4. the received runs sorted again as one range (radix, or the stable merge sort), which keeps equal
+//      keys in rank order;
+//   5. the neighbour shift by alltoallv back to the old sizes (layout_moves.hpp).
+// Blocking under every policy (the counts go through the host); async gives a completed future.
+
+#include <dtl/containers/algorithms/detail/host_sort.hpp>
+#include <dtl/containers/algorithms/detail/outcome.hpp>
+#include <dtl/containers/algorithms/detail/sort_plan.hpp>
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/detail/agreement.hpp>
+#include <dtl/containers/detail/layout_moves.hpp>
+#include <dtl/containers/detail/segment_ops.hpp>
+#include <dtl/containers/device/algorithms.hpp>
+#include <dtl/containers/placement_traits.hpp>
+#include <dtl/core/result.hpp>
+#include <dtl/core/try.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <numeric>
+#include <type_traits>
+#include <vector>
+
+#if DTL_CONTAINERS_DEVICE_ALGORITHMS
+#include <dtl/containers/device/sort_kernels.hpp>
+#endif
+
+namespace dtl::detail::device_algo {
+
+#if DTL_CONTAINERS_DEVICE_ALGORITHMS
+
+/// Device memory of a vector's memory space for the length of one sort (freed on every path).
+template <class P>
+struct sort_buffer {
+  segment_allocation storage;
+  static result<sort_buffer> make(int device, std::size_t bytes) {
+    if (bytes == 0) return sort_buffer{};
+    DTL_ASSIGN_OR_RETURN(auto space, placement_traits<P>::space(device));
+    DTL_ASSIGN_OR_RETURN(void* data, space->allocate(bytes, 256));
+    return sort_buffer{segment_allocation(std::move(space), data, bytes)};
+  }
+  template <class T>
+  T* as() const noexcept {
+    return static_cast<T*>(storage.data());
+  }
+};
+
+/// Sorts keys[0, n) (and values alongside, when V is not void) on the device, by comp.
+template <class K, class V, class Comp>
+status device_local_sort(K* keys, V* values, std::size_t n, const Comp& comp, device::device_scratch& scratch,
+                         hipStream_t stream) {
+  using Val = std::conditional_t<std::is_void_v<V>, unsigned char, V>;
+  Val* vals = nullptr;
+  if constexpr (!std::is_void_v<V>) vals = values;
+  constexpr int radix = device::radix_order<Comp, K>();
+  if constexpr (radix != 0)
+    return device::radix_sort(keys, vals, n, radix == 2, scratch, stream);
+  else
+    return device::merge_sort(keys, vals, n, device::to_sort_compare(comp), scratch, stream);
+}
+
+/// Copies `bytes` between two device buffers on `stream`.
+inline status device_copy(void* dst, const void* src, std::size_t bytes, hipStream_t stream) {
+  if (bytes == 0) return {};
+  DTL_HIP_TRY(hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToDevice, stream));
+  return {};
+}
+
+/// Copies `count` Ts from the host to device memory on `stream`.
+template <class T>
+status upload(T* device_ptr, const T* host, std::size_t count, hipStream_t stream) {
+  if (count == 0) return {};
+  DTL_HIP_TRY(hipMemcpyAsync(device_ptr, host, count * sizeof(T), hipMemcpyHostToDevice, stream));
+  return {};
+}
+
+/// The ranks - 1 cuts of this rank's sorted block keys[0, n) (collective: the samples are allgathered).
+template <class K, class Comp>
+result<std::vector<std::size_t>> device_cuts(const context& ctx, const K* keys, std::size_t n,
+                                             const std::vector<std::size_t>& sizes, const Comp& comp,
+                                             device::device_scratch& scratch, hipStream_t stream) {
+  const std::size_t p = sizes.size(), me = static_cast<std::size_t>(ctx.rank());
+  const auto dcomp = device::to_sort_compare(comp);
+  const sort_plan::gathered_samples g = sort_plan::describe_samples(sizes);
+  const std::size_t total = g.refs.size();
+  // The result slot holds the small arrays: samples, their indices, splitters and cuts.
+  const std::size_t keys_bytes = device::primitives_detail::aligned(total * sizeof(K));
+  const std::size_t index_bytes = device::primitives_detail::aligned(total * sizeof(std::size_t));
+  const std::size_t split_bytes = device::primitives_detail::aligned(p * sizeof(device::device_splitter<K>));
+  K* d_keys = nullptr;
+  std::size_t* d_index = nullptr;
+  device::device_splitter<K>* d_split = nullptr;
+  std::size_t* d_cuts = nullptr;
+  std::vector<K> mine(g.counts[me]), keys_all(total);
+  // A rank that fails here meets the others at this agreement, not in the allgatherv.
+  DTL_TRY(agree_before(true, ctx, [&]() -> status {
+    DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(keys_bytes + index_bytes + split_bytes + p * sizeof(std::size_t)));
+    auto* base = static_cast<unsigned char*>(slot);
+    d_keys = reinterpret_cast<K*>(base);
+    d_index = reinterpret_cast<std::size_t*>(base + keys_bytes);
+    d_split = reinterpret_cast<device::device_splitter<K>*>(base + keys_bytes + index_bytes);
+    d_cuts = reinterpret_cast<std::size_t*>(base + keys_bytes + index_bytes + split_bytes);
+    if (mine.empty()) return {};
+    DTL_TRY(device::launch_each(mine.size(), device::sample_body<K>{keys, n, mine.size(), d_keys}, stream,
+                                "sort: sample kernel launch"));
+    return read_back(mine.data(), d_keys, mine.size(), stream);
+  }(), "sort (the samples)"));
+  DTL_TRY(ctx.allgatherv(mine.data(), mine.size(), keys_all.data(), g.counts, g.displs));
+
+  // The gathered samples in (key, rank, position) order: a stable sort of (key, index) pairs by comp.
+  std::vector<std::size_t> order(total);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  DTL_TRY(upload(d_keys, keys_all.data(), total, stream));
+  DTL_TRY(upload(d_index, order.data(), total, stream));
+  DTL_TRY(device::merge_sort(d_keys, d_index, total, dcomp, scratch, stream));
+  DTL_TRY(read_back(order.data(), d_index, total, stream));
+
+  const std::vector<std::size_t> offsets = layout_offsets(sizes);
+  const std::vector<sort_plan::splitter> chosen = sort_plan::choose_splitters(g, order, offsets);
+  std::vector<device::device_splitter<K>> splitters(p - 1);
+  for (std::size_t j = 0; j + 1 < p; ++j) {
+    const std::size_t s = chosen[j].exists ? chosen[j].sample : 0;
+    splitters[j] = {keys_all[s], g.refs[s].rank, chosen[j].position, chosen[j].exists ? 1 : 0};
+  }
+  std::vector<std::size_t> cuts(p - 1, n);
+  if (n != 0) {
+    DTL_TRY(upload(d_split, splitters.data(), p - 1, stream));
+    DTL_TRY(device::launch_each(p - 1, device::cut_body<K, decltype(dcomp)>{keys, n, me, d_split, dcomp, d_cuts}, stream,
+                                "sort: cut kernel launch"));
+    DTL_TRY(read_back(cuts.data(), d_cuts, p - 1, stream));  // the one copy of the counts to the host
+  }
+  return cuts;
+}
+
+/// The distributed sort of keys[0, n) on every rank (values alongside when V is not void), on the
+/// device of the caller's vector. P is the vector's placement (its memory space holds the receive buffers).
+/// The outcome is of result<void>, or with Traffic of result<sort_traffic> (what this rank moved).
+template <bool Stable, class P, bool Traffic = false, class Policy, class K, class V, class Comp>
+auto sort(const Policy& policy, const context& ctx, int device, K* keys, V* values, std::size_t n, Comp comp) {
+  using Pol = std::remove_cvref_t<Policy>;
+  using R = std::conditional_t<Traffic, sort_traffic, void>;
+  // Stable or not, the device sorts here are stable (radix sorts are, and the merge sort is).
+  constexpr bool has_values = !std::is_void_v<V>;
+  using Val = std::conditional_t<has_values, V, unsigned char>;
+  const bool many = ctx.size() > 1;
+  auto agreed = [&](const status& local, const char* what) { return agree_before(many, ctx, local, what); };
+  auto session = enter_lane(policy, ctx, device);
+  if (!session) return failed_outcome<Pol, R>(agreed(session.error(), "sort (the local sorts)"));
+  const hipStream_t stream = session->stream;
+  device::device_scratch& scratch = *session->scratch;
+
+  auto compute = [&]() -> result<sort_traffic> {
+    DTL_TRY(agreed(device_local_sort(keys, values, n, comp, scratch, stream), "sort (the local sorts)"));
+    sort_traffic traffic;
+    if (!many) {
+      DTL_TRY(hip::stream_ref(stream).synchronize());
+      return traffic;
+    }
+    const std::size_t p = static_cast<std::size_t>(ctx.size()), me = static_cast<std::size_t>(ctx.rank());
+    std::vector<std::size_t> sizes(p);
+    DTL_TRY(ctx.allgather(&n, sizes.data(), 1));
+    const std::vector<std::size_t> offsets = layout_offsets(sizes);
+    if (offsets.back() == 0) return traffic;
+
+    auto cuts = device_cuts(ctx, keys, n, sizes, comp, scratch, stream);
+    DTL_TRY(agreed(cuts ? status{} : cuts.error(), "sort (the splitters)"));
+    const sort_plan::bucket_counts send = sort_plan::buckets_from_cuts(*cuts, n);
+    std::vector<std::size_t> recv_counts(p);
+    DTL_TRY(ctx.alltoall(send.counts.data(), recv_counts.data(), 1));
+    const std::vector<std::size_t> recv_displs = sort_plan::displacements(recv_counts);
+    const std::size_t received = recv_displs.back() + recv_counts.back();
+
+    // The bucket, in the vector's memory space (its buffers then take one path in the alltoallv).
+    auto bucket_keys = sort_buffer<P>::make(device, received * sizeof(K));
+    auto bucket_values = sort_buffer<P>::make(device, has_values ? received * sizeof(Val) : 0);
+    DTL_TRY(agreed(!bucket_keys ? bucket_keys.error() : !bucket_values ? bucket_values.error() : status{},
+                   "sort (the receive buffer)"));
+    K* bk = bucket_keys->template as<K>();
+    Val* bv = bucket_values->template as<Val>();
+    DTL_TRY(ctx.alltoallv(keys, send.counts, send.displs, bk, recv_counts, recv_displs));
+    if constexpr (has_values) DTL_TRY(ctx.alltoallv(values, send.counts, send.displs, bv, recv_counts, recv_displs));
+    count_traffic(traffic, me, send.counts, recv_counts);
+
+    // The received runs, in rank order, sorted as one range (stable: equal keys stay in rank order).
+    const status merged = [&]() -> status {
+      if constexpr (has_values)
+        DTL_TRY(device_local_sort(bk, bv, received, comp, scratch, stream));
+      else
+        DTL_TRY(device_local_sort(bk, static_cast<void*>(nullptr), received, comp, scratch, stream));
+      return hip::stream_ref(stream).synchronize().error();
+    }();
+    DTL_TRY(agreed(merged, "sort (merging the received runs)"));
+
+    // The neighbour shift back to the sizes the ranks had.
+    std::vector<std::size_t> bucket_sizes(p);
+    DTL_TRY(ctx.allgather(&received, bucket_sizes.data(), 1));
+    if (bucket_sizes == sizes) {
+      DTL_TRY(device_copy(keys, bk, n * sizeof(K), stream));
+      if constexpr (has_values) DTL_TRY(device_copy(values, bv, n * sizeof(Val), stream));
+      DTL_TRY(hip::stream_ref(stream).synchronize());
+      return traffic;
+    }
+    const layout_moves moves = moves_between(layout_offsets(bucket_sizes), offsets, me);
+    DTL_TRY(ctx.alltoallv(bk, moves.send_counts, moves.send_displs, keys, moves.recv_counts, moves.recv_displs));
+    if constexpr (has_values)
+      DTL_TRY(ctx.alltoallv(bv, moves.send_counts, moves.send_displs, values, moves.recv_counts, moves.recv_displs));
+    count_traffic(traffic, me, moves.send_counts, moves.recv_counts);
+    return traffic;
+  };
+  if constexpr (Traffic) {
+    return to_outcome<Pol, R>(compute());
+  } else {
+    auto done = compute();
+    return to_outcome<Pol, R>(done ? result<void>() : result<void>(std::move(done).error()));
+  }
+}
+
+/// Whether keys[0, n) of every rank, in rank order, are sorted by comp (collective, on the device).
+template <class Policy, class K, class Comp>
+auto is_sorted(const Policy& policy, const context& ctx, int device, const K* keys, std::size_t n, Comp comp) {
+  using Pol = std::remove_cvref_t<Policy>;
+  const bool many = ctx.size() > 1;
+  auto agreed = [&](const status& local) { return agree_before(many, ctx, local, "is_sorted (the local checks)"); };
+  auto session = enter_lane(policy, ctx, device);
+  if (!session) return failed_outcome<Pol, bool>(agreed(session.error()));
+  const hipStream_t stream = session->stream;
+  device::device_scratch& scratch = *session->scratch;
+  const auto dcomp = device::to_sort_compare(comp);
+
+  // A descent anywhere in data[0, count): one flag, set by a kernel, read back.
+  auto has_descent = [&](const K* data, std::size_t count, int* d_flag) -> result<bool> {
+    int flag = 0;
+    if (count < 2) return false;
+    DTL_TRY(upload(d_flag, &flag, 1, stream));
+    DTL_TRY(device::launch_each(count - 1, device::descent_body<K, decltype(dcomp)>{data, dcomp, d_flag}, stream,
+                                "is_sorted: descent kernel launch"));
+    DTL_TRY(read_back(&flag, d_flag, 1, stream));
+    return flag != 0;
+  };
+  struct edge {
+    K first, last;
+    int present, sorted;
+  };
+  auto compute = [&]() -> result<bool> {
+    const std::size_t p = static_cast<std::size_t>(ctx.size());
+    const std::size_t edges_bytes = device::primitives_detail::aligned(2 * p * sizeof(K));
+    edge mine{K{}, K{}, n != 0 ? 1 : 0, 1};
+    int* d_flag = nullptr;
+    K* d_edges = nullptr;
+    DTL_TRY(agreed([&]() -> status {
+      DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(edges_bytes + sizeof(int)));
+      d_edges = static_cast<K*>(slot);
+      d_flag = reinterpret_cast<int*>(static_cast<unsigned char*>(slot) + edges_bytes);
+      DTL_ASSIGN_OR_RETURN(const bool descent, has_descent(keys, n, d_flag));
+      mine.sorted = descent ? 0 : 1;
+      if (n != 0) {
+        DTL_TRY(read_back(&mine.first, keys, 1, stream));
+        DTL_TRY(read_back(&mine.last, keys + (n - 1), 1, stream));
+      }
+      return {};
+    }()));
+    if (!many) return mine.sorted != 0;
+    std::vector<edge> all(p);
+    DTL_TRY(ctx.allgather(&mine, all.data(), 1));
+    // Every rank checks the same boundaries: first and last of each non-empty rank, in rank order.
+    std::vector<K> ends;
+    for (const edge& e : all) {
+      if (e.sorted == 0) return false;
+      if (e.present == 0) continue;
+      ends.push_back(e.first);
+      ends.push_back(e.last);
+    }
+    DTL_TRY(upload(d_edges, ends.data(), ends.size(), stream));
+    DTL_ASSIGN_OR_RETURN(const bool descent, has_descent(d_edges, ends.size(), d_flag));
+    return !descent;
+  };
+  return to_outcome<Pol, bool>(compute());
+}
+
+#else  // no kernel compiler: say so at compile time
+
+template <bool Stable, class P, bool Traffic = false, class... Args>
+auto sort(Args&&...) {
+  static_assert(needs_kernel_compiler_v<Args...>,
+                "dtl::sort / stable_sort / sort_by_key on a device placement launches kernels: compile this file "
+                "with the kernel compiler (hipcc or nvcc, through dtl-hip-kc; see docs/containers.md)");
+  return result<std::conditional_t<Traffic, sort_traffic, void>>();
+}
+template <class... Args>
+auto is_sorted(Args&&...) {
+  static_assert(needs_kernel_compiler_v<Args...>,
+                "dtl::is_sorted on a device placement launches kernels: compile this file with the kernel "
+                "compiler (hipcc or nvcc, through dtl-hip-kc; see docs/containers.md)");
+  return result<bool>(false);
+}
+
+#endif
+
+}  // namespace dtl::detail::device_algo

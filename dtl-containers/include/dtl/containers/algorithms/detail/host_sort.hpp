@@ -1,0 +1,224 @@
+#pragma once
+// The host path of the distributed sort (host placements): a sample sort over MPI. Not for users.
+//
+//   1. each rank sorts its block (std::sort / std::stable_sort; under par in chunks on threads, merged);
+//   2. regular samples from every rank, allgathered; every rank picks the same ranks - 1 splitters
+//      (sort_plan.hpp: ties broken by (key, rank, position));
+//   3. each rank cuts its block at the splitters (binary searches), the counts go all to all, the
+//      elements by one alltoallv into a receive buffer;
+//   4. the received runs (sorted, in rank order) are merged, stably;
+//   5. the neighbour shift: one more alltoallv (layout_moves.hpp) gives every rank its old size back.
+// Memory beyond the data, per rank: the receive buffer (the rank's bucket, about its block) plus what
+// std::stable_sort / std::inplace_merge take, and O(ranks^2) keys of samples.
+
+#include <dtl/containers/algorithms/detail/sort_plan.hpp>
+#include <dtl/containers/algorithms/detail/support.hpp>
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/detail/agreement.hpp>
+#include <dtl/containers/detail/layout_moves.hpp>
+#include <dtl/containers/detail/segment_ops.hpp>
+#include <dtl/core/result.hpp>
+#include <dtl/core/try.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <numeric>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace dtl::detail {
+
+/// An element of sort_by_key on the host: the key and the value travel together.
+template <class K, class V>
+struct key_value {
+  K key;
+  V value;
+};
+
+/// The key of an element: the element itself (sort), or the key of a key_value (sort_by_key).
+struct key_itself {
+  template <class T>
+  const T& operator()(const T& x) const noexcept {
+    return x;
+  }
+};
+struct key_of_pair {
+  template <class K, class V>
+  const K& operator()(const key_value<K, V>& x) const noexcept {
+    return x.key;
+  }
+};
+
+/// Merges the sorted runs [bounds[i], bounds[i + 1]) of data in place, pairwise (stable: of equal
+/// elements, those of an earlier run stay first). Under Parallel the pairs of a round run on threads.
+template <bool Parallel, class Item, class Less>
+void merge_runs(Item* data, std::vector<std::size_t> bounds, Less& less) {
+  while (bounds.size() > 2) {
+    const std::size_t runs = bounds.size() - 1, pairs = runs / 2;
+    auto merge_pair = [&](std::size_t b, std::size_t e) {
+      for (std::size_t k = b; k < e; ++k)
+        std::inplace_merge(data + bounds[2 * k], data + bounds[2 * k + 1], data + bounds[2 * k + 2], less);
+    };
+    if constexpr (Parallel)
+      parallel_for(pairs, merge_pair, 1);
+    else
+      merge_pair(0, pairs);
+    std::vector<std::size_t> next;
+    next.reserve(runs / 2 + 2);
+    for (std::size_t k = 0; k < runs; k += 2) next.push_back(bounds[k]);
+    next.push_back(bounds.back());
+    bounds = std::move(next);
+  }
+}
+
+/// Sorts data[0, n) on the host: std::sort or std::stable_sort, under Parallel in one chunk per thread
+/// merged pairwise (stable when the chunks' sorts are).
+template <bool Stable, bool Parallel, class Item, class Less>
+void host_local_sort(Item* data, std::size_t n, Less& less) {
+  auto sort_range = [&](Item* b, Item* e) {
+    if constexpr (Stable)
+      std::stable_sort(b, e, less);
+    else
+      std::sort(b, e, less);
+  };
+  std::size_t chunks = 1;
+  if constexpr (Parallel) {
+    const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+    chunks = std::min(hw, std::max<std::size_t>(1, n >> 15));
+  }
+  if (chunks <= 1) {
+    sort_range(data, data + n);
+    return;
+  }
+  std::vector<std::size_t> bounds(chunks + 1);
+  for (std::size_t c = 0; c <= chunks; ++c) bounds[c] = n * c / chunks;
+  parallel_for(chunks, [&](std::size_t b, std::size_t e) {
+    for (std::size_t c = b; c < e; ++c) sort_range(data + bounds[c], data + bounds[c + 1]);
+  }, 1);
+  merge_runs<Parallel>(data, std::move(bounds), less);
+}
+
+/// What one rank moved in a distributed sort: elements sent to and received from other ranks, over the
+/// bucket exchange and the neighbour shift (its own elements excluded).
+struct sort_traffic {
+  std::size_t sent = 0, received = 0;
+};
+
+/// Elements of an alltoallv that leave this rank, and that arrive from other ranks.
+inline void count_traffic(sort_traffic& t, std::size_t me, const std::vector<std::size_t>& send_counts,
+                          const std::vector<std::size_t>& recv_counts) {
+  for (std::size_t q = 0; q < send_counts.size(); ++q) {
+    if (q == me) continue;
+    t.sent += send_counts[q];
+    t.received += recv_counts[q];
+  }
+}
+
+/// The distributed sort of every rank's data[0, n) (collective): afterwards the elements are in
+/// global order by comp(key_of(a), key_of(b)), and every rank holds n elements again.
+template <bool Stable, bool Parallel, class Item, class KeyOf, class Comp>
+result<sort_traffic> host_sample_sort(const context& ctx, Item* data, std::size_t n, KeyOf key_of, Comp& comp) {
+  using K = std::remove_cvref_t<decltype(key_of(*data))>;
+  auto less = [&](const Item& a, const Item& b) { return static_cast<bool>(comp(key_of(a), key_of(b))); };
+  const status sorted = catch_allocation_failure("sort", [&]() -> status {
+    host_local_sort<Stable, Parallel>(data, n, less);
+    return {};
+  });
+  if (ctx.size() == 1) {
+    if (!sorted.ok()) return sorted;
+    return sort_traffic{};
+  }
+  DTL_TRY(agree(ctx, sorted, call_signature{"sort (the local sorts)"}));
+  sort_traffic traffic;
+
+  const std::size_t p = static_cast<std::size_t>(ctx.size()), me = static_cast<std::size_t>(ctx.rank());
+  std::vector<std::size_t> sizes(p);
+  DTL_TRY(ctx.allgather(&n, sizes.data(), 1));
+  const std::vector<std::size_t> offsets = layout_offsets(sizes);
+  if (offsets.back() == 0) return traffic;
+
+  // Samples and splitters: every rank computes the same ones from the same gathered keys.
+  const sort_plan::gathered_samples g = sort_plan::describe_samples(sizes);
+  std::vector<K> mine(g.counts[me]);
+  for (std::size_t i = 0; i < mine.size(); ++i) mine[i] = key_of(data[g.refs[g.displs[me] + i].position]);
+  std::vector<K> keys(g.refs.size());
+  DTL_TRY(ctx.allgatherv(mine.data(), mine.size(), keys.data(), g.counts, g.displs));
+  std::vector<std::size_t> order(keys.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return static_cast<bool>(comp(keys[a], keys[b])); });
+  const std::vector<sort_plan::splitter> splitters = sort_plan::choose_splitters(g, order, offsets);
+
+  // Cut this rank's block at the splitters, and exchange the buckets.
+  std::vector<std::size_t> cuts(p - 1, n);
+  for (std::size_t j = 0; j + 1 < p; ++j) {
+    if (!splitters[j].exists) continue;
+    const K& key = keys[splitters[j].sample];
+    const auto lower = std::lower_bound(data, data + n, key,
+                                        [&](const Item& a, const K& k) { return static_cast<bool>(comp(key_of(a), k)); });
+    const auto upper = std::upper_bound(data, data + n, key,
+                                        [&](const K& k, const Item& a) { return static_cast<bool>(comp(k, key_of(a))); });
+    cuts[j] = sort_plan::cut_of(me, g.refs[splitters[j].sample].rank, splitters[j].position,
+                                static_cast<std::size_t>(lower - data), static_cast<std::size_t>(upper - data));
+  }
+  const sort_plan::bucket_counts send = sort_plan::buckets_from_cuts(cuts, n);
+  std::vector<std::size_t> recv_counts(p);
+  DTL_TRY(ctx.alltoall(send.counts.data(), recv_counts.data(), 1));
+  const std::vector<std::size_t> recv_displs = sort_plan::displacements(recv_counts);
+  const std::size_t received = recv_displs.back() + recv_counts.back();
+
+  std::vector<Item> bucket;
+  DTL_TRY(agree(ctx, catch_allocation_failure("sort (the receive buffer)", [&]() -> status {
+                  bucket.resize(received);
+                  return {};
+                }),
+                call_signature{"sort (the receive buffer)"}));
+  DTL_TRY(ctx.alltoallv(data, send.counts, send.displs, bucket.data(), recv_counts, recv_displs));
+  count_traffic(traffic, me, send.counts, recv_counts);
+  std::vector<std::size_t> bounds(recv_displs);
+  bounds.push_back(received);
+  const status merged = catch_allocation_failure("sort (merging the received runs)", [&]() -> status {
+    merge_runs<Parallel>(bucket.data(), std::move(bounds), less);
+    return {};
+  });
+  DTL_TRY(agree(ctx, merged, call_signature{"sort (merging the received runs)"}));
+
+  // The neighbour shift: from the buckets' sizes back to the sizes the ranks had.
+  std::vector<std::size_t> bucket_sizes(p);
+  DTL_TRY(ctx.allgather(&received, bucket_sizes.data(), 1));
+  if (bucket_sizes == sizes) {
+    std::copy(bucket.begin(), bucket.end(), data);
+    return traffic;
+  }
+  const layout_moves moves = moves_between(layout_offsets(bucket_sizes), offsets, me);
+  DTL_TRY(ctx.alltoallv(bucket.data(), moves.send_counts, moves.send_displs, data, moves.recv_counts, moves.recv_displs));
+  count_traffic(traffic, me, moves.send_counts, moves.recv_counts);
+  return traffic;
+}
+
+/// Whether the elements of every rank, taken in rank order, are sorted by comp (collective; empty ranks
+/// are skipped). Every rank gets the same answer.
+template <class T, class Comp>
+result<bool> host_is_sorted(const context& ctx, const T* data, std::size_t n, Comp& comp) {
+  auto less = [&](const T& a, const T& b) { return static_cast<bool>(comp(a, b)); };
+  const bool local = std::is_sorted(data, data + n, less);
+  if (ctx.size() == 1) return local;
+  struct edge {
+    T first, last;
+    int present, sorted;
+  };
+  const edge mine{n != 0 ? data[0] : T{}, n != 0 ? data[n - 1] : T{}, n != 0 ? 1 : 0, local ? 1 : 0};
+  std::vector<edge> all(static_cast<std::size_t>(ctx.size()));
+  DTL_TRY(ctx.allgather(&mine, all.data(), 1));
+  const edge* previous = nullptr;
+  for (const edge& e : all) {
+    if (e.sorted == 0) return false;
+    if (e.present == 0) continue;
+    if (previous != nullptr && less(e.first, previous->last)) return false;
+    previous = &e;
+  }
+  return true;
+}
+
+}  // namespace dtl::detail

@@ -1,0 +1,142 @@
+#pragma once
+// Sorting: sort, stable_sort, sort_by_key, is_sorted (global, collective).
+//
+//   dtl::sort(vec);                                   // ascending, over every rank
+//   dtl::sort(dtl::par{}, vec, std::greater<>{});     // descending
+//   dtl::stable_sort(vec, [] __host__ __device__ (const rec& a, const rec& b) { return a.k < b.k; });
+//   dtl::sort_by_key(keys, values);                   // values permuted with their keys (stable)
+//   bool ok = dtl::is_sorted(vec);                    // across rank boundaries; try_is_sorted: result<bool>
+//   dtl::distributed_sort_result r = dtl::distributed_sort(vec);  // sort, and what this rank moved
+//
+// Afterwards the elements are in global order and every rank holds as many elements as before (its
+// block's size is kept, whatever the layout). A sample sort: local sort, regular samples, splitters
+// with ties broken by (key, rank, position) so equal keys spread over the ranks, one alltoallv of the
+// buckets, a merge of the received runs, and a neighbour shift back to the old sizes. Host placements
+// sort with the standard library over MPI; device placements on the GPU (radix sort for std::less and
+// std::greater on arithmetic keys, a merge sort for other comparators), the buffers moving on the
+// context's device path. docs/containers.md ("Sort") gives the paths and the memory each one needs.
+//
+// sort, stable_sort and sort_by_key return result<void> (a future under dtl::async); is_sorted returns
+// bool and distributed_sort a distributed_sort_result, each throwing dtl::status_error on failure (their
+// try_ twins return result<...>). Every rank gets the
+// same outcome. The comparator is a strict weak order on the keys, of the same type on every rank; on
+// a device placement it is a device function (or std::less / std::greater), and the calling file is
+// compiled by the kernel compiler (dtl-hip-kc).
+
+#include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
+#include <dtl/containers/algorithms/detail/device_sort.hpp>
+#include <dtl/containers/algorithms/detail/host_sort.hpp>
+#include <dtl/containers/distributed_vector.hpp>
+#include <dtl/containers/placement_traits.hpp>
+
+#include <functional>
+#include <vector>
+
+namespace dtl {
+
+/// What distributed_sort did on this rank (upstream DTL's type): elements sent to and received from
+/// other ranks, over the exchange of the buckets and the shift back to the old sizes.
+struct distributed_sort_result {
+  bool success = true;
+  std::size_t elements_sent = 0;
+  std::size_t elements_received = 0;
+};
+
+namespace detail {
+
+template <class R>
+result<void> without_traffic(result<R> r) {
+  return r ? result<void>() : result<void>(std::move(r).error());
+}
+
+template <bool Stable, bool Traffic = false>
+struct sort_bodies {
+  static constexpr bool communicates = true;
+  template <class Pol, class T, class P, class Comp = std::less<>>
+  static auto host(const Pol&, distributed_vector<T, P>& vec, Comp comp = {}) {
+    auto done = host_sample_sort<Stable, is_parallel_v<Pol>>(vec.get_context(), vec.local_data(), vec.local_size(),
+                                                              key_itself{}, comp);
+    if constexpr (Traffic)
+      return done;
+    else
+      return without_traffic(std::move(done));
+  }
+  template <class Pol, class T, class P, class Comp = std::less<>>
+  static auto device(const Pol& policy, distributed_vector<T, P>& vec, Comp comp = {}) {
+    return device_algo::sort<Stable, P, Traffic>(policy, vec.get_context(), vec.device_id(), vec.local_data(),
+                                                 static_cast<void*>(nullptr), vec.local_size(), comp);
+  }
+};
+
+struct sort_impl : sort_bodies<false> {
+  static constexpr const char* name = "sort";
+};
+struct stable_sort_impl : sort_bodies<true> {
+  static constexpr const char* name = "stable_sort";
+};
+/// sort, with what this rank moved.
+struct distributed_sort_impl : sort_bodies<false, true> {
+  static constexpr const char* name = "distributed_sort";
+  template <class Outcome>
+  static auto finish(Outcome outcome) {
+    return map_outcome(std::move(outcome), [](const sort_traffic& t) {
+      return distributed_sort_result{true, t.sent, t.received};
+    });
+  }
+};
+
+/// keys sorted, values permuted with them (stable: equal keys keep their values' order).
+struct sort_by_key_impl {
+  static constexpr const char* name = "sort_by_key";
+  static constexpr bool communicates = true;
+  template <class Pol, class K, class P, class V, class Q, class Comp = std::less<>>
+  static result<void> host(const Pol&, distributed_vector<K, P>& keys, distributed_vector<V, Q>& values, Comp comp = {}) {
+    const std::size_t n = keys.local_size();
+    std::vector<key_value<K, V>> items;
+    const status zipped = catch_allocation_failure("sort_by_key", [&]() -> status {
+      items.resize(n);
+      return {};
+    });
+    DTL_TRY(agree_before(true, keys.get_context(), zipped, "sort_by_key (the key-value buffer)"));
+    K* k = keys.local_data();
+    V* v = values.local_data();
+    for (std::size_t i = 0; i < n; ++i) items[i] = {k[i], v[i]};
+    DTL_TRY(host_sample_sort<true, is_parallel_v<Pol>>(keys.get_context(), items.data(), n, key_of_pair{}, comp));
+    for (std::size_t i = 0; i < n; ++i) {
+      k[i] = items[i].key;
+      v[i] = items[i].value;
+    }
+    return {};
+  }
+  template <class Pol, class K, class P, class V, class Q, class Comp = std::less<>>
+  static auto device(const Pol& policy, distributed_vector<K, P>& keys, distributed_vector<V, Q>& values, Comp comp = {}) {
+    return device_algo::sort<true, P>(policy, keys.get_context(), keys.device_id(), keys.local_data(),
+                                      values.local_data(), keys.local_size(), comp);
+  }
+};
+
+/// Whether the elements are in order by comp, over every rank (rank boundaries included).
+struct is_sorted_impl {
+  static constexpr const char* name = "is_sorted";
+  static constexpr bool communicates = true;
+  template <class Pol, class T, class P, class Comp = std::less<>>
+  static result<bool> host(const Pol&, const distributed_vector<T, P>& vec, Comp comp = {}) {
+    return host_is_sorted(vec.get_context(), vec.local_data(), vec.local_size(), comp);
+  }
+  template <class Pol, class T, class P, class Comp = std::less<>>
+  static auto device(const Pol& policy, const distributed_vector<T, P>& vec, Comp comp = {}) {
+    return device_algo::is_sorted(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(), comp);
+  }
+};
+
+}  // namespace detail
+
+inline constexpr detail::status_algorithm<detail::sort_impl> sort{};
+inline constexpr detail::status_algorithm<detail::stable_sort_impl> stable_sort{};
+inline constexpr detail::status_algorithm<detail::sort_by_key_impl> sort_by_key{};
+inline constexpr detail::value_algorithm<detail::distributed_sort_impl> distributed_sort{};
+inline constexpr detail::try_value_algorithm<detail::distributed_sort_impl> try_distributed_sort{};
+inline constexpr detail::value_algorithm<detail::is_sorted_impl> is_sorted{};
+inline constexpr detail::try_value_algorithm<detail::is_sorted_impl> try_is_sorted{};
+
+}  // namespace dtl

@@ -1,0 +1,136 @@
+#pragma once
+// The small kernels of the distributed sort (algorithms/sort.hpp): regular samples of a sorted block,
+// where the splitters cut it, and whether a range has a descent. Kernel-compiled; not for users.
+
+#include <dtl/containers/algorithms/detail/sort_plan.hpp>
+#include <dtl/containers/device/kernels.hpp>
+#include <dtl/containers/device/ops.hpp>
+#include <dtl/containers/host_device.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <type_traits>
+
+namespace dtl::detail::device {
+
+/// std::less and std::greater as the device calls them (their call operators are host constexpr).
+template <class T = void>
+struct sort_less {
+  DTL_HOST_DEVICE constexpr bool operator()(const T& a, const T& b) const { return a < b; }
+};
+template <>
+struct sort_less<void> {
+  template <class A, class B>
+  DTL_HOST_DEVICE constexpr bool operator()(const A& a, const B& b) const {
+    return a < b;
+  }
+};
+template <class T = void>
+struct sort_greater {
+  DTL_HOST_DEVICE constexpr bool operator()(const T& a, const T& b) const { return b < a; }
+};
+template <>
+struct sort_greater<void> {
+  template <class A, class B>
+  DTL_HOST_DEVICE constexpr bool operator()(const A& a, const B& b) const {
+    return b < a;
+  }
+};
+
+template <class Comp>
+struct sort_compare {
+  using type = Comp;
+};
+template <class T>
+struct sort_compare<std::less<T>> {
+  using type = sort_less<T>;
+};
+template <class T>
+struct sort_compare<std::greater<T>> {
+  using type = sort_greater<T>;
+};
+template <class Comp>
+using sort_compare_t = typename sort_compare<Comp>::type;
+
+template <class Comp>
+sort_compare_t<Comp> to_sort_compare(const Comp& comp) {
+  if constexpr (std::is_same_v<sort_compare_t<Comp>, Comp>)
+    return comp;
+  else
+    return {};
+}
+
+/// 1 when comp is std::less / std::greater (typed or transparent) on the arithmetic key K, radix-
+/// sortable ascending; 2 descending; 0 for any other comparator (a merge sort).
+template <class Comp, class K>
+constexpr int radix_order() {
+  if constexpr (!std::is_arithmetic_v<K> || std::is_same_v<K, bool>)
+    return 0;
+  else if constexpr (std::is_same_v<Comp, std::less<>> || std::is_same_v<Comp, std::less<K>>)
+    return 1;
+  else if constexpr (std::is_same_v<Comp, std::greater<>> || std::is_same_v<Comp, std::greater<K>>)
+    return 2;
+  else
+    return 0;
+}
+
+/// out[i] = data[sample_position(i, s, size)] for i in [0, s).
+template <class K>
+struct sample_body {
+  const K* data;
+  std::size_t size, s;
+  K* out;
+  __device__ void operator()(std::size_t i) const { out[i] = data[sort_plan::sample_position(i, s, size)]; }
+};
+
+/// A splitter as the cut kernel reads it.
+template <class K>
+struct device_splitter {
+  K key;
+  std::size_t rank, position;
+  int exists;
+};
+
+/// cuts[j] = where splitter j cuts the sorted block data[0, n) of rank `me` (sort_plan::cut_of).
+template <class K, class Comp>
+struct cut_body {
+  const K* data;
+  std::size_t n, me;
+  const device_splitter<K>* splitters;
+  Comp comp;
+  std::size_t* cuts;
+  DTL_DEVICE_EXEC_CHECK_DISABLE
+  __device__ void operator()(std::size_t j) const {
+    const device_splitter<K> s = splitters[j];
+    if (s.exists == 0) {
+      cuts[j] = n;
+      return;
+    }
+    std::size_t lo = 0, hi = n;  // lower_bound: the first element not before key
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (comp(data[mid], s.key)) lo = mid + 1; else hi = mid;
+    }
+    const std::size_t lower = lo;
+    hi = n;  // upper_bound: the first element after key
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (comp(s.key, data[mid])) hi = mid; else lo = mid + 1;
+    }
+    cuts[j] = sort_plan::cut_of(me, s.rank, s.position, lower, lo);
+  }
+};
+
+/// *flag = 1 when data[i + 1] is before data[i] for some i in [0, n - 1): the body runs for i < n - 1.
+template <class K, class Comp>
+struct descent_body {
+  const K* data;
+  Comp comp;
+  int* flag;
+  DTL_DEVICE_EXEC_CHECK_DISABLE
+  __device__ void operator()(std::size_t i) const {
+    if (comp(data[i + 1], data[i])) *flag = 1;  // every writer writes 1: no race on the value
+  }
+};
+
+}  // namespace dtl::detail::device
