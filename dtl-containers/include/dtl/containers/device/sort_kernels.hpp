@@ -2,6 +2,7 @@
 // The small kernels of the distributed sort (algorithms/sort.hpp): regular samples of a sorted block,
 // where the splitters cut it, and whether a range has a descent. Kernel-compiled; not for users.
 
+#include <dtl/containers/algorithms/detail/portable_compare.hpp>
 #include <dtl/containers/algorithms/detail/sort_plan.hpp>
 #include <dtl/containers/device/kernels.hpp>
 #include <dtl/containers/device/ops.hpp>
@@ -12,53 +13,6 @@
 #include <type_traits>
 
 namespace dtl::detail::device {
-
-/// std::less and std::greater as the device calls them (their call operators are host constexpr).
-template <class T = void>
-struct sort_less {
-  DTL_HOST_DEVICE constexpr bool operator()(const T& a, const T& b) const { return a < b; }
-};
-template <>
-struct sort_less<void> {
-  template <class A, class B>
-  DTL_HOST_DEVICE constexpr bool operator()(const A& a, const B& b) const {
-    return a < b;
-  }
-};
-template <class T = void>
-struct sort_greater {
-  DTL_HOST_DEVICE constexpr bool operator()(const T& a, const T& b) const { return b < a; }
-};
-template <>
-struct sort_greater<void> {
-  template <class A, class B>
-  DTL_HOST_DEVICE constexpr bool operator()(const A& a, const B& b) const {
-    return b < a;
-  }
-};
-
-template <class Comp>
-struct sort_compare {
-  using type = Comp;
-};
-template <class T>
-struct sort_compare<std::less<T>> {
-  using type = sort_less<T>;
-};
-template <class T>
-struct sort_compare<std::greater<T>> {
-  using type = sort_greater<T>;
-};
-template <class Comp>
-using sort_compare_t = typename sort_compare<Comp>::type;
-
-template <class Comp>
-sort_compare_t<Comp> to_sort_compare(const Comp& comp) {
-  if constexpr (std::is_same_v<sort_compare_t<Comp>, Comp>)
-    return comp;
-  else
-    return {};
-}
 
 /// 1 when comp is std::less / std::greater (typed or transparent) on the arithmetic key K, radix-
 /// sortable ascending; 2 descending; 0 for any other comparator (a merge sort).

@@ -67,7 +67,7 @@ status device_local_sort(K* keys, V* values, std::size_t n, const Comp& comp, de
   if constexpr (radix != 0)
     return device::radix_sort(keys, vals, n, radix == 2, scratch, stream);
   else
-    return device::merge_sort(keys, vals, n, device::to_sort_compare(comp), scratch, stream);
+    return device::merge_sort(keys, vals, n, to_portable(comp), scratch, stream);
 }
 
 /// Copies `bytes` between two device buffers on `stream`.
@@ -91,7 +91,7 @@ result<std::vector<std::size_t>> device_cuts(const context& ctx, const K* keys, 
                                              const std::vector<std::size_t>& sizes, const Comp& comp,
                                              device::device_scratch& scratch, hipStream_t stream) {
   const std::size_t p = sizes.size(), me = static_cast<std::size_t>(ctx.rank());
-  const auto dcomp = device::to_sort_compare(comp);
+  const auto dcomp = to_portable(comp);
   const sort_plan::gathered_samples g = sort_plan::describe_samples(sizes);
   const std::size_t total = g.refs.size();
   // The result slot holds the small arrays: samples, their indices, splitters and cuts.
@@ -236,7 +236,7 @@ auto is_sorted(const Policy& policy, const context& ctx, int device, const K* ke
   if (!session) return failed_outcome<Pol, bool>(agreed(session.error()));
   const hipStream_t stream = session->stream;
   device::device_scratch& scratch = *session->scratch;
-  const auto dcomp = device::to_sort_compare(comp);
+  const auto dcomp = to_portable(comp);
 
   // A descent anywhere in data[0, count): one flag, set by a kernel, read back.
   auto has_descent = [&](const K* data, std::size_t count, int* d_flag) -> result<bool> {

@@ -82,11 +82,7 @@ void host_local_sort(Item* data, std::size_t n, Less& less) {
     else
       std::sort(b, e, less);
   };
-  std::size_t chunks = 1;
-  if constexpr (Parallel) {
-    const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
-    chunks = std::min(hw, std::max<std::size_t>(1, n >> 15));
-  }
+  const std::size_t chunks = Parallel ? host_chunks(n) : 1;
   if (chunks <= 1) {
     sort_range(data, data + n);
     return;

@@ -4,6 +4,7 @@
 // candidates (an element with its global index) that find and min_element fold, on the host and on the
 // device alike. Not for users.
 
+#include <dtl/containers/algorithms/detail/portable_compare.hpp>
 #include <dtl/containers/algorithms/detail/support.hpp>
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/host_device.hpp>
@@ -36,44 +37,6 @@ struct indexed_pair {
   indexed<T> high;
 };
 
-/// a < b, callable on the device (std::less has a constexpr host operator, which nvcc refuses there).
-struct less_than {
-  template <class A, class B>
-  DTL_HOST_DEVICE constexpr bool operator()(const A& a, const B& b) const {
-    return a < b;
-  }
-};
-struct greater_than {
-  template <class A, class B>
-  DTL_HOST_DEVICE constexpr bool operator()(const A& a, const B& b) const {
-    return b < a;
-  }
-};
-
-/// A comparator as both the host and the device can call it.
-template <class Comp>
-struct portable_compare {
-  using type = Comp;
-};
-template <class X>
-struct portable_compare<std::less<X>> {
-  using type = less_than;
-};
-template <class X>
-struct portable_compare<std::greater<X>> {
-  using type = greater_than;
-};
-template <class Comp>
-using portable_compare_t = typename portable_compare<Comp>::type;
-
-template <class Comp>
-portable_compare_t<Comp> to_portable(const Comp& comp) {
-  if constexpr (std::is_same_v<portable_compare_t<Comp>, Comp>)
-    return comp;
-  else
-    return {};
-}
-
 // --- the candidates' folds: associative and commutative, ties to the lowest index ---
 
 /// The candidate with the lowest index (find).
@@ -98,17 +61,24 @@ struct least_of {
   }
 };
 
-/// The candidate whose value comes last under comp, the lower index among equivalent ones.
+/// comp with its arguments swapped.
+template <class Comp>
+struct swapped {
+  Comp comp;
+  template <class A, class B>
+  DTL_HOST_DEVICE constexpr bool operator()(const A& a, const B& b) const {
+    return comp(b, a);
+  }
+};
+
+/// The candidate whose value comes last under comp, the lower index among equivalent ones: the least
+/// under comp reversed.
 template <class Comp>
 struct greatest_of {
   Comp comp;
   template <class T>
   DTL_HOST_DEVICE constexpr indexed<T> operator()(const indexed<T>& a, const indexed<T>& b) const {
-    if (!a.present()) return b;
-    if (!b.present()) return a;
-    if (comp(a.value, b.value)) return b;
-    if (comp(b.value, a.value)) return a;
-    return b.index < a.index ? b : a;
+    return least_of<swapped<Comp>>{swapped<Comp>{comp}}(a, b);
   }
 };
 
@@ -193,12 +163,7 @@ C host_fold_indexed(std::size_t n, const C& init, Op& op, At& at, Stop stop = {}
   if constexpr (!Parallel) {
     return fold(0, n);
   } else {
-    const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t chunks = std::min<std::size_t>(hw, std::max<std::size_t>(1, n >> 15));
-    std::vector<C> parts(chunks, init);
-    parallel_for(chunks, [&](std::size_t b, std::size_t e) {
-      for (std::size_t c = b; c < e; ++c) parts[c] = fold(n * c / chunks, n * (c + 1) / chunks);
-    }, 1);
+    const std::vector<C> parts = fold_in_chunks(n, init, fold);
     C acc = init;
     for (const C& p : parts) {
       acc = op(acc, p);

@@ -113,6 +113,24 @@ void parallel_for(std::size_t n, Body body, std::size_t grain = std::size_t{1} <
   if (failure) std::rethrow_exception(failure);
 }
 
+/// How many chunks host threads split n elements into: one per hardware thread, and one per 2^15
+/// elements at most.
+inline std::size_t host_chunks(std::size_t n) {
+  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  return std::min<std::size_t>(hw, std::max<std::size_t>(1, n >> 15));
+}
+
+/// fold(begin, end) over the host_chunks(n) chunks of [0, n), on host threads: their results in order.
+template <class Part, class Fold>
+std::vector<Part> fold_in_chunks(std::size_t n, const Part& empty, Fold&& fold) {
+  const std::size_t chunks = host_chunks(n);
+  std::vector<Part> parts(chunks, empty);
+  parallel_for(chunks, [&](std::size_t b, std::size_t e) {
+    for (std::size_t c = b; c < e; ++c) parts[c] = fold(n * c / chunks, n * (c + 1) / chunks);
+  }, 1);
+  return parts;
+}
+
 /// Folds [begin, end) of `data` (transformed by `f`) into a maybe<T> on host threads.
 template <bool Parallel, class In, class T, class Op, class F>
 maybe<T> host_fold(const In* data, std::size_t n, Op& op, F& f) {
@@ -129,12 +147,7 @@ maybe<T> host_fold(const In* data, std::size_t n, Op& op, F& f) {
   if constexpr (!Parallel) {
     return fold(0, n);
   } else {
-    const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t chunks = std::min<std::size_t>(hw, std::max<std::size_t>(1, n >> 15));
-    std::vector<maybe<T>> parts(chunks, maybe<T>{T{}, 0});
-    parallel_for(chunks, [&](std::size_t b, std::size_t e) {
-      for (std::size_t c = b; c < e; ++c) parts[c] = fold(n * c / chunks, n * (c + 1) / chunks);
-    }, 1);
+    const std::vector<maybe<T>> parts = fold_in_chunks(n, maybe<T>{T{}, 0}, fold);
     maybe<T> acc{T{}, 0};
     for (const auto& p : parts) {
       if (p.present == 0) continue;
