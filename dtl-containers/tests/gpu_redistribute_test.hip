@@ -90,6 +90,23 @@ void check_placement(const dtl::context& ctx) {
         CHECK(everything(w) == inc);
         REQUIRE(dtl::transform(v, w, [] __device__(std::int64_t x) { return 3 * x; }).has_value());
         CHECK(dtl::reduce(w, std::int64_t{0}) == 3 * (N * (N + 1) / 2));
+        // The sort keeps the layout; the search, the extremes and the dot product see it.
+        REQUIRE(dtl::transform(v, w, [N] __device__(std::int64_t x) { return N + 1 - x; }).has_value());
+        REQUIRE(dtl::sort(w).has_value());
+        CHECK(w.local_size() == sizes[static_cast<std::size_t>(ctx.rank())]);
+        CHECK(everything(w) == ref);
+        CHECK(dtl::is_sorted(w));
+        if (n > 0) {
+          const auto hit = dtl::find(v, static_cast<std::int64_t>(n / 2) + 1);
+          REQUIRE(hit.found);
+          CHECK(hit.global_index == static_cast<std::ptrdiff_t>(n / 2));
+          CHECK(hit.owner_rank == v.owner(n / 2).value());
+          const auto extremes = dtl::minmax_element(v);
+          CHECK(extremes.min.value == 1);
+          CHECK(extremes.max.value == N);
+          CHECK(extremes.max.owner_rank == v.owner(n - 1).value());
+        }
+        CHECK(dtl::dot(v, v) == N * (N + 1) * (2 * N + 1) / 6);
       }
       REQUIRE(v.redistribute().has_value());
       CHECK(everything(v) == ref);

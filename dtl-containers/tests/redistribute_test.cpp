@@ -260,6 +260,24 @@ TEST_SUITE("mpi.redistribute") {
       // iota on the irregular layout numbers by global index.
       REQUIRE(dtl::iota(w, std::int64_t{-5}).has_value());
       CHECK(everything(w) == iota_ref(n, -5));
+      // The sort keeps the layout; the search, the extremes and the dot product see it.
+      REQUIRE(dtl::transform(v, w, [N](std::int64_t x) { return N + 1 - x; }).has_value());
+      CHECK_FALSE(dtl::is_sorted(w));
+      REQUIRE(dtl::sort(w).has_value());
+      CHECK(w.local_size() == sizes[static_cast<std::size_t>(ctx.rank())]);
+      CHECK(everything(w) == ref);
+      CHECK(dtl::is_sorted(w));
+      const auto middle = static_cast<std::int64_t>(n / 2);
+      const auto hit = dtl::find(v, middle + 1);
+      REQUIRE(hit.found);
+      CHECK(hit.global_index == middle);
+      CHECK(hit.owner_rank == v.owner(n / 2).value());
+      const auto extremes = dtl::minmax_element(v);
+      CHECK(extremes.min.value == 1);
+      CHECK(extremes.min.owner_rank == v.owner(0).value());
+      CHECK(extremes.max.value == N);
+      CHECK(extremes.max.global_index == N - 1);
+      CHECK(dtl::dot(v, v) == N * (N + 1) * (2 * N + 1) / 6);
     }
   }
 
