@@ -14,3 +14,4 @@
 #include <dtl/core/status.hpp>
 #include <dtl/core/status_code.hpp>
 #include <dtl/core/status_error.hpp>
+#include <dtl/core/types.hpp>
