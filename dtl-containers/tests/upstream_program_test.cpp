@@ -2,6 +2,7 @@
 // against DTL HIP unchanged. Run with the rank count it should see: `upstream_program N` (mpiexec -n N).
 // A plain program: no test framework header, which could supply a name <dtl/dtl.hpp> lacks.
 #include <dtl/dtl.hpp>
+#include <dtl/algorithms/sorting/stable_sort_global.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -70,6 +71,33 @@ int main(int argc, char** argv) {
   const long want_local_sum = count * first + count * (count - 1) / 2;
   expect(dtl::local_reduce(vec, 0L, std::plus<>{}) == want_local_sum, "local_reduce is the sum of the block",
          my_rank);
+
+  // stable_sort_global, global and stable: a permutation of 0..n-1 sorted by v / 3 must end with each
+  // group of three in its original order. Started descending, element j is 3 * (j / 3) + 2 - j % 3.
+  const dtl::size_type sort_size = 999;
+  dtl::distributed_vector<long> keys(sort_size, ctx);
+  auto key_view = keys.local_view();
+  const dtl::index_t key_offset = static_cast<dtl::index_t>(keys.global_offset());
+  for (dtl::size_type i = 0; i < key_view.size(); ++i) {
+    key_view[i] = static_cast<long>(sort_size) - 1 - static_cast<long>(key_offset + static_cast<dtl::index_t>(i));
+  }
+  auto sorted = dtl::stable_sort_global(keys, [](long a, long b) { return a / 3 < b / 3; });
+  expect(sorted.has_value(), "stable_sort_global succeeds", my_rank);
+  auto grouped = keys.local_view();  // views are taken again after a call that may move the elements
+  bool in_order = grouped.size() == key_view.size();
+  for (dtl::size_type i = 0; i < grouped.size(); ++i) {
+    const long j = static_cast<long>(key_offset + static_cast<dtl::index_t>(i));
+    in_order = in_order && grouped[i] == 3 * (j / 3) + 2 - j % 3;
+  }
+  expect(in_order, "stable_sort_global sorts across ranks and keeps equal keys in order", my_rank);
+  // The policy form, ascending by value: element j is j.
+  expect(dtl::stable_sort_global(dtl::seq{}, keys, std::less<>{}).has_value(), "stable_sort_global(seq, ...)", my_rank);
+  auto ascending_view = keys.local_view();
+  bool ascending = ascending_view.size() == grouped.size();
+  for (dtl::size_type i = 0; i < ascending_view.size(); ++i) {
+    ascending = ascending && ascending_view[i] == static_cast<long>(key_offset + static_cast<dtl::index_t>(i));
+  }
+  expect(ascending, "stable_sort_global(seq, vec, less) gives 0..n-1", my_rank);
 
   if (failures == 0 && my_rank == 0) std::printf("upstream program: %d rank(s) ok\n", num_ranks);
   return failures == 0 ? 0 : 1;
