@@ -1,0 +1,5 @@
+#pragma once
+// Upstream DTL's include path for the contexts.
+// Ours: <dtl/containers/communication/context.hpp> (docs/upstream.md, "Forwarding headers").
+
+#include <dtl/containers/communication/context.hpp>

@@ -1,0 +1,5 @@
+#pragma once
+// Upstream DTL's include path for dtl::par.
+// Ours: <dtl/containers/algorithms/execution.hpp> (docs/upstream.md, "Forwarding headers").
+
+#include <dtl/containers/algorithms/execution.hpp>

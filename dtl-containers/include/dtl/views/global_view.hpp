@@ -1,0 +1,5 @@
+#pragma once
+// Upstream DTL's include path for dtl::global_view.
+// Ours: <dtl/containers/global_view.hpp> (docs/upstream.md, "Forwarding headers").
+
+#include <dtl/containers/global_view.hpp>

@@ -1,0 +1,5 @@
+#pragma once
+// Upstream DTL's include path for dtl::segmented_view.
+// Ours: <dtl/containers/views.hpp> (docs/upstream.md, "Forwarding headers").
+
+#include <dtl/containers/views.hpp>

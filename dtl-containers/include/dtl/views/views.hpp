@@ -1,0 +1,7 @@
+#pragma once
+// Upstream DTL's umbrella of views, for the views DTL HIP has (docs/upstream.md, "Forwarding headers").
+
+#include <dtl/views/global_view.hpp>
+#include <dtl/views/local_view.hpp>
+#include <dtl/views/remote_ref.hpp>
+#include <dtl/views/segmented_view.hpp>

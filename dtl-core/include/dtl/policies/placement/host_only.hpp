@@ -1,0 +1,5 @@
+#pragma once
+// Upstream DTL's include path for dtl::host_only.
+// Every placement is in <dtl/core/placement.hpp> (docs/upstream.md, "Forwarding headers").
+
+#include <dtl/core/placement.hpp>
