@@ -37,6 +37,11 @@ std::size_t sum_over_ranks(const dtl::context& ctx, std::size_t v) {
   return ctx.allreduce_value(v, dtl::reduce_op::sum).value();
 }
 
+template <class A>
+concept has_local_view = requires(A& a) { a.local_view(); };
+template <class A>
+concept has_device_view = requires(A& a) { a.device_view(); };
+
 int value_at(std::size_t g) { return static_cast<int>((g * 37 + 11) % 101) - 50; }
 
 /// Every check of one array size N.
@@ -292,8 +297,8 @@ TEST_SUITE("mpi.array_span") {
     static_assert(managed::is_host_accessible() && managed::is_device_accessible());
     using on_device = dtl::distributed_array<float, 10, dtl::device_only<0>>;
     static_assert(!on_device::is_host_accessible() && on_device::is_device_accessible());
-    static_assert(!requires(on_device& a) { a.local_view(); });
-    static_assert(requires(on_device& a) { a.device_view(); });
+    static_assert(!has_local_view<on_device> && has_device_view<on_device>);
+    static_assert(has_local_view<managed> && has_device_view<managed>);
   }
 #endif
   TEST_CASE("distributed_span over vectors: even and irregular layouts, every subrange") {

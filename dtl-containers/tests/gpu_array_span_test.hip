@@ -47,7 +47,7 @@ void array_on_device(const dtl::context& ctx) {
   REQUIRE(dtl::iota(a, 0.0f).has_value());
   REQUIRE(dtl::transform(a, a, [] __device__(float x) { return static_cast<float>(static_cast<int>(x) % 97) - 40.0f; }).has_value());
   std::vector<float> ref(N);
-  for (std::size_t g = 0; g < N; ++g) ref[g] = static_cast<float>(static_cast<int>(g) % 97) - 40.0f;
+  for (std::size_t g = 0; g < ref.size(); ++g) ref[g] = static_cast<float>(static_cast<int>(g) % 97) - 40.0f;
   if (root) CHECK(all_of_array(a) == ref);
   else static_cast<void>(all_of_array(a));
   CHECK(dtl::reduce(a, 0.0f) == std::accumulate(ref.begin(), ref.end(), 0.0f));

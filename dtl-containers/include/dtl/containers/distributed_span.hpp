@@ -92,8 +92,8 @@ class distributed_span {
                          even_block_offset(global_size, my_rank, num_ranks)) {}
 
   /// This rank's elements start at global index `global_offset`.
-  constexpr distributed_span(pointer data, size_type local_size, size_type global_size, rank_t my_rank,
-                             rank_t num_ranks, size_type global_offset) noexcept
+  DTL_HOST_DEVICE constexpr distributed_span(pointer data, size_type local_size, size_type global_size,
+                                             rank_t my_rank, rank_t num_ranks, size_type global_offset) noexcept
       : data_(data),
         local_size_(local_size),
         global_size_(global_size),
