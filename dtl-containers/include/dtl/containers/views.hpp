@@ -6,14 +6,20 @@
 //                      trivially copyable, pass it by value
 //   segment<T>         one rank's block: rank, global offset, size, and (on the owner) its data
 //   segmented_view<T>  every rank's block in rank order, for code that walks all blocks
+// segment and segmented_view also carry upstream DTL's names (seg.size(), seg[i], seg.to_global(i),
+// view.num_segments(), local_segment(), offset_for_rank(r), for_each_local(f), ...): see
+// docs/upstream.md. (Upstream's segmented_view<Container> is templated on the container, ours on the
+// element type; spell it `auto`.)
 
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/host_device.hpp>
 #include <dtl/core/placement.hpp>
+#include <dtl/core/types.hpp>
 
 #include <cstddef>
 #include <iterator>
 #include <type_traits>
+#include <utility>
 
 namespace dtl {
 
@@ -23,8 +29,13 @@ class local_view {
   using value_type = std::remove_cv_t<T>;
   using element_type = T;
   using size_type = std::size_t;
+  using difference_type = std::ptrdiff_t;
+  using pointer = T*;
+  using const_pointer = const T*;
   using iterator = T*;
+  using const_iterator = const T*;
   using reference = T&;
+  using const_reference = const T&;
 
   constexpr local_view() noexcept = default;
   constexpr local_view(T* data, size_type size) noexcept : data_(data), size_(size) {}
@@ -61,11 +72,22 @@ struct device_view {
   [[nodiscard]] DTL_HOST_DEVICE constexpr T& operator[](size_type i) const noexcept { return ptr[i]; }
 };
 
+/// A segment's element count, readable both ways: as a value (`seg.size`, DTL HIP's spelling) and as
+/// a call (`seg.size()`, upstream DTL's). A data member and a member function cannot share a name.
+struct segment_size {
+  std::size_t value = 0;
+  constexpr operator std::size_t() const noexcept { return value; }
+  [[nodiscard]] constexpr std::size_t operator()() const noexcept { return value; }
+};
+
 template <class T>
 struct segment {
+  using value_type = std::remove_cv_t<T>;
+  using element_type = T;
+
   int rank = 0;
   std::size_t global_offset = 0;
-  std::size_t size = 0;
+  segment_size size{};
   /// The block's elements on the rank that owns it (device memory for device placements); nullptr on
   /// every other rank, and for an empty block.
   T* data = nullptr;
@@ -73,9 +95,16 @@ struct segment {
   bool local = false;
 
   [[nodiscard]] constexpr bool is_local() const noexcept { return local; }
+  [[nodiscard]] constexpr bool is_remote() const noexcept { return !local; }
   [[nodiscard]] constexpr T* begin() const noexcept { return data; }
-  [[nodiscard]] constexpr T* end() const noexcept { return data == nullptr ? nullptr : data + size; }
-  [[nodiscard]] constexpr bool empty() const noexcept { return size == 0; }
+  [[nodiscard]] constexpr T* end() const noexcept { return data == nullptr ? nullptr : data + size.value; }
+  [[nodiscard]] constexpr bool empty() const noexcept { return size.value == 0; }
+  /// Element i of this rank's own block (unchecked; host-accessible placements, on the owner only).
+  [[nodiscard]] constexpr T& operator[](std::size_t i) const noexcept { return data[i]; }
+  /// The global index of the block's element i.
+  [[nodiscard]] constexpr index_t to_global(std::size_t i) const noexcept {
+    return static_cast<index_t>(global_offset + i);
+  }
 };
 
 template <class T>
@@ -108,25 +137,68 @@ class segmented_view {
     int rank_ = 0;
   };
 
+  using value_type = std::remove_cv_t<T>;
+  using element_type = T;
+  using segment_type = segment<T>;
+  using const_iterator = iterator;
+  using size_type = std::size_t;
+
   segmented_view(block_partition partition, int my_rank, T* my_data) noexcept
       : partition_(partition), rank_(my_rank), data_(my_data) {}
 
+  /// The number of blocks (ranks); upstream's num_segments().
   [[nodiscard]] int size() const noexcept { return partition_.ranks(); }
   [[nodiscard]] iterator begin() const noexcept { return iterator(this, 0); }
   [[nodiscard]] iterator end() const noexcept { return iterator(this, partition_.ranks()); }
+  [[nodiscard]] iterator cbegin() const noexcept { return begin(); }
+  [[nodiscard]] iterator cend() const noexcept { return end(); }
   /// The block of `rank` (0 <= rank < size()).
   [[nodiscard]] segment<T> at(int rank) const {
     const index_range range = partition_.local_range(rank).value_or(index_range{});
     const bool mine = rank == rank_;
-    return segment<T>{rank, range.begin, range.size(), mine && range.size() != 0 ? data_ : nullptr, mine};
+    return segment<T>{rank, range.begin, segment_size{range.size()}, mine && range.size() != 0 ? data_ : nullptr,
+                      mine};
   }
   /// This rank's block.
   [[nodiscard]] segment<T> local() const { return at(rank_); }
+
+  // --- upstream DTL's names ---
+  [[nodiscard]] rank_t num_segments() const noexcept { return size(); }
+  [[nodiscard]] segment<T> local_segment() const { return local(); }
+  [[nodiscard]] segment<T> segment_for_rank(rank_t rank) const { return at(rank); }
+  /// The global index of rank's first element, for 0 <= rank <= num_segments() (num_segments() gives
+  /// total_size(), so offset_for_rank(r + 1) - offset_for_rank(r) is r's block size).
+  [[nodiscard]] index_t offset_for_rank(rank_t rank) const noexcept {
+    if (rank >= partition_.ranks()) return static_cast<index_t>(partition_.global_size());
+    return static_cast<index_t>(partition_.local_range(rank).value_or(index_range{}).begin);
+  }
+  /// Elements over every block.
+  [[nodiscard]] size_type total_size() const noexcept { return partition_.global_size(); }
+  /// Elements of this rank's block.
+  [[nodiscard]] size_type local_size() const { return local().size; }
+  /// f(element) for each element of this rank's block, on the calling thread: host-accessible
+  /// placements only (the block of a device placement is device memory). No communication.
+  template <class F>
+  void for_each_local(F&& f) const {
+    for (T& x : local()) f(x);
+  }
+  /// f(segment) for this rank's block: the one segment that is local (upstream's name and meaning).
+  template <class F>
+  void for_each_segment(F&& f) const {
+    segment<T> mine = local();
+    std::forward<F>(f)(mine);
+  }
 
  private:
   block_partition partition_;
   int rank_;
   T* data_;
 };
+
+/// Upstream DTL's factory: container.segmented_view().
+template <class Container>
+[[nodiscard]] auto make_segmented_view(Container& container) {
+  return container.segmented_view();
+}
 
 }  // namespace dtl

@@ -5,3 +5,4 @@
 #include <dtl/views/local_view.hpp>
 #include <dtl/views/remote_ref.hpp>
 #include <dtl/views/segmented_view.hpp>
+#include <dtl/views/strided_view.hpp>

@@ -23,6 +23,7 @@
 
 #include <dtl/containers/algorithms/detail/outcome.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
+#include <dtl/containers/detail/vector_access.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/core/result.hpp>
 
@@ -164,12 +165,14 @@ auto finish_algorithm(Outcome outcome) {
     return outcome;
 }
 
-/// The public object of an algorithm (see the top of this header).
+/// The public object of an algorithm (see the top of this header). A container built on a vector
+/// (distributed_array) reaches the bodies as that vector (detail/vector_access.hpp).
 template <class Impl, algorithm_form Form>
 struct algorithm_fn {
   template <ExecutionPolicy Policy, class... A>
   auto operator()(Policy&& policy, A&&... args) const {
-    auto outcome = finish_algorithm<Impl>(run_algorithm<Impl>(policy, std::forward<A>(args)...));
+    auto outcome =
+        finish_algorithm<Impl>(run_algorithm<Impl>(policy, algorithm_argument(std::forward<A>(args))...));
     if constexpr (Form == algorithm_form::value)
       return value_or_throw_unless_future(std::move(outcome));
     else
