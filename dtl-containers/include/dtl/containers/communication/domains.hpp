@@ -1,0 +1,101 @@
+#pragma once
+// Upstream DTL's domains, as every dtl::context has them:
+//
+//   auto ctx = env.make_world_context();
+//   auto& comm = ctx.get<dtl::mpi_domain>().communicator();   // upstream's communicator
+//   static_assert(decltype(ctx)::has<dtl::mpi_domain>());
+//
+// Upstream's context is context<mpi_domain, cpu_domain, ...>, a tuple of domains; ours is one type
+// that always spans ranks (over MPI, or one process without it), so it has both: get<mpi_domain>()
+// gives the communicator over the context's ranks (upstream_communicator.hpp), get<cpu_domain>() the
+// trivial CPU domain. In builds without MPI the mpi_domain is rank 0 of 1 and its communicator works on
+// that one rank (upstream's stub aborts there instead).
+
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/upstream_communicator.hpp>
+#include <dtl/core/result.hpp>
+#include <dtl/core/types.hpp>
+
+#include <memory>
+#include <utility>
+
+namespace dtl {
+
+struct mpi_domain_tag {};
+struct cpu_domain_tag {};
+
+class mpi_domain {
+ public:
+  using tag_type = mpi_domain_tag;
+  static constexpr bool in_every_context = true;
+
+  explicit mpi_domain(std::shared_ptr<mpi::mpi_comm_adapter> adapter) noexcept : adapter_(std::move(adapter)) {}
+
+  [[nodiscard]] rank_t rank() const noexcept { return adapter_->rank(); }
+  [[nodiscard]] rank_t size() const noexcept { return adapter_->size(); }
+  /// false for an empty context (moved from, or left out by a split) and once its environment ended.
+  [[nodiscard]] bool valid() const noexcept { return adapter_->dtl_context().valid(); }
+  [[nodiscard]] bool is_root() const noexcept { return rank() == 0; }
+
+  [[nodiscard]] mpi::mpi_comm_adapter& communicator() noexcept { return *adapter_; }
+  [[nodiscard]] const mpi::mpi_comm_adapter& communicator() const noexcept { return *adapter_; }
+  [[nodiscard]] std::shared_ptr<mpi::mpi_comm_adapter> adapter_handle() const noexcept { return adapter_; }
+
+  /// The domain of the ranks that pass the same color, ordered by key then rank (collective).
+  [[nodiscard]] result<mpi_domain> split(int color, int key = 0) const {
+    result<context> sub = adapter_->dtl_context().split(color, key);
+    if (!sub) return std::move(sub).error();
+    return mpi_domain(std::make_shared<mpi::mpi_comm_adapter>(std::move(sub).value()));
+  }
+
+  /// Upstream's: a barrier when the domain is valid (throws communication_error if it fails).
+  void barrier() {
+    if (valid()) adapter_->barrier();
+  }
+
+  /// What context::get<mpi_domain>() returns.
+  static mpi_domain& of(const context& ctx);
+
+ private:
+  std::shared_ptr<mpi::mpi_comm_adapter> adapter_;
+};
+
+/// The CPU execution domain: rank 0 of 1, always valid (as upstream's).
+class cpu_domain {
+ public:
+  using tag_type = cpu_domain_tag;
+  static constexpr bool in_every_context = true;
+
+  constexpr cpu_domain() noexcept = default;
+  [[nodiscard]] constexpr rank_t rank() const noexcept { return 0; }
+  [[nodiscard]] constexpr rank_t size() const noexcept { return 1; }
+  [[nodiscard]] constexpr bool valid() const noexcept { return true; }
+  [[nodiscard]] constexpr bool is_root() const noexcept { return true; }
+
+  static cpu_domain& of(const context& ctx);
+};
+
+namespace detail {
+
+/// The domains of one context (and of the copies made after they were).
+struct upstream_domains {
+  explicit upstream_domains(const context& ctx) : mpi(std::make_shared<mpi::mpi_comm_adapter>(ctx)) {}
+  mpi_domain mpi;
+  cpu_domain cpu;
+};
+
+struct upstream_domains_access {
+  static upstream_domains& of(const context& ctx) {
+    // The adapter's copy of ctx is made before the slot is filled, so it holds no domains of its own:
+    // the domains never keep their context alive.
+    if (!ctx.upstream_domains_) ctx.upstream_domains_ = std::make_shared<upstream_domains>(ctx);
+    return *static_cast<upstream_domains*>(ctx.upstream_domains_.get());
+  }
+};
+
+}  // namespace detail
+
+inline mpi_domain& mpi_domain::of(const context& ctx) { return detail::upstream_domains_access::of(ctx).mpi; }
+inline cpu_domain& cpu_domain::of(const context& ctx) { return detail::upstream_domains_access::of(ctx).cpu; }
+
+}  // namespace dtl
