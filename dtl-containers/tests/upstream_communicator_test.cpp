@@ -7,6 +7,8 @@
 
 #include <dtl/containers/communication/domains.hpp>
 #include <dtl/containers/communication/upstream_communicator.hpp>
+#include <dtl/core/device_id.hpp>
+#include <dtl/core/status_error.hpp>
 
 #include <cstdint>
 #include <numeric>
@@ -395,6 +397,40 @@ TEST_SUITE("mpi.upstream_communicator") {
       CHECK(e.code() == dtl::status_code::invalid_rank);
       CHECK(std::string(e.what()).find("root -7") != std::string::npos);  // what() is the status's text
     }
+  }
+
+  TEST_CASE("on_device / with_hip: a context over the same ranks, on a device or none") {
+    auto ctx = test_support::world();
+    auto none = ctx.on_device(dtl::no_device);
+    REQUIRE(none.has_value());
+    CHECK(none->rank() == ctx.rank());
+    CHECK(none->size() == ctx.size());
+    CHECK_FALSE(none->has_device());
+    CHECK_FALSE(none->same_as(ctx));
+    auto& none_comm = none->get<dtl::mpi_domain>().communicator();
+    CHECK(none_comm.allreduce_sum_value<int>(ctx.rank()) == ctx.size() * (ctx.size() - 1) / 2);
+    auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+    // A negative id other than no_device is no device anywhere: invalid_argument on every rank (without
+    // HIP: backend_not_available, as for any device).
+    const auto bad = ctx.on_device(-5);
+    REQUIRE_FALSE(bad.has_value());
+    same_on_every_rank(comm, bad.error(),
+                       DTL_CONTAINERS_HAS_HIP ? dtl::status_code::invalid_argument : dtl::status_code::backend_not_available);
+#if DTL_CONTAINERS_HAS_HIP
+    auto& hip = ctx.get<dtl::hip_domain>();
+    CHECK(hip.device_id() == ctx.device());
+    CHECK(hip.valid() == ctx.has_device());
+    if (!ctx.has_device()) CHECK(hip.stream() == nullptr);
+#else
+    // Without HIP there is no device 0: with_hip throws on every rank.
+    dtl::status why;
+    try {
+      (void)ctx.with_cuda(0);
+    } catch (const dtl::status_error& e) {
+      why = e.error();
+    }
+    same_on_every_rank(comm, why, dtl::status_code::backend_not_available);
+#endif
   }
 
   TEST_CASE("split: a communicator per color") {

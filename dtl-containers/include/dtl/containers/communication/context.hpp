@@ -81,6 +81,15 @@ class DTL_CONTAINERS_API context {
   [[nodiscard]] result<context> split(int color, int key) const;
   [[nodiscard]] result<context> split(int color) const { return split(color, rank()); }
 
+  /// A context over the same ranks on `device` (dtl::no_device: none), with a communicator of its own.
+  /// Collective (ranks may name different devices); a device this rank lacks is invalid_argument or
+  /// backend_not_available, on every rank.
+  [[nodiscard]] result<context> on_device(int device) const;
+  /// Upstream DTL's spellings of on_device() (get<dtl::hip_domain>() then names the device), giving the
+  /// context itself and throwing dtl::status_error where it fails. Collective here; upstream's is not.
+  [[nodiscard]] context with_hip(int device = 0) const;
+  [[nodiscard]] context with_cuda(int device = 0) const { return with_hip(device); }
+
   /// How device buffers move between ranks, and why that path was chosen.
   [[nodiscard]] collective_path device_collective_path() const noexcept;
   [[nodiscard]] const std::string& device_collective_reason() const noexcept;

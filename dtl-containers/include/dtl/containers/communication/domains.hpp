@@ -9,15 +9,25 @@
 // that always spans ranks (over MPI, or one process without it), so it has both: get<mpi_domain>()
 // gives the communicator over the context's ranks (upstream_communicator.hpp), get<cpu_domain>() the
 // trivial CPU domain. In builds without MPI the mpi_domain is rank 0 of 1 and its communicator works on
-// that one rank (upstream's stub aborts there instead).
+// that one rank (upstream's stub aborts there instead). HIP builds add get<hip_domain>() (and, on
+// NVIDIA, get<cuda_domain>(), the same domain): the context's device and a stream on it. Upstream adds
+// that domain with ctx.with_hip(d); ours is there in every context, valid() when the context has a
+// device, and ctx.with_hip(d) (context.hpp) gives a context on device d.
 
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/config.hpp>
 #include <dtl/containers/communication/upstream_communicator.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/types.hpp>
 
 #include <memory>
+#include <optional>
 #include <utility>
+
+#if DTL_CONTAINERS_HAS_HIP
+#include <dtl/core/status_error.hpp>
+#include <dtl/hip/hip_stream.hpp>
+#endif
 
 namespace dtl {
 
@@ -75,13 +85,63 @@ class cpu_domain {
   static cpu_domain& of(const context& ctx);
 };
 
+#if DTL_CONTAINERS_HAS_HIP
+struct hip_domain_tag {};
+
+/// The context's device (upstream's hip_domain): its id, and a stream on it that the domain owns.
+class hip_domain {
+ public:
+  using tag_type = hip_domain_tag;
+  static constexpr bool in_every_context = true;
+
+  explicit hip_domain(int device) noexcept : device_(device) {}
+
+  /// The context's device, or dtl::no_device (-1, as upstream's invalid domain) when it has none.
+  [[nodiscard]] int device_id() const noexcept { return device_; }
+  [[nodiscard]] bool valid() const noexcept { return device_ != no_device; }
+  /// A non-blocking stream on the device, made at the first call; nullptr for an invalid domain. Throws
+  /// dtl::status_error when HIP cannot make it.
+  [[nodiscard]] hipStream_t stream() {
+    if (!valid()) return nullptr;
+    if (!stream_)
+      stream_.emplace(value_or_throw(hip::hip_stream::create(hip::stream_flags::non_blocking, stream_priority::normal, device_)));
+    return stream_->native_handle();
+  }
+  /// Waits for the work on stream() (nothing when none was made). Throws status_error if it fails.
+  void synchronize() {
+    if (stream_) value_or_throw(stream_->synchronize());
+  }
+
+  static hip_domain& of(const context& ctx);
+
+ private:
+  int device_;
+  std::optional<hip::hip_stream> stream_;
+};
+
+#if defined(__HIP_PLATFORM_NVIDIA__)
+/// On NVIDIA, HIP's devices and streams are CUDA's: upstream's cuda_domain is the same domain.
+using cuda_domain = hip_domain;
+#endif
+#endif
+
 namespace detail {
 
 /// The domains of one context (and of the copies made after they were).
 struct upstream_domains {
-  explicit upstream_domains(const context& ctx) : mpi(std::make_shared<mpi::mpi_comm_adapter>(ctx)) {}
+  explicit upstream_domains(const context& ctx)
+      : mpi(std::make_shared<mpi::mpi_comm_adapter>(ctx))
+#if DTL_CONTAINERS_HAS_HIP
+        ,
+        hip(ctx.device())
+#endif
+  {
+  }
   mpi_domain mpi;
   cpu_domain cpu;
+#if DTL_CONTAINERS_HAS_HIP
+  hip_domain hip;
+#endif
 };
 
 struct upstream_domains_access {
@@ -97,5 +157,8 @@ struct upstream_domains_access {
 
 inline mpi_domain& mpi_domain::of(const context& ctx) { return detail::upstream_domains_access::of(ctx).mpi; }
 inline cpu_domain& cpu_domain::of(const context& ctx) { return detail::upstream_domains_access::of(ctx).cpu; }
+#if DTL_CONTAINERS_HAS_HIP
+inline hip_domain& hip_domain::of(const context& ctx) { return detail::upstream_domains_access::of(ctx).hip; }
+#endif
 
 }  // namespace dtl
