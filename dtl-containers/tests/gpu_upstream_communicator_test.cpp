@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -130,9 +131,9 @@ TEST_SUITE("gpu.upstream_communicator") {
     hipStream_t stream = hip.stream();
     REQUIRE(stream != nullptr);
     CHECK(hip.stream() == stream);  // one stream per domain
-#if defined(__HIP_PLATFORM_NVIDIA__)
-    CHECK(&ctx.get<dtl::cuda_domain>() == &hip);
-#endif
+    // On NVIDIA upstream's cuda_domain is this domain; elsewhere no context has one.
+    static_assert(dtl::context::has<dtl::cuda_domain>() == dtl::hip::on_nvidia);
+    static_assert(std::is_same_v<dtl::cuda_domain, dtl::hip_domain> == dtl::hip::on_nvidia);
     // Work ordered on the domain's stream, then a reduction through the new context's communicator.
     device_array<long> x(ctx.device(), 2);
     const std::vector<long> mine = {ctx.rank() + 1L, 5L};

@@ -22,11 +22,13 @@
 
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <utility>
 
 #if DTL_CONTAINERS_HAS_HIP
 #include <dtl/core/status_error.hpp>
 #include <dtl/hip/hip_stream.hpp>
+#include <dtl/hip/runtime.hpp>
 #endif
 
 namespace dtl {
@@ -119,10 +121,19 @@ class hip_domain {
   std::optional<hip::hip_stream> stream_;
 };
 
-#if defined(__HIP_PLATFORM_NVIDIA__)
-/// On NVIDIA, HIP's devices and streams are CUDA's: upstream's cuda_domain is the same domain.
-using cuda_domain = hip_domain;
-#endif
+struct cuda_domain_tag {};
+
+/// What cuda_domain is where HIP does not run on NVIDIA: a domain no context has (has<>() is false).
+class no_cuda_domain {
+ public:
+  using tag_type = cuda_domain_tag;
+  static constexpr bool in_every_context = false;
+  [[nodiscard]] int device_id() const noexcept { return no_device; }
+  [[nodiscard]] bool valid() const noexcept { return false; }
+};
+
+/// Upstream's cuda_domain: on NVIDIA, HIP's devices and streams are CUDA's, so it is hip_domain.
+using cuda_domain = std::conditional_t<hip::on_nvidia, hip_domain, no_cuda_domain>;
 #endif
 
 namespace detail {
