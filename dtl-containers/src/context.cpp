@@ -3,6 +3,7 @@
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/core/placement.hpp>
+#include <dtl/core/status_error.hpp>
 #include <dtl/core/try.hpp>
 
 #include <fmt/format.h>
@@ -214,6 +215,16 @@ result<context> context::split(int color, int key) const {
   if (!sub) return detail::context_access::make(nullptr);  // this rank is in no sub-context
   return detail::make_context(state_->environment, std::move(sub), state_->device);
 }
+
+result<context> context::on_device(int device) const {
+  detail::collective_call call(state_.get(), {"on_device"});
+  DTL_TRY(call.usable());
+  DTL_TRY(call.agree(device == no_device ? status{} : detail::device_support::check_device(device)));
+  DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::comm_backend> same_ranks, state_->comm->split(0, rank()));
+  return detail::make_context(state_->environment, std::move(same_ranks), device);
+}
+
+context context::with_hip(int device) const { return value_or_throw(on_device(device)); }
 
 result<void> context::allreduce_raw(const void* send, void* recv, std::size_t count, detail::datatype type,
                                     reduce_op op) const {

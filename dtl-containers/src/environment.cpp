@@ -7,6 +7,9 @@
 #include <dtl/core/placement.hpp>
 #include <dtl/core/status_error.hpp>
 #include <dtl/core/try.hpp>
+#if DTL_CONTAINERS_HAS_HIP
+#include <dtl/hip/device.hpp>
+#endif
 
 #include <fmt/format.h>
 
@@ -228,5 +231,32 @@ bool environment::has_hip() const noexcept { return detail::device_support::buil
 bool environment::has_nccl() const noexcept { return build::has_nccl; }
 bool environment::owns_mpi() const noexcept { return state_ && state_->owns_mpi; }
 int environment::mpi_thread_level() const noexcept { return state_ ? state_->thread_level : 3; }
+
+bool environment::has_cuda() const noexcept {
+#if DTL_CONTAINERS_HAS_HIP
+  return std::string_view(hip::platform_name()) == "nvidia";
+#else
+  return false;
+#endif
+}
+
+const char* environment::mpi_thread_level_name() const noexcept {
+  static constexpr const char* names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
+                                          "MPI_THREAD_MULTIPLE"};
+  const int level = mpi_thread_level();
+  return level >= 0 && level <= 3 ? names[level] : "unknown";
+}
+
+std::string_view environment::thread_level_name() const noexcept {
+  static constexpr std::string_view names[] = {"single", "funneled", "serialized", "multiple"};
+  const int level = mpi_thread_level();
+  return level >= 0 && level <= 3 ? names[level] : std::string_view("unknown");
+}
+
+bool environment::is_initialized() noexcept {
+  std::lock_guard lock(g_mutex);
+  const auto current = g_current.lock();
+  return current && current->alive;
+}
 
 }  // namespace dtl

@@ -6,11 +6,24 @@
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/communication/environment.hpp>
 
+#if DTL_CONTAINERS_HAS_HIP
+#include <dtl/hip/device.hpp>
+#endif
+
 #include <stdexcept>
+#include <string>
 
 TEST_SUITE("environment") {
   TEST_CASE("one process is rank 0 of 1, and only one environment lives at a time") {
+    CHECK_FALSE(dtl::environment::is_initialized());
     dtl::environment env;
+    CHECK(dtl::environment::is_initialized());
+    CHECK_FALSE(env.has_shmem());
+#if DTL_CONTAINERS_HAS_HIP
+    CHECK(env.has_cuda() == (std::string(dtl::hip::platform_name()) == "nvidia"));
+#else
+    CHECK_FALSE(env.has_cuda());
+#endif
     CHECK(env.rank() == 0);
     CHECK(env.rank_count() == 1);
     CHECK(env.local_rank() == 0);
@@ -67,6 +80,10 @@ TEST_SUITE("environment_thread_level") {
     if (dtl::build::has_mpi) {
       // MPI gives at most what was asked for (MPI_THREAD_SERIALIZED is 2 in Open MPI and MPICH).
       CHECK(env.mpi_thread_level() <= 2);
+      if (env.mpi_thread_level() == 2) {
+        CHECK(std::string(env.mpi_thread_level_name()) == "MPI_THREAD_SERIALIZED");
+        CHECK(env.thread_level_name() == "serialized");
+      }
     } else {
       CHECK(env.mpi_thread_level() == 3);  // one process: any thread may call
     }

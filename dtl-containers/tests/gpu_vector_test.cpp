@@ -45,6 +45,7 @@ void check_placement(const dtl::context& ctx, int expected_device) {
       V zeros(n, ctx);
       CHECK(current_device() == caller);
       CHECK(zeros.device_id() == expected_device);
+      CHECK(zeros.has_device_affinity() == !P::host_accessible);  // upstream's: device placements only
       CHECK(zeros.local_size() == n);
       CHECK(space->stats().bytes_in_use == before.bytes_in_use + n * sizeof(double));
       const auto host = zeros.copy_to_host().value();

@@ -33,6 +33,7 @@ TEST_SUITE("vector") {
       CHECK(v.local_size() == n);
       CHECK(v.global_offset() == 0);
       CHECK(v.device_id() == dtl::no_device);
+      CHECK_FALSE(v.has_device_affinity());
       CHECK(v.num_ranks() == 1);
       CHECK((n == 0) == (v.local_data() == nullptr));
       for (int x : v.local_view()) CHECK(x == 0);

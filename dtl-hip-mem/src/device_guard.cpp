@@ -23,6 +23,14 @@ result<device_guard> device_guard::enter(int device) {
   return device_guard(previous, device, true);
 }
 
+device_guard::device_guard(int target_device) noexcept : previous_(no_device), target_(target_device), switched_(false) {
+  if (result<device_guard> entered = enter(target_device); entered) {
+    previous_ = entered->previous_;
+    switched_ = entered->switched_;
+    entered->switched_ = false;  // this guard restores, not the temporary
+  }
+}
+
 device_guard::device_guard(device_guard&& other) noexcept
     : previous_(other.previous_), target_(other.target_), switched_(other.switched_) {
   other.switched_ = false;  // the moved-from guard restores nothing

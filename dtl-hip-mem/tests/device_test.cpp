@@ -25,6 +25,19 @@ TEST_SUITE("device") {
     CHECK(dtl::hip::get_memory_info(-2).error() == dtl::status_code::invalid_argument);
     CHECK(dtl::hip::device_guard::enter(-3).error() == dtl::status_code::invalid_argument);
   }
+
+  TEST_CASE("upstream's device_guard(d) switches nothing where enter(d) fails") {
+    const int before = dtl::hip::current_device_id();
+    {
+      dtl::hip::device_guard guard(-3);
+      CHECK_FALSE(guard.switched());
+      CHECK(guard.target_device() == -3);
+      CHECK(dtl::hip::current_device_id() == before);
+    }
+    CHECK(dtl::hip::current_device_id() == before);
+    CHECK(dtl::hip::device_guard::available() == (dtl::hip::device_count() > 0));
+    CHECK(dtl::hip::invalid_device_id == dtl::no_device);
+  }
 }
 
 TEST_SUITE("error") {
@@ -74,6 +87,9 @@ TEST_SUITE("no_device") {
     CHECK(dtl::hip::get_device_properties(0).error() == dtl::status_code::backend_not_available);
     CHECK(dtl::hip::get_memory_info(0).error() == dtl::status_code::backend_not_available);
     CHECK(dtl::hip::device_guard::enter(0).error() == dtl::status_code::backend_not_available);
+    CHECK(dtl::hip::current_device_id() == dtl::hip::invalid_device_id);
+    CHECK_FALSE(dtl::hip::device_guard(0).switched());
+    CHECK_FALSE(dtl::hip::device_guard::available());
     CHECK(dtl::hip::resolve_device(std::nullopt).error() == dtl::status_code::backend_not_available);
     CHECK(dtl::hip::resolve_device(0).error() == dtl::status_code::backend_not_available);
   }
@@ -99,5 +115,24 @@ TEST_SUITE("gpu.device_ids") {
     CHECK(dtl::hip::resolve_device(n).error() == dtl::status_code::invalid_argument);
     CHECK(dtl::hip::resolve_device(n - 1).value() == n - 1);
     CHECK(dtl::hip::resolve_device(std::nullopt).value() == dtl::hip::current_device().value());
+  }
+
+  TEST_CASE("upstream's device_guard(d) makes d current for its scope, and current_device_id() says so") {
+    const int n = dtl::hip::device_count();
+    const int before = dtl::hip::current_device_id();
+    CHECK(before == dtl::hip::current_device().value());
+    const int other = (before + 1) % n;  // the current one itself where there is one device
+    {
+      dtl::hip::device_guard guard(other);
+      CHECK(guard.switched() == (other != before));
+      CHECK(dtl::hip::current_device_id() == other);
+      {
+        dtl::hip::device_guard bad(n);  // past the last device: nothing switches
+        CHECK_FALSE(bad.switched());
+        CHECK(dtl::hip::current_device_id() == other);
+      }
+      CHECK(dtl::hip::current_device_id() == other);
+    }
+    CHECK(dtl::hip::current_device_id() == before);
   }
 }

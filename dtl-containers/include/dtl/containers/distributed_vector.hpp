@@ -177,6 +177,9 @@ class distributed_vector {
   /// The device this rank's segment lives on (for unified_memory: the device it was allocated with),
   /// or dtl::no_device for host_only.
   [[nodiscard]] int device_id() const noexcept { return device_; }
+  /// Upstream's: whether the segment lives on one device only (device placements; unified_memory,
+  /// which the host reaches too, has none, as upstream's).
+  [[nodiscard]] bool has_device_affinity() const noexcept { return !P::host_accessible && device_ >= 0; }
   /// This rank's elements: a device pointer for device placements. nullptr when local_size() is 0.
   [[nodiscard]] T* local_data() noexcept { return owned(storage_.data()); }
   [[nodiscard]] const T* local_data() const noexcept { return owned(storage_.data()); }

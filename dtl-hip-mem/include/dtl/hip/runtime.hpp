@@ -17,3 +17,15 @@
 #else
 #include <hip/hip_runtime_api.h>
 #endif
+
+namespace dtl::hip {
+
+/// true when HIP runs on NVIDIA: its devices and streams are then CUDA's (upstream's CUDA spellings
+/// map onto HIP's there).
+#if defined(__HIP_PLATFORM_NVIDIA__)
+inline constexpr bool on_nvidia = true;
+#else
+inline constexpr bool on_nvidia = false;
+#endif
+
+}  // namespace dtl::hip

@@ -49,6 +49,7 @@ namespace dtl {
 namespace detail {
 struct context_state;
 struct context_access;
+struct upstream_domains_access;
 }  // namespace detail
 
 /// The split() color that leaves a rank out of every sub-context (MPI_UNDEFINED's role): that rank gets
@@ -80,12 +81,44 @@ class DTL_CONTAINERS_API context {
   [[nodiscard]] result<context> split(int color, int key) const;
   [[nodiscard]] result<context> split(int color) const { return split(color, rank()); }
 
+  /// A context over the same ranks on `device` (dtl::no_device: none), with a communicator of its own.
+  /// Collective (ranks may name different devices); a device this rank lacks is invalid_argument or
+  /// backend_not_available, on every rank.
+  [[nodiscard]] result<context> on_device(int device) const;
+  /// Upstream DTL's spellings of on_device() (get<dtl::hip_domain>() then names the device), giving the
+  /// context itself and throwing dtl::status_error where it fails. Collective here; upstream's is not.
+  [[nodiscard]] context with_hip(int device = 0) const;
+  [[nodiscard]] context with_cuda(int device = 0) const { return with_hip(device); }
+
   /// How device buffers move between ranks, and why that path was chosen.
   [[nodiscard]] collective_path device_collective_path() const noexcept;
   [[nodiscard]] const std::string& device_collective_reason() const noexcept;
 
   /// true when `other` is this context or a copy of it (containers in one algorithm must share one).
   [[nodiscard]] bool same_as(const context& other) const noexcept { return state_ == other.state_; }
+
+  /// Upstream DTL's domain access (the domains: communication/domains.hpp, in <dtl/dtl.hpp>):
+  /// ctx.get<dtl::mpi_domain>().communicator(), ctx.get<dtl::cpu_domain>(), has<D>(). Every context
+  /// has each domain that this build defines; the first get() makes them, and copies made after it
+  /// share them. Like every call on a context, one thread at a time.
+  template <class D>
+  [[nodiscard]] static constexpr bool has() noexcept {
+    if constexpr (requires { D::in_every_context; }) {
+      return D::in_every_context;
+    } else {
+      return false;
+    }
+  }
+  template <class D>
+    requires(has<D>())
+  [[nodiscard]] D& get() {
+    return D::of(*this);
+  }
+  template <class D>
+    requires(has<D>())
+  [[nodiscard]] const D& get() const {
+    return D::of(*this);
+  }
 
   /// recv[i] = op over every rank's send[i], on every rank. send == recv is allowed (in place).
   template <class T>
@@ -311,6 +344,7 @@ class DTL_CONTAINERS_API context {
 
  private:
   friend struct detail::context_access;
+  friend struct detail::upstream_domains_access;
   explicit context(std::shared_ptr<detail::context_state> state) noexcept;
 
   [[nodiscard]] result<void> allreduce_raw(const void* send, void* recv, std::size_t count, detail::datatype type,
@@ -375,6 +409,8 @@ class DTL_CONTAINERS_API context {
 #endif
 
   std::shared_ptr<detail::context_state> state_;
+  // The upstream domains get() made (communication/domains.hpp); shared by the copies made after.
+  mutable std::shared_ptr<void> upstream_domains_;
 };
 
 /// A single-process context: rank 0 of 1, without a GPU (device placements name their device,

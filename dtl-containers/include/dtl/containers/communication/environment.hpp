@@ -39,6 +39,7 @@
 
 #include <memory>
 #include <optional>
+#include <string_view>
 
 namespace dtl {
 
@@ -104,10 +105,19 @@ class DTL_CONTAINERS_API environment {
   [[nodiscard]] bool has_mpi() const noexcept;
   [[nodiscard]] bool has_hip() const noexcept;
   [[nodiscard]] bool has_nccl() const noexcept;
+  /// Upstream's: CUDA is there when HIP runs on NVIDIA (HIP builds for the nvidia platform); this
+  /// backend never has OpenSHMEM.
+  [[nodiscard]] bool has_cuda() const noexcept;
+  [[nodiscard]] bool has_shmem() const noexcept { return false; }
   /// Whether this environment initialised MPI (and so finalises it).
   [[nodiscard]] bool owns_mpi() const noexcept;
   /// The thread support MPI granted (MPI_THREAD_SINGLE = 0 ... MPI_THREAD_MULTIPLE = 3; 3 without MPI).
   [[nodiscard]] int mpi_thread_level() const noexcept;
+  /// Upstream's names of that level: "MPI_THREAD_SERIALIZED" ..., and "serialized" ...
+  [[nodiscard]] const char* mpi_thread_level_name() const noexcept;
+  [[nodiscard]] std::string_view thread_level_name() const noexcept;
+  /// Upstream's: whether an environment is alive in this process.
+  [[nodiscard]] static bool is_initialized() noexcept;
 
   /// Ends every rank of the job (dtl::abort): prints "dtl: rank R aborts the job: <why>" to stderr, then
   /// MPI_Abort(MPI_COMM_WORLD, exit_code), or std::_Exit(exit_code) where MPI is not running.

@@ -1,0 +1,304 @@
+#pragma once
+// Upstream DTL's communicator (its mpi_comm_adapter), as a thin layer over dtl::context:
+//
+//   auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+//   comm.send(&x, sizeof(x), right, 0);                  // counts in bytes, as upstream's
+//   long total = comm.allreduce_sum_value<long>(local);  // value forms: one value per rank
+//
+// It keeps upstream's signatures and behaviour: calls return void (or the value) and throw
+// dtl::communication_error where upstream throws; send/recv/isend/irecv, broadcast, gather, scatter,
+// allgather, alltoall and sendrecv_replace count bytes; the reductions count elements of the type
+// their name says (allreduce_sum: double, _int: int, _long: long); gatherv and the other v-forms take
+// int counts and displacements in elements of elem_size bytes. Since it runs on dtl::context, every
+// buffer may be host memory or, in HIP builds, device memory of the context's device (the pointer says
+// which; RCCL/NCCL, GPU-aware MPI or staged copies, as the context chooses); only the logical
+// reductions (allreduce_land / _lor) read their buffers on the host.
+//
+// A collective fails on every rank with the same status (the context's agreement step), so it throws
+// on every rank. Point-to-point follows the context's rules (context.hpp): a blocking send completes
+// once its receive is posted, and the receive's byte count must equal the send's.
+//
+// A request_handle is a plain value, as upstream's: wait(), test() returning true, or waitany() on it
+// releases what it holds; one never completed is never released (as an MPI request never waited).
+
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/request.hpp>
+#include <dtl/core/result.hpp>
+#include <dtl/core/status.hpp>
+#include <dtl/core/status_error.hpp>
+#include <dtl/core/types.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace dtl {
+
+/// What upstream's communicator throws; a status_error, so it carries the context's status.
+class communication_error : public status_error {
+ public:
+  explicit communication_error(status why) : status_error(std::move(why)) {}
+  explicit communication_error(const std::string& message)
+      : status_error(status{status_code::communication_error, message}) {}
+};
+
+/// A non-blocking transfer in flight (upstream's type-erased handle): valid() until it completes.
+struct request_handle {
+  void* handle = nullptr;  // a dtl::request made by isend / irecv
+  [[nodiscard]] bool valid() const noexcept { return handle != nullptr; }
+};
+
+namespace mpi {
+
+using dtl::communication_error;  // upstream throws dtl::mpi::communication_error
+
+class mpi_comm_adapter {
+ public:
+  using size_type = dtl::size_type;
+
+  /// A communicator over the ranks of `ctx` (a copy of it: they share one state).
+  explicit mpi_comm_adapter(context ctx) noexcept : ctx_(std::move(ctx)) {}
+
+  [[nodiscard]] rank_t rank() const noexcept { return ctx_.rank(); }
+  [[nodiscard]] rank_t size() const noexcept { return ctx_.size(); }
+  [[nodiscard]] bool is_root() const noexcept { return rank() == 0; }
+  /// The context underneath (DTL HIP's API: result-returning, typed counts, stream-ordered forms).
+  [[nodiscard]] const context& dtl_context() const noexcept { return ctx_; }
+
+  // --- point-to-point (bytes) ---
+  void send(const void* buf, size_type bytes, rank_t dest, int tag) { check(ctx_.send(as_bytes(buf), bytes, dest, tag)); }
+  void recv(void* buf, size_type bytes, rank_t source, int tag) { check(ctx_.recv(as_bytes(buf), bytes, source, tag)); }
+  /// Upstream's send modes: our blocking send is already synchronous (MPI_Ssend's rule), and a ready
+  /// send is a send whose receive is posted, so each is send (or isend).
+  void ssend(const void* buf, size_type bytes, rank_t dest, int tag) { send(buf, bytes, dest, tag); }
+  void rsend(const void* buf, size_type bytes, rank_t dest, int tag) { send(buf, bytes, dest, tag); }
+
+  [[nodiscard]] request_handle isend(const void* buf, size_type bytes, rank_t dest, int tag) {
+    return hold(ctx_.isend(as_bytes(buf), bytes, dest, tag));
+  }
+  [[nodiscard]] request_handle irecv(void* buf, size_type bytes, rank_t source, int tag) {
+    return hold(ctx_.irecv(as_bytes(buf), bytes, source, tag));
+  }
+  [[nodiscard]] request_handle issend(const void* buf, size_type bytes, rank_t dest, int tag) {
+    return isend(buf, bytes, dest, tag);
+  }
+  [[nodiscard]] request_handle irsend(const void* buf, size_type bytes, rank_t dest, int tag) {
+    return isend(buf, bytes, dest, tag);
+  }
+
+  /// Blocks until `req` completes; throws for an invalid (empty or completed) handle, as upstream.
+  void wait(request_handle& req) {
+    if (!req.valid()) throw communication_error(status{status_code::invalid_argument, "wait: invalid request handle"});
+    check(release(req)->wait());
+  }
+  /// true once `req` has completed (then it is released); an invalid handle counts as complete.
+  [[nodiscard]] bool test(request_handle& req) {
+    if (!req.valid()) return true;
+    result<bool> done = static_cast<request*>(req.handle)->test();
+    if (!done) {
+      release(req);
+      throw communication_error(std::move(done).error());
+    }
+    if (!*done) return false;
+    check(release(req)->wait());  // complete: collects the outcome at once
+    return true;
+  }
+  /// Waits until one of the `count` requests completes and returns its index (that one is released).
+  /// Throws when count is 0 or no handle is valid, as upstream.
+  size_type waitany(request_handle* requests, size_type count) {
+    if (count == 0) throw communication_error(status{status_code::invalid_argument, "waitany: no requests to wait on"});
+    bool any = false;
+    for (size_type i = 0; i < count; ++i) any = any || requests[i].valid();
+    if (!any) throw communication_error(status{status_code::invalid_argument, "waitany: every request is invalid"});
+    for (;;) {
+      for (size_type i = 0; i < count; ++i)
+        if (requests[i].valid() && test(requests[i])) return i;
+      std::this_thread::yield();
+    }
+  }
+
+  /// Sends `bytes` of buf to dest and replaces them with what source sends.
+  void sendrecv_replace(void* buf, size_type bytes, rank_t dest, int sendtag, rank_t source, int recvtag) {
+    std::vector<std::byte> out(static_cast<const std::byte*>(buf), static_cast<const std::byte*>(buf) + bytes);
+    request_handle r = irecv(buf, bytes, source, recvtag);
+    request_handle s = isend(out.data(), bytes, dest, sendtag);
+    wait(s);
+    wait(r);
+  }
+
+  // --- collectives (bytes per rank) ---
+  void barrier() { check(ctx_.barrier()); }
+  void broadcast(void* buf, size_type bytes, rank_t root) { check(ctx_.broadcast(as_bytes(buf), bytes, root)); }
+  void scatter(const void* send, void* recv, size_type bytes, rank_t root) {
+    check(ctx_.scatter(as_bytes(send), as_bytes(recv), bytes, root));
+  }
+  void gather(const void* send, void* recv, size_type bytes, rank_t root) {
+    check(ctx_.gather(as_bytes(send), as_bytes(recv), bytes, root));
+  }
+  void allgather(const void* send, void* recv, size_type bytes) {
+    check(ctx_.allgather(as_bytes(send), as_bytes(recv), bytes));
+  }
+  void alltoall(const void* send, void* recv, size_type bytes) {
+    check(ctx_.alltoall(as_bytes(send), as_bytes(recv), bytes));
+  }
+
+  // --- variable-size collectives (int counts and displacements in elements of elem_size bytes) ---
+  void gatherv(const void* send, size_type send_count, void* recv, const int* recv_counts, const int* displs,
+               size_type elem_size, rank_t root) {
+    const auto rc = in_bytes(recv_counts, elem_size), rd = in_bytes(displs, elem_size);
+    check(ctx_.gatherv(as_bytes(send), send_count * elem_size, as_bytes(recv), rc, rd, root));
+  }
+  void scatterv(const void* send, const int* send_counts, const int* displs, void* recv, size_type recv_count,
+                size_type elem_size, rank_t root) {
+    const auto sc = in_bytes(send_counts, elem_size), sd = in_bytes(displs, elem_size);
+    check(ctx_.scatterv(as_bytes(send), sc, sd, as_bytes(recv), recv_count * elem_size, root));
+  }
+  void allgatherv(const void* send, size_type send_count, void* recv, const int* recv_counts, const int* displs,
+                  size_type elem_size) {
+    const auto rc = in_bytes(recv_counts, elem_size), rd = in_bytes(displs, elem_size);
+    check(ctx_.allgatherv(as_bytes(send), send_count * elem_size, as_bytes(recv), rc, rd));
+  }
+  void alltoallv(const void* send, const int* send_counts, const int* send_displs, void* recv, const int* recv_counts,
+                 const int* recv_displs, size_type elem_size) {
+    const auto sc = in_bytes(send_counts, elem_size), sd = in_bytes(send_displs, elem_size);
+    const auto rc = in_bytes(recv_counts, elem_size), rd = in_bytes(recv_displs, elem_size);
+    check(ctx_.alltoallv(as_bytes(send), sc, sd, as_bytes(recv), rc, rd));
+  }
+
+  // --- reductions on buffers (count elements; no suffix: double) ---
+  void reduce_sum(const void* send, void* recv, size_type count, rank_t root) {
+    reduce_to<double>(send, recv, count, reduce_op::sum, root);
+  }
+  void reduce_sum_int(const void* send, void* recv, size_type count, rank_t root) {
+    reduce_to<int>(send, recv, count, reduce_op::sum, root);
+  }
+  void allreduce_sum(const void* s, void* r, size_type n) { all<double>(s, r, n, reduce_op::sum); }
+  void allreduce_sum_int(const void* s, void* r, size_type n) { all<int>(s, r, n, reduce_op::sum); }
+  void allreduce_sum_long(const void* s, void* r, size_type n) { all<long>(s, r, n, reduce_op::sum); }
+  void allreduce_min(const void* s, void* r, size_type n) { all<double>(s, r, n, reduce_op::min); }
+  void allreduce_min_int(const void* s, void* r, size_type n) { all<int>(s, r, n, reduce_op::min); }
+  void allreduce_min_long(const void* s, void* r, size_type n) { all<long>(s, r, n, reduce_op::min); }
+  void allreduce_max(const void* s, void* r, size_type n) { all<double>(s, r, n, reduce_op::max); }
+  void allreduce_max_int(const void* s, void* r, size_type n) { all<int>(s, r, n, reduce_op::max); }
+  void allreduce_max_long(const void* s, void* r, size_type n) { all<long>(s, r, n, reduce_op::max); }
+  void allreduce_prod(const void* s, void* r, size_type n) { all<double>(s, r, n, reduce_op::product); }
+  void allreduce_prod_int(const void* s, void* r, size_type n) { all<int>(s, r, n, reduce_op::product); }
+  void allreduce_prod_long(const void* s, void* r, size_type n) { all<long>(s, r, n, reduce_op::product); }
+  /// Logical AND / OR of int flags (non-zero is true; the result is 1 or 0). Host buffers.
+  void allreduce_land(const void* s, void* r, size_type n) { logical(s, r, n, reduce_op::min); }
+  void allreduce_lor(const void* s, void* r, size_type n) { logical(s, r, n, reduce_op::max); }
+
+  // --- value forms: upstream's promotions (float through double, other integers through long) ---
+  template <class T>
+  T allreduce_sum_value(T local) { return value_of<T>(local, reduce_op::sum); }
+  template <class T>
+  T allreduce_min_value(T local) { return value_of<T>(local, reduce_op::min); }
+  template <class T>
+  T allreduce_max_value(T local) { return value_of<T>(local, reduce_op::max); }
+  template <class T>
+  T allreduce_prod_value(T local) { return value_of<T>(local, reduce_op::product); }
+  bool allreduce_land_value(bool local) { return take(ctx_.allreduce_value(local ? 1 : 0, reduce_op::min)) != 0; }
+  bool allreduce_lor_value(bool local) { return take(ctx_.allreduce_value(local ? 1 : 0, reduce_op::max)) != 0; }
+  /// The sum on `root`; T{} elsewhere.
+  template <class T>
+  T reduce_sum_to_root(T local, rank_t root) {
+    using W = wire_t<T>;
+    const W mine = static_cast<W>(local);
+    W out{};
+    check(ctx_.reduce(&mine, &out, 1, reduce_op::sum, root));
+    return static_cast<T>(out);
+  }
+
+  // --- scans (count elements; no suffix: double). Rank 0's exscan result is 0. ---
+  void scan_sum(const void* s, void* r, size_type n) { scan_of<double>(s, r, n, false); }
+  void scan_sum_int(const void* s, void* r, size_type n) { scan_of<int>(s, r, n, false); }
+  void scan_sum_long(const void* s, void* r, size_type n) { scan_of<long>(s, r, n, false); }
+  void exscan_sum(const void* s, void* r, size_type n) { scan_of<double>(s, r, n, true); }
+  void exscan_sum_int(const void* s, void* r, size_type n) { scan_of<int>(s, r, n, true); }
+  void exscan_sum_long(const void* s, void* r, size_type n) { scan_of<long>(s, r, n, true); }
+  template <class T>
+  T scan_sum_value(T local) {
+    return static_cast<T>(take(ctx_.scan_value(static_cast<wire_t<T>>(local), reduce_op::sum)));
+  }
+  /// Sum over ranks 0..rank()-1; rank 0 gets 0.
+  template <class T>
+  T exscan_sum_value(T local) {
+    return static_cast<T>(take(ctx_.exscan_value(static_cast<wire_t<T>>(local), reduce_op::sum)));
+  }
+
+  /// A communicator over the ranks that pass the same color, ordered by key then rank (collective).
+  [[nodiscard]] mpi_comm_adapter split(int color, int key = 0) { return mpi_comm_adapter(take(ctx_.split(color, key))); }
+
+ private:
+  // What upstream reduces a T as: int, long and double as themselves, float as double, other
+  // integers as long, anything else as double.
+  template <class T>
+  using wire_t = std::conditional_t<std::is_same_v<T, int> || std::is_same_v<T, long> || std::is_same_v<T, double>, T,
+                                    std::conditional_t<std::is_integral_v<T>, long, double>>;
+
+  static void check(const result<void>& r) {
+    if (!r) throw communication_error(r.error());
+  }
+  template <class T>
+  static T take(result<T> r) {
+    if (!r) throw communication_error(std::move(r).error());
+    return std::move(r).value();
+  }
+  static std::byte* as_bytes(void* p) noexcept { return static_cast<std::byte*>(p); }
+  static const std::byte* as_bytes(const void* p) noexcept { return static_cast<const std::byte*>(p); }
+
+  static request_handle hold(result<request> r) {
+    auto owned = std::make_unique<request>(take(std::move(r)));
+    return request_handle{owned.release()};
+  }
+  static std::unique_ptr<request> release(request_handle& req) noexcept {
+    std::unique_ptr<request> owned(static_cast<request*>(req.handle));
+    req.handle = nullptr;
+    return owned;
+  }
+
+  /// One entry per rank of `values` times elem (an empty list for a null pointer: a rank that passes
+  /// none, where only the root's are read).
+  [[nodiscard]] std::vector<std::size_t> in_bytes(const int* values, size_type elem) const {
+    std::vector<std::size_t> out;
+    if (values == nullptr) return out;
+    out.resize(static_cast<std::size_t>(size()));
+    for (std::size_t r = 0; r < out.size(); ++r)
+      out[r] = values[r] < 0 ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(values[r]) * elem;
+    return out;
+  }
+
+  template <class T>
+  void all(const void* send, void* recv, size_type n, reduce_op op) {
+    check(ctx_.allreduce(static_cast<const T*>(send), static_cast<T*>(recv), n, op));
+  }
+  template <class T>
+  void reduce_to(const void* send, void* recv, size_type n, reduce_op op, rank_t root) {
+    check(ctx_.reduce(static_cast<const T*>(send), static_cast<T*>(recv), n, op, root));
+  }
+  template <class T>
+  void scan_of(const void* send, void* recv, size_type n, bool exclusive) {
+    const T* s = static_cast<const T*>(send);
+    T* r = static_cast<T*>(recv);
+    check(exclusive ? ctx_.exscan(s, r, n, reduce_op::sum) : ctx_.scan(s, r, n, reduce_op::sum));
+  }
+  void logical(const void* send, void* recv, size_type n, reduce_op op) {
+    std::vector<int> flags(n);
+    for (size_type i = 0; i < n; ++i) flags[i] = static_cast<const int*>(send)[i] != 0 ? 1 : 0;
+    check(ctx_.allreduce(flags.data(), static_cast<int*>(recv), n, op));
+  }
+  template <class T>
+  T value_of(T local, reduce_op op) {
+    return static_cast<T>(take(ctx_.allreduce_value(static_cast<wire_t<T>>(local), op)));
+  }
+
+  context ctx_;
+};
+
+}  // namespace mpi
+
+}  // namespace dtl
