@@ -80,10 +80,12 @@ template <class... Futures>
   auto inputs = std::make_tuple(detail::state_or_failed(futures)...);
   std::apply([&](const auto&... in) { (out->add_drivers_of(*in), ...); }, inputs);
   auto j = detail::make_join(sizeof...(Futures), [out, inputs]() mutable noexcept {
-    status first_error;
-    std::apply([&](const auto&... in) { ((first_error.ok() && !in->outcome().ok() ? void(first_error = in->outcome()) : void()), ...); }, inputs);
-    if (!first_error.ok()) {
-      out->fail(std::move(first_error));
+    const status* first_error = nullptr;
+    std::apply([&](const auto&... in) {
+      ((first_error == nullptr && !in->outcome().ok() ? void(first_error = &in->outcome()) : void()), ...);
+    }, inputs);
+    if (first_error != nullptr) {
+      out->fail(*first_error);
       return;
     }
     detail::deliver(*out, [&] { return std::apply([](auto&... in) { return tuple_type(detail::take_value(*in)...); }, inputs); });
@@ -146,7 +148,7 @@ template <class T>
   }
   auto won = std::make_shared<std::atomic<bool>>(false);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    inputs[i]->on_ready([out, won, in = inputs[i], i]() noexcept {
+    inputs[i]->on_ready([out, won, in = inputs[i].get(), i]() noexcept {
       if (won->exchange(true, std::memory_order_acq_rel)) return;
       if (!in->outcome().ok()) {
         out->fail(in->outcome());
@@ -170,7 +172,7 @@ template <class T, class Handler>
   auto out = std::make_shared<detail::shared_state<T>>();
   auto in = detail::state_or_failed(future);
   out->add_drivers_of(*in);
-  in->on_ready([in, out, h = std::decay_t<Handler>(std::forward<Handler>(handler))]() mutable noexcept {
+  in->on_ready([in = in.get(), out, h = std::decay_t<Handler>(std::forward<Handler>(handler))]() mutable noexcept {
     if (!in->outcome().ok()) {
       detail::deliver(*out, [&]() -> T { return h(in->outcome()); });
     } else if constexpr (std::is_void_v<T>) {
@@ -204,7 +206,7 @@ template <class T>
   auto out = std::make_shared<detail::shared_state<T>>();
   auto outer = detail::state_or_failed(future);
   out->add_drivers_of(*outer);
-  outer->on_ready([outer, out]() noexcept {
+  outer->on_ready([outer = outer.get(), out]() noexcept {
     if (!outer->outcome().ok()) {
       out->fail(outer->outcome());
       return;

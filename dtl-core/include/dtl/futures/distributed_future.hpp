@@ -125,7 +125,8 @@ class distributed_future {
       return distributed_future<R>(std::move(out));
     }
     out->add_drivers_of(*state_);
-    state_->on_ready([in = state_, out, fn = std::decay_t<F>(std::forward<F>(f))]() mutable {
+    // The input runs this task itself, so it outlives it: a plain pointer, no reference cycle.
+    state_->on_ready([in = state_.get(), out, fn = std::decay_t<F>(std::forward<F>(f))]() mutable {
       if (!in->outcome().ok()) {
         out->fail(in->outcome());
         return;

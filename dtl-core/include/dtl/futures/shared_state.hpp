@@ -96,14 +96,18 @@ class state_core {
 
   [[nodiscard]] bool ready() const noexcept { return ready_.load(std::memory_order_acquire); }
   /// ok on success, the error otherwise; meaningful once ready().
-  [[nodiscard]] const status& outcome() const noexcept { return outcome_; }
-  [[nodiscard]] bool has_error() const noexcept { return ready() && !outcome_.ok(); }
+  [[nodiscard]] const status& outcome() const noexcept {
+    static const status ok{};
+    return outcome_ ? *outcome_ : ok;
+  }
+  [[nodiscard]] bool has_error() const noexcept { return ready() && !outcome().ok(); }
 
   /// Completes with `error` (an ok status reads as invalid_argument); false if already completed.
   bool fail(status error) noexcept {
     if (!claim()) return false;
-    if (error.ok()) error = status(status_code::invalid_argument, "a future failed with an ok status");
-    publish(std::move(error));
+    // (Statuses are made, never assigned, in these headers: nvcc warns about the discarded status& of
+    // an assignment.)
+    publish(error.ok() ? status(status_code::invalid_argument, "a future failed with an ok status") : std::move(error));
     return true;
   }
 
@@ -169,7 +173,7 @@ class state_core {
     std::vector<std::unique_ptr<task>> tasks;
     {
       std::lock_guard lock(mutex_);
-      outcome_ = std::move(outcome);
+      static_cast<void>(outcome_.emplace(std::move(outcome)));
       ready_.store(true, std::memory_order_release);
       tasks.swap(tasks_);
     }
@@ -185,7 +189,7 @@ class state_core {
 
   std::atomic<bool> claimed_{false};
   std::atomic<bool> ready_{false};
-  status outcome_;
+  std::optional<status> outcome_;  // set once, by publish()
   mutable std::mutex mutex_;
   std::condition_variable cv_;
   std::vector<std::unique_ptr<task>> tasks_;
