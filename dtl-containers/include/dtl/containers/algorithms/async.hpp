@@ -1,0 +1,94 @@
+#pragma once
+// Upstream DTL's async algorithm forms, each returning a dtl::distributed_future (dtl/futures/):
+//
+//   dtl::distributed_future<double> s = dtl::async_reduce(vec, 0.0, std::plus<>{});   // collective
+//   auto done = dtl::async_for_each(vec, [](double& x) { x *= 2; });                   // distributed_future<void>
+//   dtl::async_transform(in, out, op);  dtl::async_transform(vec, op);  dtl::async_transform_reduce(...)
+//
+// Each is our algorithm under dtl::async{} (HIP builds) or dtl::seq{} (host-only builds), its outcome
+// made a distributed_future: host work is done before it returns (a ready future, as upstream's are);
+// device work under async returns once enqueued and the future completes through the HIP progress
+// engine (dtl::hip::to_distributed_future), which waiting on it drives. Failures fail the future (get()
+// throws dtl::status_error); nothing throws from the call itself. The reductions are collective, as
+// dtl::reduce is: every rank calls them, and every rank's future gets the global value.
+
+#include <dtl/containers/algorithms/execution.hpp>
+#include <dtl/containers/algorithms/modify.hpp>
+#include <dtl/containers/algorithms/reduce.hpp>
+#include <dtl/containers/config.hpp>
+#include <dtl/containers/distributed_vector.hpp>
+#include <dtl/core/result.hpp>
+#include <dtl/futures/futures.hpp>
+
+#include <functional>
+#include <type_traits>
+#include <utility>
+
+#if DTL_CONTAINERS_HAS_HIP
+#include <dtl/hip/distributed_future.hpp>
+#endif
+
+namespace dtl {
+
+namespace detail {
+
+/// The policy the async forms run under: async where it exists, else seq (host work, done at once).
+#if DTL_CONTAINERS_HAS_HIP
+using async_form_policy = async;
+#else
+using async_form_policy = seq;
+#endif
+
+/// An algorithm's outcome (result<R>, or a hip::future<R>) as a distributed_future<R>.
+template <class R>
+futures::distributed_future<R> as_distributed_future(result<R> r) {
+  if (!r.has_value()) return futures::make_failed_distributed_future<R>(r.error());
+  if constexpr (std::is_void_v<R>) {
+    return futures::make_ready_distributed_future();
+  } else {
+    return futures::make_ready_distributed_future(std::move(r).value());
+  }
+}
+#if DTL_CONTAINERS_HAS_HIP
+template <class R>
+futures::distributed_future<R> as_distributed_future(hip::future<R> f) {
+  return hip::to_distributed_future(std::move(f));
+}
+#endif
+
+}  // namespace detail
+
+/// init op (every element of every rank), on every rank, as a future. Collective.
+template <class T, class P, class Init, class Op = std::plus<>>
+[[nodiscard]] auto async_reduce(const distributed_vector<T, P>& vec, Init init, Op op = {}) {
+  return detail::as_distributed_future(try_reduce(detail::async_form_policy{}, vec, std::move(init), std::move(op)));
+}
+
+/// init reduce_op (transform_op(x) for every element of every rank), on every rank. Collective.
+template <class T, class P, class Init, class ReduceOp, class TransformOp>
+[[nodiscard]] auto async_transform_reduce(const distributed_vector<T, P>& vec, Init init, ReduceOp reduce_op,
+                                          TransformOp transform_op) {
+  return detail::as_distributed_future(try_transform_reduce(detail::async_form_policy{}, vec, std::move(init),
+                                                            std::move(reduce_op), std::move(transform_op)));
+}
+
+/// f(x) for every local element; the future completes when all are done.
+template <class T, class P, class F>
+[[nodiscard]] futures::distributed_future<void> async_for_each(distributed_vector<T, P>& vec, F f) {
+  return detail::as_distributed_future(for_each(detail::async_form_policy{}, vec, std::move(f)));
+}
+
+/// out[i] = op(in[i]) for every local element.
+template <class T, class P, class U, class Q, class F>
+[[nodiscard]] futures::distributed_future<void> async_transform(const distributed_vector<T, P>& in,
+                                                                distributed_vector<U, Q>& out, F op) {
+  return detail::as_distributed_future(transform(detail::async_form_policy{}, in, out, std::move(op)));
+}
+
+/// vec[i] = op(vec[i]) for every local element (in place).
+template <class T, class P, class F>
+[[nodiscard]] futures::distributed_future<void> async_transform(distributed_vector<T, P>& vec, F op) {
+  return detail::as_distributed_future(transform(detail::async_form_policy{}, vec, vec, std::move(op)));
+}
+
+}  // namespace dtl

@@ -1,0 +1,257 @@
+#pragma once
+// The shared state behind dtl::futures::distributed_future and distributed_promise (upstream DTL's
+// futures). Not for users: distributed_future.hpp is the interface.
+//
+// A state completes once: claim() picks the one completer, publish() makes the outcome visible, wakes
+// the waiters and then runs the continuations on the completing thread. A continuation added to a ready
+// state runs at once, on the adding thread. Waiting blocks on a condition variable; a state whose
+// completion needs someone to drive a progress engine (GPU work, dtl/hip/distributed_future.hpp) lists
+// that engine's drivers, and a waiter drives them between short sleeps instead.
+
+#include <dtl/core/result.hpp>
+#include <dtl/core/status.hpp>
+#include <dtl/core/status_error.hpp>
+#include <dtl/core/types.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace dtl::futures {
+
+/// What a wait says (upstream's values): ready (a value), error (failed), timeout (still pending).
+enum class future_status { pending, ready, error, timeout };
+
+/// when_any's value: which input completed first, and its value.
+template <class T>
+struct when_any_result {
+  size_type index{0};
+  T value{};
+};
+template <>
+struct when_any_result<void> {
+  size_type index{0};
+};
+
+namespace detail {
+
+/// One non-blocking progress pass of the engine whose polling completes a state.
+class progress_driver {
+ public:
+  progress_driver() = default;
+  progress_driver(const progress_driver&) = delete;
+  progress_driver& operator=(const progress_driver&) = delete;
+  virtual ~progress_driver() = default;
+  virtual void drive() noexcept = 0;
+};
+
+/// Work to run once a state is ready; it must not throw.
+class task {
+ public:
+  virtual ~task() = default;
+  virtual void run() noexcept = 0;
+};
+
+template <class F>
+class task_of final : public task {
+ public:
+  explicit task_of(F f) : f_(std::move(f)) {}
+  void run() noexcept override { f_(); }
+
+ private:
+  F f_;
+};
+
+/// The exception being handled as a status: a dtl::status_error's own, else unknown_error with what().
+/// Call only inside a catch block.
+inline status current_exception_status() noexcept {
+  try {
+    try {
+      throw;
+    } catch (const status_error& e) {
+      return e.error();
+    } catch (const std::exception& e) {
+      return status(status_code::unknown_error, e.what());
+    } catch (...) {
+      return status(status_code::unknown_error, "a future's continuation threw a non-std exception");
+    }
+  } catch (...) {
+    return status(status_code::out_of_memory);  // making the status itself failed
+  }
+}
+
+class state_core {
+ public:
+  state_core() = default;
+  state_core(const state_core&) = delete;
+  state_core& operator=(const state_core&) = delete;
+  virtual ~state_core() = default;
+
+  [[nodiscard]] bool ready() const noexcept { return ready_.load(std::memory_order_acquire); }
+  /// ok on success, the error otherwise; meaningful once ready().
+  [[nodiscard]] const status& outcome() const noexcept {
+    static const status ok{};
+    return outcome_ ? *outcome_ : ok;
+  }
+  [[nodiscard]] bool has_error() const noexcept { return ready() && !outcome().ok(); }
+
+  /// Completes with `error` (an ok status reads as invalid_argument); false if already completed.
+  bool fail(status error) noexcept {
+    if (!claim()) return false;
+    // (Statuses are made, never assigned, in these headers: nvcc warns about the discarded status& of
+    // an assignment.)
+    publish(error.ok() ? status(status_code::invalid_argument, "a future failed with an ok status") : std::move(error));
+    return true;
+  }
+
+  /// Runs f() once this state is ready: at once, here, if it already is.
+  template <class F>
+  void on_ready(F f) {
+    auto t = std::make_unique<task_of<F>>(std::move(f));
+    {
+      std::lock_guard lock(mutex_);
+      if (!ready_.load(std::memory_order_relaxed)) {
+        tasks_.push_back(std::move(t));
+        return;
+      }
+    }
+    t->run();
+  }
+
+  /// Waiting on this state also drives `driver`.
+  void add_driver(std::shared_ptr<progress_driver> driver) {
+    std::lock_guard lock(mutex_);
+    drivers_.push_back(std::move(driver));
+  }
+  /// Waiting on this state drives what waiting on `other` drives (a continuation, a combinator).
+  void add_drivers_of(const state_core& other) {
+    auto theirs = other.drivers();
+    std::lock_guard lock(mutex_);
+    drivers_.insert(drivers_.end(), theirs.begin(), theirs.end());
+  }
+
+  /// Blocks until ready or `deadline`; true when ready.
+  [[nodiscard]] bool wait_until(std::chrono::steady_clock::time_point deadline) {
+    if (ready()) return true;
+    auto is_ready = [this] { return ready_.load(std::memory_order_acquire); };
+    std::unique_lock lock(mutex_);
+    auto pause = std::chrono::microseconds(5);
+    while (!is_ready()) {
+      if (drivers_.empty()) {
+        if (deadline == std::chrono::steady_clock::time_point::max()) {
+          cv_.wait(lock, is_ready);
+          return true;
+        }
+        return cv_.wait_until(lock, deadline, is_ready);
+      }
+      // Completed by an engine someone must drive: drive it, then sleep a little (5 us doubling to 200 us).
+      auto drivers = drivers_;
+      lock.unlock();
+      for (const auto& d : drivers) d->drive();
+      lock.lock();
+      const auto now = std::chrono::steady_clock::now();
+      if (is_ready()) break;
+      if (now >= deadline) return false;
+      cv_.wait_until(lock, deadline - now > pause ? now + pause : deadline, is_ready);
+      pause = std::min<std::chrono::microseconds>(pause * 2, std::chrono::microseconds(200));
+    }
+    return true;
+  }
+
+ protected:
+  /// true for exactly one caller: the one that completes this state.
+  [[nodiscard]] bool claim() noexcept { return !claimed_.exchange(true, std::memory_order_acq_rel); }
+  /// Only after claim(): publishes `outcome`, wakes the waiters, runs the continuations here.
+  void publish(status outcome) noexcept {
+    std::vector<std::unique_ptr<task>> tasks;
+    {
+      std::lock_guard lock(mutex_);
+      static_cast<void>(outcome_.emplace(std::move(outcome)));
+      ready_.store(true, std::memory_order_release);
+      tasks.swap(tasks_);
+    }
+    cv_.notify_all();
+    for (auto& t : tasks) t->run();
+  }
+
+ private:
+  [[nodiscard]] std::vector<std::shared_ptr<progress_driver>> drivers() const {
+    std::lock_guard lock(mutex_);
+    return drivers_;
+  }
+
+  std::atomic<bool> claimed_{false};
+  std::atomic<bool> ready_{false};
+  std::optional<status> outcome_;  // set once, by publish()
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  std::vector<std::unique_ptr<task>> tasks_;
+  std::vector<std::shared_ptr<progress_driver>> drivers_;
+};
+
+/// A state with a value of type T on success.
+template <class T>
+class shared_state final : public state_core {
+ public:
+  /// Completes with a value; false if already completed.
+  template <class... Args>
+  bool set_value(Args&&... args) noexcept {
+    if (!claim()) return false;
+    try {
+      value_.emplace(std::forward<Args>(args)...);
+    } catch (...) {
+      publish(current_exception_status());
+      return true;
+    }
+    publish(status{});
+    return true;
+  }
+  /// The value (moved out) or the error; after ready(). The value is moved once: later takes see
+  /// the moved-from value, as upstream's get() after a then() or a second get() through a copy does.
+  [[nodiscard]] result<T> take() {
+    if (!outcome().ok()) return outcome();
+    return result<T>(std::in_place, std::move(*value_));
+  }
+
+ private:
+  std::optional<T> value_;
+};
+
+template <>
+class shared_state<void> final : public state_core {
+ public:
+  bool set_value() noexcept {
+    if (!claim()) return false;
+    publish(status{});
+    return true;
+  }
+  [[nodiscard]] result<void> take() const {
+    if (!outcome().ok()) return outcome();
+    return {};
+  }
+};
+
+/// Completes `out` with thunk()'s value (or nothing, for void), or the exception it throws.
+template <class U, class Thunk>
+void deliver(shared_state<U>& out, Thunk&& thunk) noexcept {
+  try {
+    if constexpr (std::is_void_v<U>) {
+      thunk();
+      out.set_value();
+    } else {
+      out.set_value(thunk());
+    }
+  } catch (...) {
+    out.fail(current_exception_status());
+  }
+}
+
+}  // namespace detail
+}  // namespace dtl::futures
