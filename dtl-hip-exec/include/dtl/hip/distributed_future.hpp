@@ -8,10 +8,13 @@
 // The hip::future completes the distributed_future through a continuation; waiting on the
 // distributed_future (or on anything made from it: then, when_all, ...) drives the engines the
 // hip::future depends on, between short sleeps, so it completes without a poller thread. With a
-// background poller (progress_engine::start_background) the continuations run on the poller.
+// background poller (progress_engine::start_background) the continuations run on the poller. Upstream's
+// explicit progress calls (dtl::futures::poll(), progress_engine::instance().poll(), dtl/futures/
+// progress.hpp) drive them too: each pending one is a progress callback until it is ready or dropped.
 
 #include <dtl/core/result.hpp>
 #include <dtl/futures/distributed_future.hpp>
+#include <dtl/futures/progress.hpp>
 #include <dtl/hip/future.hpp>
 
 #include <memory>
@@ -59,7 +62,15 @@ template <class T>
     }
   });
   // The continuation completes `state` before `done`; until then a waiter on `state` drives `done`.
-  state->add_driver(std::make_shared<detail::hip_future_driver>(std::move(done)));
+  auto driver = std::make_shared<detail::hip_future_driver>(std::move(done));
+  state->add_driver(driver);
+  // Weak: a future nobody holds any more leaves the callback list at the next poll.
+  futures::progress_engine::instance().register_callback([weak = std::weak_ptr(state), driver] {
+    const auto s = weak.lock();
+    if (!s || s->ready()) return false;
+    driver->drive();
+    return !s->ready();
+  });
   return futures::distributed_future<T>(std::move(state));
 }
 
