@@ -161,6 +161,8 @@ int main(int argc, char** argv) {
   expect(moved.success && stable, "stable_sort_global(par, vec, comp, comm) sorts and keeps equal keys in order",
          my_rank);
   expect(dtl::is_globally_sorted(keys, by_fives, comm), "is_globally_sorted(vec, comp, comm)", my_rank);
+  expect(!dtl::is_globally_sorted(keys, std::less<>{}, comm), "is_globally_sorted: descending is not ascending",
+         my_rank);
   expect(num_ranks > 1 || (moved.elements_sent == 0 && moved.elements_received == 0),
          "one rank sends nothing", my_rank);
   const long sent_total = comm.allreduce_sum_value<long>(static_cast<long>(moved.elements_sent));
