@@ -1,16 +1,20 @@
 // distributed_array and distributed_span on device placements (device_only<0>, device_only_runtime,
 // unified_memory), on 1 rank and on 2 sharing a GPU, against a serial reference: the algorithms on the
 // array (fill, iota, transform, reduce, sort), device views, and a span captured by value in a device
-// lambda. Compiled by dtl-hip-kc (device lambdas).
+// lambda; and upstream's communicator forms of the reductions and of stable_sort_global on a device vector.
+// Compiled by dtl-hip-kc (device lambdas).
 #include "test_environment.hpp"
 
+#include <dtl/algorithms/sorting/stable_sort_global.hpp>
 #include <dtl/containers/algorithms.hpp>
+#include <dtl/containers/communication/domains.hpp>
 #include <dtl/containers/distributed_array.hpp>
 #include <dtl/containers/distributed_span.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <numeric>
 #include <vector>
 
@@ -102,6 +106,33 @@ void placement_checks(const dtl::context& ctx) {
 TEST_SUITE("gpu.array_span") {
   TEST_CASE("device_only<0>") { placement_checks<dtl::device_only<0>>(test_support::world()); }
   TEST_CASE("device_only_runtime") { placement_checks<dtl::device_only_runtime>(test_support::world()); }
+  TEST_CASE("upstream's communicator forms on device_only_runtime") {
+    const auto ctx = test_support::world();
+    const auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+    const std::size_t n = 100003;
+    dtl::distributed_vector<long, dtl::device_only_runtime> v(n, ctx);
+    REQUIRE(dtl::iota(v, 0L).has_value());
+    const long sum = static_cast<long>(n) * (static_cast<long>(n) - 1) / 2;
+    const long first = static_cast<long>(v.global_offset()), count = static_cast<long>(v.local_size());
+    CHECK(dtl::global_reduce(dtl::par{}, v, 0L, std::plus<>{}, comm) == sum);
+    const dtl::reduce_result<long> both = dtl::distributed_reduce(dtl::seq{}, v, 1L, std::plus<>{}, comm);
+    CHECK(both.has_global);
+    CHECK(both.global_value == 1 + sum);
+    CHECK(both.local_value == 1 + count * first + count * (count - 1) / 2);
+    const dtl::reduce_result<long> rooted = dtl::reduce_to(dtl::seq{}, v, 0L, comm, 0);
+    CHECK(rooted.has_global == (ctx.rank() == 0));
+    CHECK(rooted.global_value == (ctx.rank() == 0 ? sum : 0L));
+    const dtl::stable_sort_global_result sorted = dtl::stable_sort_global(dtl::seq{}, v, std::greater<>{}, comm);
+    CHECK(sorted.success);
+    CHECK(dtl::is_globally_sorted(v, std::greater<>{}, comm));
+    auto all = v.gather(0);
+    REQUIRE(all.has_value());
+    if (ctx.rank() == 0) {
+      std::vector<long> want(n);
+      for (std::size_t i = 0; i < n; ++i) want[i] = static_cast<long>(n - 1 - i);
+      CHECK(*all == want);
+    }
+  }
   TEST_CASE("unified_memory") {
     const auto ctx = test_support::world();
     placement_checks<dtl::unified_memory>(ctx);

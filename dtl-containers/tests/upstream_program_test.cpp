@@ -99,6 +99,76 @@ int main(int argc, char** argv) {
   }
   expect(ascending, "stable_sort_global(seq, vec, less) gives 0..n-1", my_rank);
 
+  // The forms that take upstream's communicator, against the closed form: vec holds 0..n-1.
+  auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+  const long n = static_cast<long>(global_size);
+  const long want_sum = n * (n - 1) / 2;
+  expect(dtl::global_reduce(dtl::par{}, vec, 5L, std::plus<>{}, comm) == 5 + want_sum, "global_reduce(par, ..., comm)",
+         my_rank);
+  expect(dtl::global_reduce(vec, 0L, comm) == want_sum, "global_reduce(vec, init, comm)", my_rank);
+  expect(dtl::reduce(dtl::seq{}, vec, 1L, comm) == 1 + want_sum, "reduce(seq, vec, init, comm)", my_rank);
+  expect(dtl::reduce(dtl::seq{}, vec, -1L, dtl::reduce_max<long>{}, comm) == n - 1, "reduce(..., reduce_max, comm)",
+         my_rank);
+  // Upstream returns T for `T init`: a double here, summed in the element type.
+  const auto as_double = dtl::reduce(dtl::par{}, vec, 0.0, std::plus<>{}, ctx);
+  static_assert(std::is_same_v<std::remove_const_t<decltype(as_double)>, double>, "reduce's result has init's type");
+  expect(as_double == static_cast<double>(want_sum), "reduce(..., ctx) with a double init", my_rank);
+  const dtl::reduce_result<long> both = dtl::distributed_reduce(dtl::par{}, vec, 2L, std::plus<>{}, comm);
+  expect(both.has_global && both.global_value == 2 + want_sum && both.local_value == 2 + want_local_sum &&
+             both.value() == both.global_value,
+         "distributed_reduce(..., comm): this rank's part and the whole, on every rank", my_rank);
+  const dtl::rank_t root = num_ranks - 1;
+  const dtl::reduce_result<long> rooted = dtl::reduce_to(dtl::par{}, vec, 3L, comm, root);
+  expect(rooted.has_global == (my_rank == root) && rooted.local_value == 3 + want_local_sum &&
+             rooted.global_value == (my_rank == root ? 3 + want_sum : 0L),
+         "reduce_to(..., comm, root): the sum on the root alone", my_rank);
+  const dtl::reduce_result<long> rooted_min = dtl::reduce_to(dtl::seq{}, vec, n, dtl::reduce_min<long>{}, 0);
+  expect(rooted_min.has_global == (my_rank == 0) && (my_rank != 0 || rooted_min.global_value == 0),
+         "reduce_to(..., op, root)", my_rank);
+  // A communicator of another context (over the same ranks) is not the vector's: every rank throws.
+  auto other = env.make_world_context();
+  bool refused = false;
+  try {
+    (void)dtl::distributed_reduce(dtl::seq{}, vec, 0L, std::plus<>{}, other.get<dtl::mpi_domain>().communicator());
+  } catch (const dtl::communication_error& e) {
+    refused = e.code() == dtl::status_code::invalid_argument;
+  }
+  expect(refused, "another context's communicator throws communication_error (invalid_argument)", my_rank);
+  bool root_refused = false;
+  try {
+    (void)dtl::reduce_to(dtl::seq{}, vec, 0L, comm, num_ranks);
+  } catch (const dtl::communication_error& e) {
+    root_refused = e.code() == dtl::status_code::invalid_rank;
+  }
+  expect(root_refused, "reduce_to with a root past the ranks throws communication_error (invalid_rank)", my_rank);
+
+  // stable_sort_global with the communicator: the same global stable sort, and what this rank moved.
+  // The keys are 0..n-1 again; sorted by v / 5 descending, groups of five keep their ascending order.
+  auto by_fives = [](long a, long b) { return a / 5 > b / 5; };
+  const dtl::stable_sort_global_result moved = dtl::stable_sort_global(dtl::par{}, keys, by_fives, comm);
+  // Sorted: the short top group (n % 5 elements from n - n % 5), then each full group of five from the
+  // highest down, each ascending: position j holds top_start + j, then top_start - 5 * (g + 1) + r for
+  // the (g, r) = divmod(j - top, 5) of the rest.
+  const long top = static_cast<long>(sort_size) % 5;
+  const long top_start = static_cast<long>(sort_size) - top;
+  auto fives = keys.local_view();
+  bool stable = fives.size() == key_view.size();
+  for (dtl::size_type i = 0; i < fives.size(); ++i) {
+    const long j = static_cast<long>(key_offset + static_cast<dtl::index_t>(i));
+    const long want = j < top ? top_start + j : top_start - 5 * ((j - top) / 5 + 1) + (j - top) % 5;
+    stable = stable && fives[i] == want;
+  }
+  expect(moved.success && stable, "stable_sort_global(par, vec, comp, comm) sorts and keeps equal keys in order",
+         my_rank);
+  expect(dtl::is_globally_sorted(keys, by_fives, comm), "is_globally_sorted(vec, comp, comm)", my_rank);
+  expect(!dtl::is_globally_sorted(keys, std::less<>{}, comm), "is_globally_sorted: descending is not ascending",
+         my_rank);
+  expect(num_ranks > 1 || (moved.elements_sent == 0 && moved.elements_received == 0),
+         "one rank sends nothing", my_rank);
+  const long sent_total = comm.allreduce_sum_value<long>(static_cast<long>(moved.elements_sent));
+  const long received_total = comm.allreduce_sum_value<long>(static_cast<long>(moved.elements_received));
+  expect(sent_total == received_total, "what the ranks sent, they received", my_rank);
+
   if (failures == 0 && my_rank == 0) std::printf("upstream program: %d rank(s) ok\n", num_ranks);
   return failures == 0 ? 0 : 1;
 }

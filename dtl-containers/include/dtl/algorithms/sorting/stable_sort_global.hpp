@@ -1,9 +1,13 @@
 #pragma once
 // Upstream DTL's name and include path for the global stable sort: stable_sort_global(vec[, comp]) and
 // stable_sort_global(dtl::seq{} or dtl::par{}, vec[, comp]) are dtl::stable_sort, which is global and
-// stable (<dtl/containers/algorithms/sort.hpp>), and return its result<void>. Upstream's overload that
-// takes a communicator is not here (docs/upstream.md, "Forwarding headers").
+// stable (<dtl/containers/algorithms/sort.hpp>), and return its result<void>.
+// stable_sort_global(policy, vec, comp, comm), upstream's form with its communicator, is the same sort
+// and returns stable_sort_global_result (what this rank sent and received); it throws
+// dtl::communication_error where it fails, or when comm is not the communicator of vec's context.
+// is_globally_sorted(vec, comp, comm) is dtl::is_sorted (rank boundaries included), with that check.
 
+#include <dtl/containers/algorithms/detail/communicator_forms.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/containers/algorithms/sort.hpp>
 
@@ -13,9 +17,21 @@
 
 namespace dtl {
 
+/// Upstream's name of the result of its communicator form (its distributed_sort_result).
+using stable_sort_global_result = distributed_sort_result;
+
 namespace detail {
-template <class P>
-concept blocking_policy = std::is_same_v<std::remove_cvref_t<P>, seq> || std::is_same_v<std::remove_cvref_t<P>, par>;
+/// stable_sort, with what this rank moved.
+struct stable_sort_global_impl : sort_bodies<true, true> {
+  static constexpr const char* name = "stable_sort_global";
+  template <class Outcome>
+  static auto finish(Outcome outcome) {
+    return map_outcome(std::move(outcome), [](const sort_traffic& t) {
+      return distributed_sort_result{true, t.sent, t.received};
+    });
+  }
+};
+inline constexpr value_algorithm<stable_sort_global_impl> stable_sort_with_traffic{};
 }  // namespace detail
 
 template <class Container, class Compare = std::less<>>
@@ -27,6 +43,18 @@ result<void> stable_sort_global(Container& container, Compare comp = Compare{}) 
 template <detail::blocking_policy Policy, class Container, class Compare = std::less<>>
 result<void> stable_sort_global(Policy&& policy, Container& container, Compare comp = Compare{}) {
   return dtl::stable_sort(std::forward<Policy>(policy), container, std::move(comp));
+}
+
+template <detail::blocking_policy Policy, class Container, class Compare, detail::rank_group Comm>
+stable_sort_global_result stable_sort_global(Policy&& policy, Container& container, Compare comp, Comm& comm) {
+  return detail::run_on_group("stable_sort_global", container, comm,
+                              [&] { return detail::stable_sort_with_traffic(policy, container, std::move(comp)); });
+}
+
+template <class Container, class Compare, detail::rank_group Comm>
+bool is_globally_sorted(const Container& container, Compare comp, Comm& comm) {
+  return detail::run_on_group("is_globally_sorted", container, comm,
+                              [&] { return dtl::is_sorted(container, std::move(comp)); });
 }
 
 }  // namespace dtl

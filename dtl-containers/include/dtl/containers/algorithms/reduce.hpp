@@ -1,11 +1,16 @@
 #pragma once
 // Reductions: reduce, distributed_reduce, reduce_to_root, local_reduce, transform_reduce (of one vector or
-// two: transform_reduce(a, b, init, reduce_op, transform_op)), count_if, count.
+// two: transform_reduce(a, b, init, reduce_op, transform_op)), count_if, count; and upstream DTL's
+// spellings: global_reduce (reduce), reduce_to (reduce_to_root), and the forms of reduce, global_reduce,
+// distributed_reduce and reduce_to that take its communicator (detail/communicator_forms.hpp).
 //
 //   float s = dtl::reduce(vec, 0.0f);                                   // every rank gets the sum
 //   float m = dtl::reduce(dtl::par{}, vec, 0.0f, dtl::reduce_max<float>{});
 //   dtl::result<float> r = dtl::try_reduce(vec, 0.0f, std::plus<>{});  // the same, without exceptions
 //   auto f = dtl::reduce(dtl::async{}, vec, 0.0f);                      // dtl::hip::future<float>
+//   auto& comm = ctx.get<dtl::mpi_domain>().communicator();             // upstream's forms:
+//   int g = dtl::global_reduce(dtl::par{}, vec, 0, std::plus<>{}, comm);  // = dtl::reduce
+//   dtl::reduce_result<int> r = dtl::reduce_to(dtl::par{}, vec, 0, comm, 0);  // the sum, on rank 0
 //
 // The result is init op (every element of every rank), on EVERY rank (reduce_to_root: on the root only).
 // Operators must be associative and commutative. std::plus<>, std::multiplies<>, dtl::reduce_min and
@@ -18,6 +23,7 @@
 #include <dtl/containers/device/algorithms.hpp>
 #include <dtl/containers/device/indexed_algorithms.hpp>
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
+#include <dtl/containers/algorithms/detail/communicator_forms.hpp>
 #include <dtl/containers/algorithms/detail/indexed_fold.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
@@ -130,6 +136,11 @@ struct element_reduction {
 /// The elements reduced with `op` from `init`, on every rank.
 struct reduce_impl : element_reduction<reduce_scope::all>, global_value {
   static constexpr const char* name = "reduce";
+};
+
+/// reduce under upstream's explicit name.
+struct global_reduce_impl : reduce_impl {
+  static constexpr const char* name = "global_reduce";
 };
 
 /// As reduce, with this rank's value beside the global one (reduce_result<T>).
@@ -247,12 +258,18 @@ struct count_impl : global_value {
 
 // Each value algorithm in its two forms: the bare one throws dtl::status_error, try_ returns result<T>.
 // Both take an execution policy first or run under dtl::seq{}; under dtl::async both give a future.
-inline constexpr detail::value_algorithm<detail::reduce_impl> reduce{};
+inline constexpr detail::with_communicator_forms<detail::value_algorithm<detail::reduce_impl>, detail::reduce_impl> reduce{};
 inline constexpr detail::try_value_algorithm<detail::reduce_impl> try_reduce{};
-inline constexpr detail::value_algorithm<detail::distributed_reduce_impl> distributed_reduce{};
+inline constexpr detail::with_communicator_forms<detail::value_algorithm<detail::distributed_reduce_impl>,
+                                                 detail::distributed_reduce_impl>
+    distributed_reduce{};
 inline constexpr detail::try_value_algorithm<detail::distributed_reduce_impl> try_distributed_reduce{};
 inline constexpr detail::value_algorithm<detail::reduce_to_root_impl> reduce_to_root{};
 inline constexpr detail::try_value_algorithm<detail::reduce_to_root_impl> try_reduce_to_root{};
+// Upstream's explicit name of reduce (it takes a communicator there; here it may, or not).
+inline constexpr detail::with_communicator_forms<detail::value_algorithm<detail::global_reduce_impl>,
+                                                 detail::global_reduce_impl>
+    global_reduce{};
 inline constexpr detail::value_algorithm<detail::local_reduce_impl> local_reduce{};
 inline constexpr detail::try_value_algorithm<detail::local_reduce_impl> try_local_reduce{};
 inline constexpr detail::value_algorithm<detail::transform_reduce_impl> transform_reduce{};
@@ -261,5 +278,28 @@ inline constexpr detail::value_algorithm<detail::count_if_impl> count_if{};
 inline constexpr detail::try_value_algorithm<detail::count_if_impl> try_count_if{};
 inline constexpr detail::value_algorithm<detail::count_impl> count{};
 inline constexpr detail::try_value_algorithm<detail::count_impl> try_count{};
+
+namespace detail {
+
+/// Upstream's reduce_to: reduce_to(policy, c, init, comm, root) is the sum (init + every element) on
+/// `root`, reduce_to(policy, c, init, op, root) the same with `op`; reduce_result<T> for `T init`, its
+/// global_value valid (has_global) on the root alone, T{} elsewhere. reduce_to_root underneath.
+struct reduce_to_fn {
+  template <blocking_policy P, class C, class T, rank_group G>
+  reduce_result<std::decay_t<T>> operator()(P&& policy, C&& c, T&& init, G&& group, rank_t root) const {
+    return run_on_group("reduce_to", c, group, [&] {
+      return in_init_type<std::decay_t<T>>(dtl::reduce_to_root(policy, c, init, std::plus<>{}, root));
+    });
+  }
+  template <blocking_policy P, class C, class T, class Op>
+    requires(!rank_group<Op>)
+  reduce_result<std::decay_t<T>> operator()(P&& policy, C&& c, T&& init, Op&& op, rank_t root) const {
+    return in_init_type<std::decay_t<T>>(dtl::reduce_to_root(policy, c, init, op, root));
+  }
+};
+
+}  // namespace detail
+
+inline constexpr detail::reduce_to_fn reduce_to{};
 
 }  // namespace dtl

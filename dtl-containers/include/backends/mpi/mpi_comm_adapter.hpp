@@ -1,0 +1,6 @@
+#pragma once
+// Upstream DTL's include path for its MPI communicator, dtl::mpi::mpi_comm_adapter, and
+// dtl::mpi::communication_error. Ours: <dtl/containers/communication/upstream_communicator.hpp>
+// (docs/upstream.md, "Communicator"); installed under include/dtl-hip/, as backends/hip/.
+
+#include <dtl/containers/communication/upstream_communicator.hpp>

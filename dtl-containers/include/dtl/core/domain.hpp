@@ -1,0 +1,5 @@
+#pragma once
+// Upstream DTL's include path for the domains (mpi_domain, cpu_domain, and hip_domain / cuda_domain in
+// HIP builds). Ours: <dtl/containers/communication/domains.hpp> (docs/upstream.md, "Forwarding headers").
+
+#include <dtl/containers/communication/domains.hpp>
