@@ -3,6 +3,7 @@
 // serial reference of what every rank sends, uneven and zero counts, gaps between blocks left alone, and
 // bad arguments giving one status on every rank.
 #include "collectives_reference.hpp"
+#include "same_on_every_rank.hpp"
 #include "test_environment.hpp"
 
 #include <algorithm>
@@ -22,18 +23,7 @@ bool mentions(const dtl::status& s, const std::string& text) {
   return std::string(s.message()).find(text) != std::string::npos;
 }
 
-// Every rank got this failure: the same code and message everywhere, and the context still works.
-void failed_everywhere(const dtl::context& ctx, const dtl::result<void>& r) {
-  REQUIRE_FALSE(r.has_value());
-  const dtl::status& s = r.error();
-  const auto code = static_cast<int>(s.code());
-  CHECK(ctx.allreduce_value(code, dtl::reduce_op::min).value() == code);
-  CHECK(ctx.allreduce_value(code, dtl::reduce_op::max).value() == code);
-  const auto length = static_cast<std::uint64_t>(s.message().size());
-  CHECK(ctx.allreduce_value(length, dtl::reduce_op::max).value() == length);
-  CHECK(ctx.allreduce_value(length, dtl::reduce_op::min).value() == length);
-  CHECK(ctx.allreduce_value(1, dtl::reduce_op::sum).value() == ctx.size());
-}
+using test_support::failed_everywhere;
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 // the path DTL_COLLECTIVES selects (one rank: self, or a one-rank RCCL/NCCL communicator, or MPI staged;
 // two ranks sharing a GPU: the MPI paths). Results against the same serial reference as the host test.
 #include "collectives_reference.hpp"
+#include "same_on_every_rank.hpp"
 #include "test_environment.hpp"
 
 #include <dtl/hip/device.hpp>
@@ -241,10 +242,8 @@ TEST_SUITE("gpu.collectives") {
     for (std::size_t q = 0; q < n; ++q) at[q] = 2 * q;
     const auto same_everywhere = [&](const dtl::result<void>& r) {
       REQUIRE_FALSE(r.has_value());
-      const auto code = static_cast<int>(r.error().code());
-      CHECK(ctx.allreduce_value(code, dtl::reduce_op::min).value() == code);
-      CHECK(ctx.allreduce_value(code, dtl::reduce_op::max).value() == code);
-      CHECK(ctx.allreduce_value(1, dtl::reduce_op::sum).value() == p);
+      test_support::same_code_everywhere(ctx, r.error());
+      test_support::still_in_step(ctx);
     };
     counts recv_counts = ones;
     if (me == p - 1) recv_counts[0] = 2;

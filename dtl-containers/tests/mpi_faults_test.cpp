@@ -1,6 +1,7 @@
 // Ranks that disagree or fail alone (run with 2 and 3 ranks, suite mpi-faults): every rank gets the same
 // status, and nothing hangs (each run has a Meson timeout, so a hang is a failure). The cases that end
 // the job (a rank that throws, aborts, dies or skips a collective) are in faults/.
+#include "same_on_every_rank.hpp"
 #include "test_environment.hpp"
 
 #include <dtl/containers/algorithms.hpp>
@@ -20,19 +21,8 @@ bool mentions(const dtl::status& s, const std::string& text) {
   return std::string(s.message()).find(text) != std::string::npos;
 }
 
-// The context still works after a failed collective: the failure left no rank behind.
-void still_in_step(const dtl::context& ctx) {
-  CHECK(ctx.allreduce_value(1, dtl::reduce_op::sum).value() == ctx.size());
-}
-
-// Every rank got this status: the same code and message everywhere.
-void same_everywhere(const dtl::context& ctx, const dtl::status& s) {
-  const auto code = static_cast<int>(s.code());
-  CHECK(ctx.allreduce_value(code, dtl::reduce_op::min).value() == code);
-  CHECK(ctx.allreduce_value(code, dtl::reduce_op::max).value() == code);
-  const auto length = static_cast<std::uint64_t>(s.message().size());
-  CHECK(ctx.allreduce_value(length, dtl::reduce_op::max).value() == length);
-}
+using test_support::same_status_everywhere;
+using test_support::still_in_step;
 
 // AddressSanitizer reserves address space of its own and aborts instead of failing an allocation.
 #if defined(__SANITIZE_ADDRESS__)
@@ -68,7 +58,7 @@ TEST_SUITE("mpi_faults") {
     CHECK(made.error() == dtl::status_code::invalid_argument);
     CHECK(mentions(made.error(), "global size"));
     CHECK(mentions(made.error(), "1000 on rank 0"));
-    same_everywhere(ctx, made.error());
+    same_status_everywhere(ctx, made.error());
     CHECK_THROWS_AS(dtl::distributed_vector<int>(n, ctx), dtl::status_error);
     still_in_step(ctx);
   }
@@ -79,7 +69,7 @@ TEST_SUITE("mpi_faults") {
                                           : dtl::distributed_vector<double>::create(64, ctx).error();
     CHECK(s.code() == dtl::status_code::invalid_argument);
     CHECK(mentions(s, "element size"));
-    same_everywhere(ctx, s);
+    same_status_everywhere(ctx, s);
   }
 
   TEST_CASE("a remote access past the owner's extent is out_of_range, not another rank's memory") {
@@ -109,7 +99,7 @@ TEST_SUITE("mpi_faults") {
     CHECK(mentions(r.error(), "1 of " + std::to_string(p) + " ranks failed"));
     CHECK(mentions(r.error(), "rank 1: "));
     CHECK(mentions(r.error(), "send buffer is nullptr"));
-    same_everywhere(ctx, r.error());
+    same_status_everywhere(ctx, r.error());
     still_in_step(ctx);
     // The same through broadcast's and allgather's checks, and in every rank alike (then its own code).
     CHECK(ctx.broadcast(ctx.rank() == p - 1 ? static_cast<int*>(nullptr) : &in, 1, 0).error() ==
@@ -130,7 +120,7 @@ TEST_SUITE("mpi_faults") {
     CHECK(mixed.error() == dtl::status_code::invalid_argument);
     CHECK(mentions(mixed.error(), "rank 0 calls allreduce"));
     CHECK(mentions(mixed.error(), "rank 1 calls broadcast"));
-    same_everywhere(ctx, mixed.error());
+    same_status_everywhere(ctx, mixed.error());
 
     std::vector<int> buf(4, 1);
     const auto counts = ctx.allreduce(buf.data(), buf.data(), ctx.rank() == 0 ? 4 : 3, dtl::reduce_op::sum);
@@ -155,7 +145,7 @@ TEST_SUITE("mpi_faults") {
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error() == dtl::status_code::collective_failure);
     CHECK(mentions(r.error(), "is not a rank"));
-    same_everywhere(ctx, r.error());
+    same_status_everywhere(ctx, r.error());
     // The same root everywhere, out of range everywhere: its own code.
     CHECK(dtl::try_reduce_to_root(v, 0, std::plus<>{}, -1).error() == dtl::status_code::invalid_rank);
     CHECK(dtl::reduce(v) == 100);
@@ -178,7 +168,7 @@ TEST_SUITE("mpi_faults") {
     const auto bad = ctx.split(r == 1 ? -5 : 0);
     REQUIRE_FALSE(bad.has_value());
     CHECK(mentions(bad.error(), "color -5 is negative"));
-    same_everywhere(ctx, bad.error());
+    same_status_everywhere(ctx, bad.error());
     still_in_step(ctx);
   }
 
@@ -200,7 +190,7 @@ TEST_SUITE("mpi_faults") {
     REQUIRE_FALSE(all.has_value());
     CHECK(mentions(all.error(), "rank 0: "));
     CHECK(mentions(all.error(), "could not allocate"));
-    same_everywhere(ctx, all.error());
+    same_status_everywhere(ctx, all.error());
     CHECK(v.gather(0).has_value());  // with the memory back, it works
   }
 }

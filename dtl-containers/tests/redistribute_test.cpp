@@ -2,6 +2,7 @@
 // with DTL_MPI_MESSAGE_LIMIT small so that the moves go in pieces): the elements against a serial
 // reference, the layout and owner() afterwards, algorithms on irregular layouts, and bad layouts giving
 // one status on every rank and leaving the vector as it was.
+#include "same_on_every_rank.hpp"
 #include "test_environment.hpp"
 
 #include <dtl/containers/algorithms.hpp>
@@ -66,15 +67,10 @@ sizes_t even_sizes(std::size_t n, int ranks) {
   return sizes;
 }
 
-// Every rank got a failure with one code, and the same message.
+// Every rank got a failure with the code `expected`, and the same message.
 void failed_everywhere(const dtl::context& ctx, const dtl::result<void>& r, dtl::status_code expected) {
-  REQUIRE_FALSE(r.has_value());
-  const auto code = static_cast<int>(r.error().code());
-  CHECK(ctx.allreduce_value(code, dtl::reduce_op::min).value() == static_cast<int>(expected));
-  CHECK(ctx.allreduce_value(code, dtl::reduce_op::max).value() == static_cast<int>(expected));
-  const auto length = static_cast<std::uint64_t>(r.error().message().size());
-  CHECK(ctx.allreduce_value(length, dtl::reduce_op::max).value() == length);
-  CHECK(ctx.allreduce_value(length, dtl::reduce_op::min).value() == length);
+  test_support::failed_everywhere(ctx, r);
+  CHECK(r.error().code() == expected);
 }
 
 // Layouts worth trying on p ranks for n elements.

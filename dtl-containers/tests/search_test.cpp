@@ -2,6 +2,7 @@
 // reference of the whole vector: empty vectors, sizes the ranks do not divide, ranks without elements
 // (n < ranks), matches on the first and last element and on a rank boundary, duplicates (the lowest
 // global index wins), no match, user functions, and vectors of different layouts failing on every rank.
+#include "same_on_every_rank.hpp"
 #include "test_environment.hpp"
 
 #include <dtl/containers/algorithms.hpp>
@@ -78,15 +79,7 @@ std::size_t last_block_start(const dtl::distributed_vector<T>& v) {
   return static_cast<std::size_t>(v.get_context().allreduce_value(mine, dtl::reduce_op::max).value());
 }
 
-// The same failure on every rank, and the context still works.
-template <class R>
-void failed_everywhere(const dtl::context& ctx, const dtl::result<R>& r) {
-  REQUIRE_FALSE(r.has_value());
-  const auto code = static_cast<int>(r.error().code());
-  CHECK(ctx.allreduce_value(code, dtl::reduce_op::min).value() == code);
-  CHECK(ctx.allreduce_value(code, dtl::reduce_op::max).value() == code);
-  CHECK(ctx.allreduce_value(1, dtl::reduce_op::sum).value() == ctx.size());
-}
+using test_support::failed_everywhere;
 
 struct max_abs_difference {  // a user operator with no native collective
   double operator()(double a, double b) const { return std::max(a, b); }

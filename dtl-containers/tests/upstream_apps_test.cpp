@@ -8,6 +8,8 @@
 //     allreduce_sum_value and counted with exscan_sum_value.
 // A plain program (no test framework header, which could supply a name <dtl/dtl.hpp> lacks). Run as
 // `upstream_apps N` under mpiexec -n N.
+#include "support/plain_checks.hpp"
+
 #include <dtl/dtl.hpp>
 
 #include <algorithm>
@@ -19,14 +21,7 @@
 
 namespace {
 
-int failures = 0;
-
-void expect(bool ok, const char* what, dtl::rank_t rank) {
-  if (!ok) {
-    std::printf("rank %d: FAIL: %s\n", rank, what);
-    ++failures;
-  }
-}
+using plain_checks::expect;
 
 // The block of rank r of n elements over p ranks: the first n % p ranks hold one more.
 struct block {
@@ -167,6 +162,6 @@ int main(int argc, char** argv) {
 #endif
   jacobi(ctx);
   monte_carlo(ctx);
-  if (failures == 0 && ctx.rank() == 0) std::printf("upstream apps: %d rank(s) ok\n", ctx.size());
-  return failures == 0 ? 0 : 1;
+  if (plain_checks::failures() == 0 && ctx.rank() == 0) std::printf("upstream apps: %d rank(s) ok\n", ctx.size());
+  return plain_checks::exit_code();
 }

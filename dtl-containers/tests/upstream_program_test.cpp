@@ -1,6 +1,8 @@
 // A program written only with upstream DTL's spellings (its examples' includes, types and calls), built
 // against DTL HIP unchanged. Run with the rank count it should see: `upstream_program N` (mpiexec -n N).
 // A plain program: no test framework header, which could supply a name <dtl/dtl.hpp> lacks.
+#include "support/plain_checks.hpp"
+
 #include <dtl/dtl.hpp>
 #include <dtl/algorithms/sorting/stable_sort_global.hpp>
 
@@ -15,18 +17,7 @@ static_assert(std::is_same_v<dtl::rank_t, int>, "upstream's rank_t is int");
 static_assert(dtl::no_rank < 0, "no_rank is no rank");
 static_assert(dtl::config::mpi_enabled == (DTL_ENABLE_MPI != 0), "dtl::config says what the macros say");
 
-namespace {
-
-int failures = 0;
-
-void expect(bool ok, const char* what, dtl::rank_t rank) {
-  if (!ok) {
-    std::printf("rank %d: FAIL: %s\n", rank, what);
-    ++failures;
-  }
-}
-
-}  // namespace
+using plain_checks::expect;
 
 int main(int argc, char** argv) {
   dtl::environment env(argc, argv);
@@ -169,6 +160,6 @@ int main(int argc, char** argv) {
   const long received_total = comm.allreduce_sum_value<long>(static_cast<long>(moved.elements_received));
   expect(sent_total == received_total, "what the ranks sent, they received", my_rank);
 
-  if (failures == 0 && my_rank == 0) std::printf("upstream program: %d rank(s) ok\n", num_ranks);
-  return failures == 0 ? 0 : 1;
+  if (plain_checks::failures() == 0 && my_rank == 0) std::printf("upstream program: %d rank(s) ok\n", num_ranks);
+  return plain_checks::exit_code();
 }

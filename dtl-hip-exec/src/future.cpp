@@ -26,29 +26,6 @@ constexpr auto idle_sleep = std::chrono::milliseconds(100);
 
 }  // namespace
 
-void state_base::finish(status outcome) noexcept {
-  std::vector<std::unique_ptr<continuation>> ready_now;
-  {
-    std::lock_guard lock(mutex_);
-    outcome_ = std::move(outcome);
-    ready_.store(true, std::memory_order_release);
-    ready_now.swap(continuations_);
-    if (waiters_ > 0) cv_.notify_all();
-  }
-  for (auto& c : ready_now) c->run(*this);
-}
-
-void state_base::add_continuation(std::unique_ptr<continuation> c) noexcept {
-  {
-    std::lock_guard lock(mutex_);
-    if (!ready_.load(std::memory_order_relaxed)) {
-      continuations_.push_back(std::move(c));
-      return;
-    }
-  }
-  c->run(*this);
-}
-
 void state_base::add_engine(const std::weak_ptr<engine_core>& engine) {
   if (engine.expired()) return;
   auto same = [&](const std::weak_ptr<engine_core>& e) {
@@ -84,7 +61,7 @@ bool state_base::wait_until(std::chrono::steady_clock::time_point deadline) noex
   auto sleep = std::chrono::duration_cast<std::chrono::nanoseconds>(first_sleep);
   for (int pass = 0;; ++pass) {
     const bool spinning = has_engine && pass < spin_passes;
-    // Past the spin, a background poller does the polling and wakes this thread (finish() notifies).
+    // Past the spin, a background poller does the polling and wakes this thread (publish() notifies).
     const bool left_to_poller = has_engine && !spinning && polled_in_background();
     if (has_engine && !left_to_poller) drive();
     if (ready()) return true;
@@ -99,10 +76,8 @@ bool state_base::wait_until(std::chrono::steady_clock::time_point deadline) noex
     if (left_to_poller) limit = background_recheck;
     const auto slice = std::min<std::chrono::nanoseconds>(limit, deadline - now);
     {
-      std::unique_lock lock(mutex_);
-      ++waiters_;
-      cv_.wait_for(lock, slice, [this] { return ready_.load(std::memory_order_relaxed); });
-      --waiters_;
+      std::unique_lock lock(mutex());
+      ready_cv().wait_for(lock, slice, [this] { return ready(); });
     }
     if (!left_to_poller) sleep = std::min<std::chrono::nanoseconds>(sleep * 2, longest_sleep);
   }

@@ -1,6 +1,7 @@
 #pragma once
 // The shared state behind dtl::futures::distributed_future and distributed_promise (upstream DTL's
-// futures). Not for users: distributed_future.hpp is the interface.
+// futures). Not for users: distributed_future.hpp is the interface. dtl::hip's future states
+// (dtl/hip/future_state.hpp) build on the same completion and valued_state, with their own waiting.
 //
 // A state completes once: claim() picks the one completer, publish() makes the outcome visible, wakes
 // the waiters and then runs the continuations on the completing thread. A continuation added to a ready
@@ -52,18 +53,23 @@ class progress_driver {
   virtual void drive() noexcept = 0;
 };
 
-/// Work to run once a state is ready; it must not throw.
+class completion;
+
+/// Work to run once a state is ready, given that state; it must not throw.
 class task {
  public:
+  task() = default;
+  task(const task&) = delete;
+  task& operator=(const task&) = delete;
   virtual ~task() = default;
-  virtual void run() noexcept = 0;
+  virtual void run(completion& ready) noexcept = 0;
 };
 
 template <class F>
 class task_of final : public task {
  public:
   explicit task_of(F f) : f_(std::move(f)) {}
-  void run() noexcept override { f_(); }
+  void run(completion&) noexcept override { f_(); }
 
  private:
   F f_;
@@ -87,12 +93,15 @@ inline status current_exception_status() noexcept {
   }
 }
 
-class state_core {
+/// What every future state is, these futures' and dtl::hip's (dtl/hip/future_state.hpp): it completes
+/// once, with an outcome, and then runs the tasks added to it. How a waiter waits is the derived
+/// state's; it waits on ready_cv() under mutex(), which publish() notifies.
+class completion {
  public:
-  state_core() = default;
-  state_core(const state_core&) = delete;
-  state_core& operator=(const state_core&) = delete;
-  virtual ~state_core() = default;
+  completion() = default;
+  completion(const completion&) = delete;
+  completion& operator=(const completion&) = delete;
+  virtual ~completion() = default;
 
   [[nodiscard]] bool ready() const noexcept { return ready_.load(std::memory_order_acquire); }
   /// ok on success, the error otherwise; meaningful once ready().
@@ -102,19 +111,8 @@ class state_core {
   }
   [[nodiscard]] bool has_error() const noexcept { return ready() && !outcome().ok(); }
 
-  /// Completes with `error` (an ok status reads as invalid_argument); false if already completed.
-  bool fail(status error) noexcept {
-    if (!claim()) return false;
-    // (Statuses are made, never assigned, in these headers: nvcc warns about the discarded status& of
-    // an assignment.)
-    publish(error.ok() ? status(status_code::invalid_argument, "a future failed with an ok status") : std::move(error));
-    return true;
-  }
-
-  /// Runs f() once this state is ready: at once, here, if it already is.
-  template <class F>
-  void on_ready(F f) {
-    auto t = std::make_unique<task_of<F>>(std::move(f));
+  /// Runs `t` once this state is ready: at once, here, if it already is.
+  void add_task(std::unique_ptr<task> t) {
     {
       std::lock_guard lock(mutex_);
       if (!ready_.load(std::memory_order_relaxed)) {
@@ -122,34 +120,81 @@ class state_core {
         return;
       }
     }
-    t->run();
+    t->run(*this);
+  }
+  /// Runs f() once this state is ready: at once, here, if it already is.
+  template <class F>
+  void on_ready(F f) {
+    add_task(std::make_unique<task_of<F>>(std::move(f)));
+  }
+
+ protected:
+  /// true for exactly one caller: the one that completes this state.
+  [[nodiscard]] bool claim() noexcept { return !claimed_.exchange(true, std::memory_order_acq_rel); }
+  /// Only after claim(): publishes `outcome`, wakes the waiters, runs the tasks here.
+  void publish(status outcome) noexcept {
+    std::vector<std::unique_ptr<task>> tasks;
+    {
+      std::lock_guard lock(mutex_);
+      // (Statuses are made, never assigned, in these headers: nvcc warns about the discarded status&
+      // of an assignment.)
+      static_cast<void>(outcome_.emplace(std::move(outcome)));
+      ready_.store(true, std::memory_order_release);
+      tasks.swap(tasks_);
+      cv_.notify_all();
+    }
+    for (auto& t : tasks) t->run(*this);
+  }
+
+  /// Guards the tasks (and what a derived state keeps with them); publish() notifies ready_cv() under it.
+  [[nodiscard]] std::mutex& mutex() const noexcept { return mutex_; }
+  [[nodiscard]] std::condition_variable& ready_cv() noexcept { return cv_; }
+
+ private:
+  std::atomic<bool> claimed_{false};
+  std::atomic<bool> ready_{false};
+  std::optional<status> outcome_;  // set once, by publish()
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  std::vector<std::unique_ptr<task>> tasks_;
+};
+
+/// The state of these futures: a waiter blocks on the condition variable or, when the state is
+/// completed by an engine someone must drive, drives that engine between short sleeps.
+class state_core : public completion {
+ public:
+  /// Completes with `error` (an ok status reads as invalid_argument); false if already completed.
+  bool fail(status error) noexcept {
+    if (!claim()) return false;
+    publish(error.ok() ? status(status_code::invalid_argument, "a future failed with an ok status") : std::move(error));
+    return true;
   }
 
   /// Waiting on this state also drives `driver`.
   void add_driver(std::shared_ptr<progress_driver> driver) {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(mutex());
     drivers_.push_back(std::move(driver));
   }
   /// Waiting on this state drives what waiting on `other` drives (a continuation, a combinator).
   void add_drivers_of(const state_core& other) {
     auto theirs = other.drivers();
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(mutex());
     drivers_.insert(drivers_.end(), theirs.begin(), theirs.end());
   }
 
   /// Blocks until ready or `deadline`; true when ready.
   [[nodiscard]] bool wait_until(std::chrono::steady_clock::time_point deadline) {
     if (ready()) return true;
-    auto is_ready = [this] { return ready_.load(std::memory_order_acquire); };
-    std::unique_lock lock(mutex_);
+    auto is_ready = [this] { return ready(); };
+    std::unique_lock lock(mutex());
     auto pause = std::chrono::microseconds(5);
     while (!is_ready()) {
       if (drivers_.empty()) {
         if (deadline == std::chrono::steady_clock::time_point::max()) {
-          cv_.wait(lock, is_ready);
+          ready_cv().wait(lock, is_ready);
           return true;
         }
-        return cv_.wait_until(lock, deadline, is_ready);
+        return ready_cv().wait_until(lock, deadline, is_ready);
       }
       // Completed by an engine someone must drive: drive it, then sleep a little (5 us doubling to 200 us).
       auto drivers = drivers_;
@@ -159,64 +204,49 @@ class state_core {
       const auto now = std::chrono::steady_clock::now();
       if (is_ready()) break;
       if (now >= deadline) return false;
-      cv_.wait_until(lock, deadline - now > pause ? now + pause : deadline, is_ready);
+      ready_cv().wait_until(lock, deadline - now > pause ? now + pause : deadline, is_ready);
       pause = std::min<std::chrono::microseconds>(pause * 2, std::chrono::microseconds(200));
     }
     return true;
   }
 
  protected:
-  /// true for exactly one caller: the one that completes this state.
-  [[nodiscard]] bool claim() noexcept { return !claimed_.exchange(true, std::memory_order_acq_rel); }
-  /// Only after claim(): publishes `outcome`, wakes the waiters, runs the continuations here.
-  void publish(status outcome) noexcept {
-    std::vector<std::unique_ptr<task>> tasks;
-    {
-      std::lock_guard lock(mutex_);
-      static_cast<void>(outcome_.emplace(std::move(outcome)));
-      ready_.store(true, std::memory_order_release);
-      tasks.swap(tasks_);
-    }
-    cv_.notify_all();
-    for (auto& t : tasks) t->run();
-  }
+  /// The status a state fails with when its value's constructor throws (valued_state).
+  [[nodiscard]] static status value_construction_error() noexcept { return current_exception_status(); }
 
  private:
   [[nodiscard]] std::vector<std::shared_ptr<progress_driver>> drivers() const {
-    std::lock_guard lock(mutex_);
+    std::lock_guard lock(mutex());
     return drivers_;
   }
 
-  std::atomic<bool> claimed_{false};
-  std::atomic<bool> ready_{false};
-  std::optional<status> outcome_;  // set once, by publish()
-  mutable std::mutex mutex_;
-  std::condition_variable cv_;
-  std::vector<std::unique_ptr<task>> tasks_;
-  std::vector<std::shared_ptr<progress_driver>> drivers_;
+  std::vector<std::shared_ptr<progress_driver>> drivers_;  // guarded by mutex()
 };
 
-/// A state with a value of type T on success.
-template <class T>
-class shared_state final : public state_core {
+/// A state of kind Base (a completion; these futures' or dtl::hip's) that holds a T on success.
+/// Base::value_construction_error() says what a throwing constructor of the value fails the state with.
+template <class Base, class T>
+class valued_state : public Base {
  public:
+  using Base::Base;
+
   /// Completes with a value; false if already completed.
   template <class... Args>
   bool set_value(Args&&... args) noexcept {
-    if (!claim()) return false;
+    if (!this->claim()) return false;
     try {
       value_.emplace(std::forward<Args>(args)...);
     } catch (...) {
-      publish(current_exception_status());
+      this->publish(Base::value_construction_error());
       return true;
     }
-    publish(status{});
+    this->publish(status{});
     return true;
   }
   /// The value (moved out) or the error; after ready(). The value is moved once: later takes see
   /// the moved-from value, as upstream's get() after a then() or a second get() through a copy does.
   [[nodiscard]] result<T> take() {
-    if (!outcome().ok()) return outcome();
+    if (!this->outcome().ok()) return this->outcome();
     return result<T>(std::in_place, std::move(*value_));
   }
 
@@ -224,19 +254,22 @@ class shared_state final : public state_core {
   std::optional<T> value_;
 };
 
-template <>
-class shared_state<void> final : public state_core {
+template <class Base>
+class valued_state<Base, void> : public Base {
  public:
+  using Base::Base;
+
   bool set_value() noexcept {
-    if (!claim()) return false;
-    publish(status{});
+    if (!this->claim()) return false;
+    this->publish(status{});
     return true;
   }
-  [[nodiscard]] result<void> take() const {
-    if (!outcome().ok()) return outcome();
-    return {};
-  }
+  [[nodiscard]] result<void> take() const { return this->outcome(); }
 };
+
+/// A state with a value of type T on success.
+template <class T>
+class shared_state final : public valued_state<state_core, T> {};
 
 /// Completes `out` with thunk()'s value (or nothing, for void), or the exception it throws.
 template <class U, class Thunk>

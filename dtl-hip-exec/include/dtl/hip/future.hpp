@@ -140,7 +140,7 @@ class then_continuation final : public continuation {
   then_continuation(std::shared_ptr<shared_state<U>> child, G&& f)
       : child_(std::move(child)), f_(std::forward<G>(f)) {}
 
-  void run(state_base& ready) noexcept override {
+  void run(futures::detail::completion& ready) noexcept override {
     auto& parent = static_cast<shared_state<T>&>(ready);
     try {
       if constexpr (takes_result_v<T, F>) {
@@ -202,7 +202,7 @@ template <class Join>
 class arrival final : public continuation {
  public:
   explicit arrival(std::shared_ptr<Join> join) noexcept : join_(std::move(join)) {}
-  void run(state_base&) noexcept override { join_->arrive(); }
+  void run(futures::detail::completion&) noexcept override { join_->arrive(); }
 
  private:
   std::shared_ptr<Join> join_;
