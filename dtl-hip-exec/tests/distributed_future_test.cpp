@@ -83,4 +83,22 @@ TEST_SUITE("distributed_future") {
     CHECK(f.wait_for(0ms) == dtl::future_status::ready);
     CHECK(engine.stop_background().has_value());
   }
+
+  TEST_CASE("upstream's explicit poll() completes it and runs its continuation, nobody waiting") {
+    progress_engine engine;
+    auto flag = std::make_shared<std::atomic<bool>>(false);
+    auto w = engine.watch(when_set(flag));
+    std::atomic<int> seen{0};
+    auto f = dtl::hip::to_distributed_future(std::move(w.done).then([] { return 6; }));
+    auto g = f.then([&](int x) {
+      seen = x * 7;
+      return x;
+    });
+    CHECK(dtl::futures::poll() >= 1);  // pending: the callback drove the engine, which found nothing done
+    CHECK_FALSE(f.is_ready());
+    flag->store(true);
+    CHECK(dtl::futures::poll_until([&] { return g.is_ready(); }, std::chrono::milliseconds(5000)));
+    CHECK(seen == 42);
+    CHECK(dtl::futures::drain_progress(1000));  // its callback reported done and left the list
+  }
 }

@@ -64,13 +64,16 @@ template <class T>
   // The continuation completes `state` before `done`; until then a waiter on `state` drives `done`.
   auto driver = std::make_shared<detail::hip_future_driver>(std::move(done));
   state->add_driver(driver);
-  // Weak: a future nobody holds any more leaves the callback list at the next poll.
-  futures::progress_engine::instance().register_callback([weak = std::weak_ptr(state), driver] {
-    const auto s = weak.lock();
-    if (!s || s->ready()) return false;
-    driver->drive();
-    return !s->ready();
-  });
+  // Weak (the state owns the driver): a future nobody holds any more leaves the list at the next poll,
+  // and the process-wide list never keeps GPU work alive past its engine.
+  futures::progress_engine::instance().register_callback(
+      [weak_state = std::weak_ptr(state), weak_driver = std::weak_ptr(driver)] {
+        const auto s = weak_state.lock();
+        const auto d = weak_driver.lock();
+        if (!s || !d || s->ready()) return false;
+        d->drive();
+        return !s->ready();
+      });
   return futures::distributed_future<T>(std::move(state));
 }
 
