@@ -24,12 +24,6 @@ namespace detail {
 /// stable_sort, with what this rank moved.
 struct stable_sort_global_impl : sort_bodies<true, true> {
   static constexpr const char* name = "stable_sort_global";
-  template <class Outcome>
-  static auto finish(Outcome outcome) {
-    return map_outcome(std::move(outcome), [](const sort_traffic& t) {
-      return distributed_sort_result{true, t.sent, t.received};
-    });
-  }
 };
 inline constexpr value_algorithm<stable_sort_global_impl> stable_sort_with_traffic{};
 }  // namespace detail

@@ -66,6 +66,14 @@ struct sort_bodies {
     return device_algo::sort<Stable, P, Traffic>(policy, vec.get_context(), vec.device_id(), vec.local_data(),
                                                  static_cast<void*>(nullptr), vec.local_size(), comp);
   }
+  /// The forms that report what this rank moved give it as upstream's distributed_sort_result.
+  template <class Outcome>
+    requires Traffic
+  static auto finish(Outcome outcome) {
+    return map_outcome(std::move(outcome), [](const sort_traffic& t) {
+      return distributed_sort_result{true, t.sent, t.received};
+    });
+  }
 };
 
 struct sort_impl : sort_bodies<false> {
@@ -77,12 +85,6 @@ struct stable_sort_impl : sort_bodies<true> {
 /// sort, with what this rank moved.
 struct distributed_sort_impl : sort_bodies<false, true> {
   static constexpr const char* name = "distributed_sort";
-  template <class Outcome>
-  static auto finish(Outcome outcome) {
-    return map_outcome(std::move(outcome), [](const sort_traffic& t) {
-      return distributed_sort_result{true, t.sent, t.received};
-    });
-  }
 };
 
 /// keys sorted, values permuted with them (stable: equal keys keep their values' order).

@@ -61,13 +61,8 @@ T in_init_type(const R& r) {
   return static_cast<T>(r);
 }
 template <class T, class U>
-  requires(!std::same_as<T, U>)
 reduce_result<T> in_init_type(const reduce_result<U>& r) {
   return reduce_result<T>{static_cast<T>(r.local_value), static_cast<T>(r.global_value), r.has_global};
-}
-template <class T>
-reduce_result<T> in_init_type(const reduce_result<T>& r) {
-  return r;
 }
 
 /// An algorithm object with upstream's communicator forms beside its own:
