@@ -84,11 +84,13 @@ status nccl_reverse(halo_plan& plan, halo_device& dev, hipStream_t stream) {
   });
 }
 
-/// Enqueues an exchange on `stream` where no host step is needed (self copies, RCCL/NCCL).
+/// Enqueues an exchange on `stream` where no host step is needed: a block that is its own neighbour
+/// copies its edges into its ghosts (one kernel, on every path), RCCL/NCCL moves the others.
 status enqueue_exchange(halo_plan& plan, halo_device& dev, hipStream_t stream) {
-  if (dev.path == collective_path::nccl) return nccl_exchange(plan, dev, stream);
-  DTL_TRY(copy_async(plan.prev_ghosts(), plan.last_owned(), plan.prev_bytes, hipMemcpyDeviceToDevice, stream));
-  return copy_async(plan.next_ghosts(), plan.first_owned(), plan.next_bytes, hipMemcpyDeviceToDevice, stream);
+  if (plan.self())
+    return copy_pair_on_device(plan.prev_ghosts(), plan.last_owned(), plan.prev_bytes, plan.next_ghosts(),
+                               plan.first_owned(), plan.next_bytes, stream);
+  return nccl_exchange(plan, dev, stream);
 }
 
 bool on_stream_only(const halo_plan& plan, const halo_device& dev) noexcept {

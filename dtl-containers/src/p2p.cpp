@@ -162,7 +162,7 @@ class transfer_half : public p2p_transfer {
   }
 
  protected:
-  transfer_half(context_state& st, side s) : st_(st), s_(std::move(s)) {}
+  transfer_half(context_state& st, side s) : st_(st), s_(std::move(s)) { peer = s_.peer; }
   void end(status s) {
     done = true;
     outcome = std::move(s);
@@ -451,6 +451,33 @@ status self_blocking(const context_state& st, int peer, const char* what) {
                             what, what, peer));
 }
 
+/// A sendrecv of a rank with itself decides alone: both halves are here, so no envelope travels and the
+/// data is one copy (on the device where a buffer is device memory). Not while an earlier transfer with
+/// oneself is in flight: MPI's order would match that one first.
+bool self_shortcut(const context_state& st, int dest, int src) {
+  const int rank = st.comm->rank();
+  if (dest != rank || src != rank) return false;
+  return std::none_of(st.p2p_pending.begin(), st.p2p_pending.end(),
+                      [&](const p2p_transfer* t) { return t->peer == rank; });
+}
+
+status self_sendrecv(context_state& st, const side& s, const side& r, bool* enqueued) {
+  // The receive's own failure first, as the handshake decides it.
+  if (!r.local.ok()) return r.local;
+  if (!s.local.ok()) return s.local;
+  if (s.count != r.count || s.elem != r.elem)
+    return status(status_code::invalid_argument,
+                  fmt::format("a send of {} elements of {} bytes from rank {} to rank {} (tag {}) met a receive of {} "
+                              "elements of {} bytes",
+                              s.count, s.elem, s.peer, s.peer, s.tag, r.count, r.elem));
+  if (s.bytes() == 0) return {};
+  if (!s.device && !r.device) {
+    std::memmove(r.buf, s.buf, s.bytes());
+    return {};
+  }
+  return p2p_device::self_copy(st, r.buf, s.buf, s.bytes(), s.stream, enqueued);
+}
+
 }  // namespace
 
 namespace p2p {
@@ -479,6 +506,10 @@ status sendrecv(context_state* st, const void* send, std::size_t send_count, int
                 std::size_t recv_count, int src, std::size_t elem, int tag, void* stream, bool* used_nccl) {
   DTL_TRY(check_call(st, dest, tag, max_tag_of(st), "sendrecv (its send)"));
   DTL_TRY(check_call(st, src, tag, max_tag_of(st), "sendrecv (its receive)"));
+  if (self_shortcut(*st, dest, src))
+    return self_sendrecv(*st, make_side(*st, send, send_count, elem, dest, tag, true, stream, "sendrecv (its send)"),
+                         make_side(*st, recv, recv_count, elem, src, tag, true, stream, "sendrecv (its receive)"),
+                         used_nccl);
   // The receive is posted first, so that a sendrecv with oneself finds it.
   recv_transfer r(*st, make_side(*st, recv, recv_count, elem, src, tag, true, stream, "sendrecv (its receive)"));
   send_transfer s(*st, make_side(*st, send, send_count, elem, dest, tag, true, stream, "sendrecv (its send)"));

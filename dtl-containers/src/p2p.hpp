@@ -36,6 +36,7 @@ struct p2p_transfer {
   p2p_transfer& operator=(const p2p_transfer&) = delete;
   virtual ~p2p_transfer() = default;
   virtual void step() = 0;
+  int peer = -1;  // the other rank
   bool done = false;
   status outcome;
 };
@@ -44,7 +45,8 @@ namespace p2p {
 
 // The blocking calls of a context. `stream` (a hipStream_t, or nullptr) makes them stream-ordered:
 // RCCL/NCCL then enqueue on it without waiting, and the MPI paths wait for it. *used_nccl (when not
-// null) says whether this rank's side could take RCCL/NCCL.
+// null) says whether this rank's side could take RCCL/NCCL, or (a sendrecv with oneself, a device copy)
+// whether the copy was enqueued on `stream`: either way the caller's future waits for the stream.
 status send(context_state* st, const void* buf, std::size_t count, std::size_t elem, int dest, int tag, void* stream,
             bool* used_nccl);
 status recv(context_state* st, void* buf, std::size_t count, std::size_t elem, int src, int tag, void* stream,
@@ -82,6 +84,10 @@ status to_device(const context_state& state, void* device, const void* host, std
 /// buffer leaves that half out), grouped, on `stream`, or on the context's lane, then waited for.
 status nccl_exchange(context_state& state, const void* send, std::size_t send_bytes, int dest, void* recv,
                      std::size_t recv_bytes, int src, void* stream);
+/// A rank's message to itself, `bytes` from `src` to `dst` (either may be device memory): enqueued on
+/// `stream` when there is one (*enqueued set), else on the context's lane after the device's earlier
+/// work, and waited for.
+status self_copy(context_state& state, void* dst, const void* src, std::size_t bytes, void* stream, bool* enqueued);
 
 }  // namespace p2p_device
 

@@ -136,6 +136,24 @@ status nccl_exchange(context_state& state, const void* send, std::size_t send_by
   return {};
 }
 
+status self_copy(context_state& state, void* dst, const void* src, std::size_t bytes, void* stream, bool* enqueued) {
+  device_resources& res = *state.resources;
+  DTL_ASSIGN_OR_RETURN(auto guard, hip::device_guard::enter(res.device));
+  if (stream != nullptr) {
+    DTL_HIP_TRY(hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, static_cast<hipStream_t>(stream)));
+    if (enqueued != nullptr) *enqueued = true;
+    return {};
+  }
+  // Blocking: after every earlier write on the device, as the other device paths.
+  DTL_HIP_TRY(hipDeviceSynchronize());
+  DTL_ASSIGN_OR_RETURN(std::shared_ptr<device_lane> lane, lane_of(res, res.device));
+  std::lock_guard lock(lane->mutex);
+  const hipStream_t s = lane->stream.native_handle();
+  DTL_HIP_TRY(hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, s));
+  DTL_HIP_TRY(hipStreamSynchronize(s));
+  return {};
+}
+
 }  // namespace dtl::detail::p2p_device
 
 namespace dtl {

@@ -16,5 +16,6 @@ result<pinned_ptr> take_pinned(context_state&, std::size_t) { return no_gpu(); }
 status to_host(const context_state&, void*, const void*, std::size_t) { return no_gpu(); }
 status to_device(const context_state&, void*, const void*, std::size_t) { return no_gpu(); }
 status nccl_exchange(context_state&, const void*, std::size_t, int, void*, std::size_t, int, void*) { return no_gpu(); }
+status self_copy(context_state&, void*, const void*, std::size_t, void*, bool*) { return no_gpu(); }
 
 }  // namespace dtl::detail::p2p_device

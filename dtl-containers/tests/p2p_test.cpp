@@ -223,6 +223,17 @@ void sendrecv_with_oneself(const dtl::context& ctx) {
   REQUIRE(ctx.sendrecv(out.data(), out.size(), r, in.data(), in.size(), r, 8).has_value());
   CHECK(in == out);
   CHECK(ctx.sendrecv(out.data(), 5, r, in.data(), 6, r, 8).error() == dtl::status_code::invalid_argument);
+  // With a receive and a send to oneself in flight (same tag), MPI's order holds: the earlier pair
+  // matches first, and the sendrecv gets its own message.
+  const auto early = message(r, r, 9, 40), late = message(r, r, 10, 40);
+  std::vector<std::int64_t> first(40, -1), second(40, -1);
+  auto g = ctx.irecv(first.data(), first.size(), r, 9).value();
+  auto s = ctx.isend(early.data(), early.size(), r, 9).value();
+  REQUIRE(ctx.sendrecv(late.data(), late.size(), r, second.data(), second.size(), r, 9).has_value());
+  REQUIRE(g.wait().has_value());
+  REQUIRE(s.wait().has_value());
+  CHECK(first == early);
+  CHECK(second == late);
 }
 
 /// Both ranks send first (requests), then receive, and wait for the sends first: the handshake of one
