@@ -107,6 +107,15 @@ status check_call(const context_state* st, int peer, int tag, int max_tag, const
   return {};
 }
 
+/// A send and its receive that disagree on the count or the element size: the same words on both ranks.
+status count_mismatch(std::size_t send_count, std::size_t send_elem, int from, int to, int tag, std::size_t recv_count,
+                      std::size_t recv_elem) {
+  return status(status_code::invalid_argument,
+                fmt::format("a send of {} elements of {} bytes from rank {} to rank {} (tag {}) met a receive of {} "
+                            "elements of {} bytes",
+                            send_count, send_elem, from, to, tag, recv_count, recv_elem));
+}
+
 /// This rank's checks of its buffer, which travel to the peer in the envelopes.
 side make_side(context_state& st, const void* buf, std::size_t count, std::size_t elem, int peer, int tag,
                bool allow_nccl, void* stream, const char* what) {
@@ -208,10 +217,7 @@ class send_transfer final : public transfer_half {
     else if (!s_.local.ok())
       out = s_.local;
     else if (ready_.count != s_.count || ready_.elem != s_.elem)
-      out = status(status_code::invalid_argument,
-                   fmt::format("a send of {} elements of {} bytes from rank {} to rank {} (tag {}) met a receive of {} "
-                               "elements of {} bytes",
-                               s_.count, s_.elem, st_.comm->rank(), s_.peer, s_.tag, ready_.count, ready_.elem));
+      out = count_mismatch(s_.count, s_.elem, st_.comm->rank(), s_.peer, s_.tag, ready_.count, ready_.elem);
     // A receive in the envelope is a host buffer: never RCCL/NCCL. Equal counts and element sizes
     // make this payload as large as the receive.
     const bool in_envelope = ready_.in_envelope != 0;
@@ -466,10 +472,7 @@ status self_sendrecv(context_state& st, const side& s, const side& r, bool* enqu
   if (!r.local.ok()) return r.local;
   if (!s.local.ok()) return s.local;
   if (s.count != r.count || s.elem != r.elem)
-    return status(status_code::invalid_argument,
-                  fmt::format("a send of {} elements of {} bytes from rank {} to rank {} (tag {}) met a receive of {} "
-                              "elements of {} bytes",
-                              s.count, s.elem, s.peer, s.peer, s.tag, r.count, r.elem));
+    return count_mismatch(s.count, s.elem, s.peer, s.peer, s.tag, r.count, r.elem);
   if (s.bytes() == 0) return {};
   if (!s.device && !r.device) {
     std::memmove(r.buf, s.buf, s.bytes());

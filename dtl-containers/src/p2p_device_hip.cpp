@@ -108,6 +108,23 @@ status to_device(const context_state& state, void* device, const void* host, std
   return copy(state, device, host, bytes, transfer_kind::host_to_device);
 }
 
+namespace {
+
+/// A blocking device transfer: after every earlier write on the device, `issue` on the context's lane
+/// (held for the call), waited for.
+template <class Issue>
+status blocking_on_lane(device_resources& res, Issue&& issue) {
+  DTL_HIP_TRY(hipDeviceSynchronize());
+  DTL_ASSIGN_OR_RETURN(std::shared_ptr<device_lane> lane, lane_of(res, res.device));
+  std::lock_guard lock(lane->mutex);
+  const hipStream_t s = lane->stream.native_handle();
+  DTL_TRY(issue(s));
+  DTL_HIP_TRY(hipStreamSynchronize(s));
+  return {};
+}
+
+}  // namespace
+
 status nccl_exchange(context_state& state, const void* send, std::size_t send_bytes, int dest, void* recv,
                      std::size_t recv_bytes, int src, void* stream) {
   device_resources& res = *state.resources;
@@ -126,14 +143,7 @@ status nccl_exchange(context_state& state, const void* send, std::size_t send_by
     });
   };
   if (stream != nullptr) return issue(static_cast<hipStream_t>(stream));
-  // Blocking: after every earlier write on the device, on the context's lane, waited for.
-  DTL_HIP_TRY(hipDeviceSynchronize());
-  DTL_ASSIGN_OR_RETURN(std::shared_ptr<device_lane> lane, lane_of(res, res.device));
-  std::lock_guard lock(lane->mutex);
-  const hipStream_t s = lane->stream.native_handle();
-  DTL_TRY(issue(s));
-  DTL_HIP_TRY(hipStreamSynchronize(s));
-  return {};
+  return blocking_on_lane(res, issue);
 }
 
 status self_copy(context_state& state, void* dst, const void* src, std::size_t bytes, void* stream, bool* enqueued) {
@@ -144,14 +154,10 @@ status self_copy(context_state& state, void* dst, const void* src, std::size_t b
     if (enqueued != nullptr) *enqueued = true;
     return {};
   }
-  // Blocking: after every earlier write on the device, as the other device paths.
-  DTL_HIP_TRY(hipDeviceSynchronize());
-  DTL_ASSIGN_OR_RETURN(std::shared_ptr<device_lane> lane, lane_of(res, res.device));
-  std::lock_guard lock(lane->mutex);
-  const hipStream_t s = lane->stream.native_handle();
-  DTL_HIP_TRY(hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, s));
-  DTL_HIP_TRY(hipStreamSynchronize(s));
-  return {};
+  return blocking_on_lane(res, [&](hipStream_t s) -> status {
+    DTL_HIP_TRY(hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, s));
+    return {};
+  });
 }
 
 }  // namespace dtl::detail::p2p_device
