@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-#if !defined(DTL_TEST_WANT_MPI) || !defined(DTL_TEST_WANT_HIP) || !defined(DTL_TEST_WANT_NCCL) || \
+#if !defined(DTL_TEST_WANT_MPI) || !defined(DTL_TEST_WANT_HIP) || !defined(DTL_TEST_WANT_NCCL) || !defined(DTL_TEST_WANT_CUDA) || \
     !defined(DTL_TEST_WANT_VERSION)
 #error "tests/meson.build passes the build's configuration as DTL_TEST_WANT_*"
 #endif
@@ -21,7 +21,10 @@
 #if DTL_ENABLE_NCCL != DTL_TEST_WANT_NCCL
 #error "DTL_ENABLE_NCCL differs from the build's RCCL/NCCL setting"
 #endif
-#if DTL_ENABLE_CUDA != 0 || DTL_ENABLE_SHMEM != 0 || DTL_ENABLE_UCX != 0 || DTL_ENABLE_GASNET != 0 || \
+#if DTL_ENABLE_CUDA != DTL_TEST_WANT_CUDA
+#error "DTL_ENABLE_CUDA differs from the build's platform (1 on HIP's NVIDIA platform only)"
+#endif
+#if DTL_ENABLE_SHMEM != 0 || DTL_ENABLE_UCX != 0 || DTL_ENABLE_GASNET != 0 || \
     DTL_ENABLE_SYCL != 0
 #error "a backend DTL HIP does not have is enabled"
 #endif
@@ -34,11 +37,11 @@ TEST_SUITE("upstream_config") {
     CHECK(DTL_ENABLE_MPI == DTL_TEST_WANT_MPI);
     CHECK(DTL_ENABLE_HIP == DTL_TEST_WANT_HIP);
     CHECK(DTL_ENABLE_NCCL == DTL_TEST_WANT_NCCL);
-    CHECK(DTL_ENABLE_CUDA == 0);  // HIP on NVIDIA is HIP
+    CHECK(DTL_ENABLE_CUDA == DTL_TEST_WANT_CUDA);  // CUDA is underneath HIP's NVIDIA platform
     CHECK(dtl::config::mpi_enabled == (DTL_TEST_WANT_MPI != 0));
     CHECK(dtl::config::hip_enabled == (DTL_TEST_WANT_HIP != 0));
     CHECK(dtl::config::nccl_enabled == (DTL_TEST_WANT_NCCL != 0));
-    CHECK_FALSE(dtl::config::cuda_enabled);
+    CHECK(dtl::config::cuda_enabled == (DTL_TEST_WANT_CUDA != 0));
     CHECK_FALSE(dtl::config::shmem_enabled);
     CHECK_FALSE(dtl::config::ucx_enabled);
     CHECK_FALSE(dtl::config::gasnet_enabled);
@@ -48,6 +51,8 @@ TEST_SUITE("upstream_config") {
     CHECK(dtl::build::has_mpi == dtl::config::mpi_enabled);
     CHECK(dtl::build::has_hip == dtl::config::hip_enabled);
     CHECK(dtl::build::has_nccl == dtl::config::nccl_enabled);
+    CHECK(dtl::build::has_cuda == dtl::config::cuda_enabled);
+    CHECK(dtl::build::has_cuda == (std::string_view(dtl::build::hip_platform) == "nvidia"));
     CHECK((std::string_view(dtl::build::hip_platform) != "none") == dtl::config::hip_enabled);
   }
 

@@ -109,6 +109,11 @@ class DTL_CONTAINERS_API context {
       return false;
     }
   }
+  /// Upstream's has<mpi_domain>(), has<hip_domain>(), has<cuda_domain>() by name (domains.hpp checks
+  /// they agree): every context has the MPI domain; HIP builds add the HIP one, and on NVIDIA the CUDA one.
+  [[nodiscard]] static constexpr bool has_mpi() noexcept { return true; }
+  [[nodiscard]] static constexpr bool has_hip() noexcept { return build::has_hip; }
+  [[nodiscard]] static constexpr bool has_cuda() noexcept { return build::has_cuda; }
   template <class D>
     requires(has<D>())
   [[nodiscard]] D& get() {

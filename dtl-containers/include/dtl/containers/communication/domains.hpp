@@ -73,6 +73,8 @@ class mpi_domain {
 };
 
 /// The CPU execution domain: rank 0 of 1, always valid (as upstream's).
+static_assert(context::has_mpi() == context::has<mpi_domain>());
+
 class cpu_domain {
  public:
   using tag_type = cpu_domain_tag;
@@ -134,6 +136,8 @@ class no_cuda_domain {
 
 /// Upstream's cuda_domain: on NVIDIA, HIP's devices and streams are CUDA's, so it is hip_domain.
 using cuda_domain = std::conditional_t<hip::on_nvidia, hip_domain, no_cuda_domain>;
+static_assert(context::has_hip() == context::has<hip_domain>());
+static_assert(context::has_cuda() == context::has<cuda_domain>(), "dtl::build::has_cuda is HIP's NVIDIA platform");
 #endif
 
 namespace detail {
