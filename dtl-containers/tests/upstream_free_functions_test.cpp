@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <span>
 #include <vector>
@@ -253,6 +254,32 @@ TEST_SUITE("mpi.upstream_free_functions") {
     dtl::result<short> top = dtl::allreduce(comm, static_cast<short>(me), dtl::reduce_max<short>{});
     REQUIRE(top.has_value());
     CHECK(*top == static_cast<short>(n - 1));
+  }
+
+  TEST_CASE("scan and exscan: sum, max, a promoted type") {
+    auto ctx = test_support::world();
+    auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+    const int me = comm.rank();
+    const std::vector<int> mine = values_of(me, 3);
+    std::vector<int> inclusive(3, 0), exclusive(3, 0), running_max(3, 0);
+    for (int r = 0; r <= me; ++r)
+      for (std::size_t i = 0; i < 3; ++i) {
+        inclusive[i] += contribution(r, i);
+        if (r < me) exclusive[i] += contribution(r, i);
+        running_max[i] = std::max(running_max[i], contribution(r, i));
+      }
+    std::vector<int> out(3, -1);
+    CHECK(dtl::scan(comm, std::span<const int>(mine), std::span<int>(out), std::plus<int>{}).has_value());
+    CHECK(out == inclusive);
+    CHECK(dtl::exscan(comm, std::span<const int>(mine), std::span<int>(out), std::plus<int>{}).has_value());
+    CHECK(out == exclusive);  // rank 0: 0, the sum's identity
+    CHECK(dtl::scan(comm, std::span<const int>(mine), std::span<int>(out), dtl::reduce_max<int>{}).has_value());
+    CHECK(out == running_max);
+    const short s = static_cast<short>(me + 1);
+    short before = 0;
+    CHECK(dtl::exscan(comm, std::span<const short>(&s, 1), std::span<short>(&before, 1), dtl::reduce_max<short>{})
+              .has_value());
+    CHECK(before == (me == 0 ? std::numeric_limits<short>::lowest() : static_cast<short>(me)));
   }
 
   TEST_CASE("gather, scatter, allgather, alltoall (counts in elements)") {

@@ -13,7 +13,8 @@
 // throws. The reductions take std::plus, std::multiplies, dtl::reduce_min and dtl::reduce_max and
 // reduce as upstream does (int, long, double as themselves, other integers as long, the rest as double).
 // dtl::reduce(comm, ...) is an overload of the dtl::reduce object (containers/algorithms/reduce.hpp).
-// Absent (docs/upstream.md): scan, exscan and the logical and bitwise reductions.
+// scan and exscan take host buffers; exscan gives rank 0 op's identity (upstream: MPI_Exscan's,
+// undefined). Absent (docs/upstream.md): the logical and bitwise reductions.
 
 #include <dtl/containers/algorithms/reduce.hpp>
 #include <dtl/containers/communication/detail/free_functions.hpp>
@@ -145,6 +146,18 @@ template <detail::upstream_comm Comm, typename T, typename Op>
 result<void> allreduce_inplace(Comm& comm, std::span<T> data, Op op) {
   const std::vector<T> copy(data.begin(), data.end());
   return allreduce(comm, std::span<const T>(copy), data, op);
+}
+
+/// Prefix reductions over the ranks (host buffers). exscan gives rank 0 op's identity (0 for a sum).
+template <detail::upstream_comm Comm, typename T, typename Op>
+result<void> scan(Comm& comm, std::span<const T> send_data, std::span<T> recv_data, Op /*op*/) {
+  detail::scan_buffers<Op>(comm, send_data, recv_data, false);
+  return {};
+}
+template <detail::upstream_comm Comm, typename T, typename Op>
+result<void> exscan(Comm& comm, std::span<const T> send_data, std::span<T> recv_data, Op /*op*/) {
+  detail::scan_buffers<Op>(comm, send_data, recv_data, true);
+  return {};
 }
 
 template <detail::upstream_comm Comm, typename T>

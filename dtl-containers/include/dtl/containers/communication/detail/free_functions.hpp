@@ -109,4 +109,36 @@ void reduce_buffers(const mpi::mpi_comm_adapter& comm, std::span<const T> send, 
   }
 }
 
+/// op's identity in T (the wire type's, converted, would be wrong for min and max of a narrower T).
+template <reduce_op Op, class T>
+constexpr T identity_of() {
+  if constexpr (Op == reduce_op::sum) {
+    return T{0};
+  } else if constexpr (Op == reduce_op::product) {
+    return T{1};
+  } else if constexpr (Op == reduce_op::min) {
+    return reduce_min<T>::identity();
+  } else {
+    return reduce_max<T>::identity();
+  }
+}
+
+/// recv[i] = op over ranks 0..rank() (inclusive) or 0..rank()-1 (exclusive; rank 0 gets op's
+/// identity) of send[i]. Host buffers, promoted as reduce_buffers.
+template <class Op, class T>
+void scan_buffers(const mpi::mpi_comm_adapter& comm, std::span<const T> send, std::span<T> recv, bool exclusive) {
+  using Kind = reduce_op_of<std::remove_cvref_t<Op>>;
+  static_assert(Kind::known,
+                "DTL HIP scans over a communicator with std::plus, std::multiplies, dtl::reduce_min or "
+                "dtl::reduce_max (docs/upstream.md)");
+  using W = reduce_wire_t<T>;
+  const context& ctx = comm.dtl_context();
+  const std::vector<W> wide(send.begin(), send.end());
+  std::vector<W> out(send.size());
+  throw_if_failed(exclusive ? ctx.exscan(wide.data(), out.data(), wide.size(), Kind::op)
+                            : ctx.scan(wide.data(), out.data(), wide.size(), Kind::op));
+  std::transform(out.begin(), out.end(), recv.begin(), [](const W& w) { return static_cast<T>(w); });
+  if (exclusive && comm.rank() == 0) std::fill_n(recv.begin(), send.size(), identity_of<Kind::op, T>());
+}
+
 }  // namespace dtl::detail
