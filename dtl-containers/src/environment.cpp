@@ -4,6 +4,7 @@
 
 #include <dtl/containers/communication/abort.hpp>
 #include <dtl/containers/communication/environment.hpp>
+#include <dtl/containers/communication/world_comm.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/status_error.hpp>
 #include <dtl/core/try.hpp>
@@ -260,3 +261,19 @@ bool environment::is_initialized() noexcept {
 }
 
 }  // namespace dtl
+
+namespace dtl::detail {
+
+result<context> try_make_current_world_context() {
+  std::shared_ptr<environment_state> state;
+  {
+    std::lock_guard lock(g_mutex);
+    state = g_current.lock();
+  }
+  if (!state || !state->alive)
+    return status(status_code::invalid_state, "dtl::world_comm(): no dtl::environment is alive in this process");
+  DTL_ASSIGN_OR_RETURN(std::unique_ptr<comm_backend> world, mpi_runtime::world());
+  return make_context(state, std::move(world), state->device);
+}
+
+}  // namespace dtl::detail

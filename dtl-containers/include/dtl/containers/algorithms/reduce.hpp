@@ -24,6 +24,7 @@
 #include <dtl/containers/device/indexed_algorithms.hpp>
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
 #include <dtl/containers/algorithms/detail/communicator_forms.hpp>
+#include <dtl/containers/algorithms/detail/message_forms.hpp>
 #include <dtl/containers/algorithms/detail/indexed_fold.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
@@ -258,7 +259,10 @@ struct count_impl : global_value {
 
 // Each value algorithm in its two forms: the bare one throws dtl::status_error, try_ returns result<T>.
 // Both take an execution policy first or run under dtl::seq{}; under dtl::async both give a future.
-inline constexpr detail::with_communicator_forms<detail::value_algorithm<detail::reduce_impl>, detail::reduce_impl> reduce{};
+// With upstream's buffer forms over a communicator too: reduce(comm, send, recv, op, root) (message_forms.hpp).
+inline constexpr detail::with_message_forms<
+    detail::with_communicator_forms<detail::value_algorithm<detail::reduce_impl>, detail::reduce_impl>>
+    reduce{};
 inline constexpr detail::try_value_algorithm<detail::reduce_impl> try_reduce{};
 inline constexpr detail::with_communicator_forms<detail::value_algorithm<detail::distributed_reduce_impl>,
                                                  detail::distributed_reduce_impl>

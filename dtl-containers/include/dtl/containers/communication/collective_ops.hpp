@@ -1,0 +1,180 @@
+#pragma once
+// Upstream DTL's collective free functions over its communicator
+// (ctx.get<dtl::mpi_domain>().communicator()), as thin layers over that communicator and its context:
+//
+//   dtl::broadcast(comm, std::span<int>(v), root);
+//   dtl::allreduce(comm, std::span<const long>(in), std::span<long>(out), std::plus<long>{});
+//   dtl::reduce(comm, std::span<const int>(in), std::span<int>(out), dtl::reduce_max<int>{}, root);
+//
+// Upstream's signatures and counts: spans count elements; scatter sends recv_data.size() to each
+// rank, gather and allgather send send_data.size(), alltoall sends send_data.size() / comm.size() to
+// each rank; the v-forms take counts and displacements in elements. A failure throws
+// dtl::communication_error on every rank (the context's agreement step), as upstream's communicator
+// throws. The reductions take std::plus, std::multiplies, dtl::reduce_min and dtl::reduce_max and
+// reduce as upstream does (int, long, double as themselves, other integers as long, the rest as double).
+// dtl::reduce(comm, ...) is an overload of the dtl::reduce object (containers/algorithms/reduce.hpp).
+// scan and exscan take host buffers; exscan gives rank 0 op's identity (upstream: MPI_Exscan's,
+// undefined). Absent (docs/upstream.md): the logical and bitwise reductions.
+
+#include <dtl/containers/algorithms/reduce.hpp>
+#include <dtl/containers/communication/detail/free_functions.hpp>
+#include <dtl/containers/communication/upstream_communicator.hpp>
+#include <dtl/core/result.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace dtl {
+
+namespace detail {
+
+/// Element counts or displacements as bytes (our context's byte forms take std::size_t).
+template <class T>
+std::vector<std::size_t> in_bytes_of(std::span<const size_type> elements) {
+  std::vector<std::size_t> out(elements.begin(), elements.end());
+  for (std::size_t& v : out) v *= sizeof(T);
+  return out;
+}
+template <class T>
+const std::byte* bytes_of(const T* p) noexcept {
+  return reinterpret_cast<const std::byte*>(p);
+}
+template <class T>
+std::byte* bytes_of(T* p) noexcept {
+  return reinterpret_cast<std::byte*>(p);
+}
+
+}  // namespace detail
+
+template <detail::upstream_comm Comm>
+result<void> barrier(Comm& comm) {
+  comm.barrier();
+  return {};
+}
+
+template <detail::upstream_comm Comm, typename T>
+result<void> broadcast(Comm& comm, std::span<T> data, rank_t root = 0) {
+  comm.broadcast(data.data(), data.size() * sizeof(T), root);
+  return {};
+}
+template <detail::upstream_comm Comm, typename T>
+  requires(!detail::is_span_v<T>)
+result<void> broadcast(Comm& comm, T& value, rank_t root = 0) {
+  comm.broadcast(&value, sizeof(T), root);
+  return {};
+}
+
+template <detail::upstream_comm Comm, typename T>
+result<void> scatter(Comm& comm, std::span<const T> send_data, std::span<T> recv_data, rank_t root = 0) {
+  comm.scatter(send_data.data(), recv_data.data(), recv_data.size() * sizeof(T), root);
+  return {};
+}
+template <detail::upstream_comm Comm, typename T>
+result<void> gather(Comm& comm, std::span<const T> send_data, std::span<T> recv_data, rank_t root = 0) {
+  comm.gather(send_data.data(), recv_data.data(), send_data.size() * sizeof(T), root);
+  return {};
+}
+template <detail::upstream_comm Comm, typename T>
+result<void> allgather(Comm& comm, std::span<const T> send_data, std::span<T> recv_data) {
+  comm.allgather(send_data.data(), recv_data.data(), send_data.size() * sizeof(T));
+  return {};
+}
+template <detail::upstream_comm Comm, typename T>
+result<void> alltoall(Comm& comm, std::span<const T> send_data, std::span<T> recv_data) {
+  const size_type chunk = send_data.size() / static_cast<size_type>(comm.size());
+  comm.alltoall(send_data.data(), recv_data.data(), chunk * sizeof(T));
+  return {};
+}
+
+// --- variable counts (elements). Ranks other than the root may pass empty counts. ---
+template <detail::upstream_comm Comm, typename T>
+result<void> scatterv(Comm& comm, std::span<const T> send_data, std::span<const size_type> send_counts,
+                      std::span<const size_type> displacements, std::span<T> recv_data, rank_t root = 0) {
+  const auto counts = detail::in_bytes_of<T>(send_counts), displs = detail::in_bytes_of<T>(displacements);
+  detail::throw_if_failed(comm.dtl_context().scatterv(detail::bytes_of(send_data.data()), counts, displs,
+                                                      detail::bytes_of(recv_data.data()),
+                                                      recv_data.size() * sizeof(T), root));
+  return {};
+}
+template <detail::upstream_comm Comm, typename T>
+result<void> gatherv(Comm& comm, std::span<const T> send_data, std::span<T> recv_data,
+                     std::span<const size_type> recv_counts, std::span<const size_type> displacements,
+                     rank_t root = 0) {
+  const auto counts = detail::in_bytes_of<T>(recv_counts), displs = detail::in_bytes_of<T>(displacements);
+  detail::throw_if_failed(comm.dtl_context().gatherv(detail::bytes_of(send_data.data()), send_data.size() * sizeof(T),
+                                                     detail::bytes_of(recv_data.data()), counts, displs, root));
+  return {};
+}
+template <detail::upstream_comm Comm, typename T>
+result<void> allgatherv(Comm& comm, std::span<const T> send_data, std::span<T> recv_data,
+                        std::span<const size_type> recv_counts, std::span<const size_type> displacements) {
+  const auto counts = detail::in_bytes_of<T>(recv_counts), displs = detail::in_bytes_of<T>(displacements);
+  detail::throw_if_failed(comm.dtl_context().allgatherv(detail::bytes_of(send_data.data()),
+                                                        send_data.size() * sizeof(T),
+                                                        detail::bytes_of(recv_data.data()), counts, displs));
+  return {};
+}
+template <detail::upstream_comm Comm, typename T>
+result<void> alltoallv(Comm& comm, std::span<const T> send_data, std::span<const size_type> send_counts,
+                       std::span<const size_type> send_displacements, std::span<T> recv_data,
+                       std::span<const size_type> recv_counts, std::span<const size_type> recv_displacements) {
+  const auto sc = detail::in_bytes_of<T>(send_counts), sd = detail::in_bytes_of<T>(send_displacements);
+  const auto rc = detail::in_bytes_of<T>(recv_counts), rd = detail::in_bytes_of<T>(recv_displacements);
+  detail::throw_if_failed(comm.dtl_context().alltoallv(detail::bytes_of(send_data.data()), sc, sd,
+                                                       detail::bytes_of(recv_data.data()), rc, rd));
+  return {};
+}
+
+// --- reductions (dtl::reduce(comm, ...): the overloads of the reduce object) ---
+template <detail::upstream_comm Comm, typename T, typename Op>
+result<void> allreduce(Comm& comm, std::span<const T> send_data, std::span<T> recv_data, Op /*op*/) {
+  detail::reduce_buffers<Op>(comm, send_data, recv_data, all_ranks);
+  return {};
+}
+template <detail::upstream_comm Comm, typename T, typename Op>
+  requires(!detail::is_span_v<T>)
+result<T> allreduce(Comm& comm, const T& value, Op op) {
+  T out{};
+  if (result<void> done = allreduce(comm, std::span<const T>(&value, 1), std::span<T>(&out, 1), op); !done)
+    return std::move(done).error();
+  return out;
+}
+template <detail::upstream_comm Comm, typename T, typename Op>
+result<void> allreduce_inplace(Comm& comm, std::span<T> data, Op op) {
+  const std::vector<T> copy(data.begin(), data.end());
+  return allreduce(comm, std::span<const T>(copy), data, op);
+}
+
+/// Prefix reductions over the ranks (host buffers). exscan gives rank 0 op's identity (0 for a sum).
+template <detail::upstream_comm Comm, typename T, typename Op>
+result<void> scan(Comm& comm, std::span<const T> send_data, std::span<T> recv_data, Op /*op*/) {
+  detail::scan_buffers<Op>(comm, send_data, recv_data, false);
+  return {};
+}
+template <detail::upstream_comm Comm, typename T, typename Op>
+result<void> exscan(Comm& comm, std::span<const T> send_data, std::span<T> recv_data, Op /*op*/) {
+  detail::scan_buffers<Op>(comm, send_data, recv_data, true);
+  return {};
+}
+
+template <detail::upstream_comm Comm, typename T>
+result<void> sum(Comm& comm, std::span<const T> send_data, std::span<T> recv_data, rank_t root = 0) {
+  return reduce(comm, send_data, recv_data, std::plus<T>{}, root);
+}
+template <detail::upstream_comm Comm, typename T>
+result<void> allsum(Comm& comm, std::span<const T> send_data, std::span<T> recv_data) {
+  return allreduce(comm, send_data, recv_data, std::plus<T>{});
+}
+template <detail::upstream_comm Comm, typename T>
+result<void> allmax(Comm& comm, std::span<const T> send_data, std::span<T> recv_data) {
+  return allreduce(comm, send_data, recv_data, reduce_max<T>{});
+}
+template <detail::upstream_comm Comm, typename T>
+result<void> allmin(Comm& comm, std::span<const T> send_data, std::span<T> recv_data) {
+  return allreduce(comm, send_data, recv_data, reduce_min<T>{});
+}
+
+}  // namespace dtl

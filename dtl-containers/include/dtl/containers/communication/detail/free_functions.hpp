@@ -1,0 +1,144 @@
+#pragma once
+// What upstream DTL's free functions over a communicator share (point_to_point.hpp,
+// collective_ops.hpp and the communicator forms of dtl::reduce): the communicator they take, the
+// refusal of wildcards, and reductions of buffers with upstream's promotions. Not for users.
+
+#include <dtl/containers/algorithms/ops.hpp>
+#include <dtl/containers/communication/collective_types.hpp>
+#include <dtl/containers/communication/message.hpp>
+#include <dtl/containers/communication/upstream_communicator.hpp>
+#include <dtl/core/result.hpp>
+#include <dtl/core/status.hpp>
+
+#include <algorithm>
+#include <concepts>
+#include <functional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace dtl::detail {
+
+/// Upstream's free functions take any communicator; DTL HIP has one, mpi_comm_adapter.
+template <class C>
+concept upstream_comm = std::same_as<std::remove_cvref_t<C>, mpi::mpi_comm_adapter>;
+
+template <class T>
+inline constexpr bool is_span_v = false;
+template <class T, std::size_t N>
+inline constexpr bool is_span_v<std::span<T, N>> = true;
+
+/// Throws what upstream's communicator throws when `r` failed.
+inline void throw_if_failed(const result<void>& r) {
+  if (!r) throw communication_error(r.error());
+}
+
+/// A context's receive names its source and tag, so a wildcard would match nothing and hang: refused
+/// at once (before any communication), on every rank that passes one.
+inline void refuse_wildcards(const char* name, rank_t source, int tag) {
+  if (source != any_source && tag != any_tag) return;
+  throw communication_error(status{status_code::not_supported,
+                                   std::string(name) + ": any_source and any_tag are not supported by DTL HIP; "
+                                                       "name the source rank and the tag"});
+}
+
+[[nodiscard]] inline message_status received(rank_t source, int tag, size_type count) {
+  message_status s;
+  s.source = source;
+  s.tag = tag;
+  s.count = count;
+  return s;
+}
+
+/// The reduce_op of an upstream operator: std::plus / std::multiplies (upstream's reduce_sum and
+/// reduce_product), reduce_min, reduce_max. Other operators are refused at compile time.
+template <class Op>
+struct reduce_op_of {
+  static constexpr bool known = false;
+};
+template <class X>
+struct reduce_op_of<std::plus<X>> {
+  static constexpr bool known = true;
+  static constexpr reduce_op op = reduce_op::sum;
+};
+template <class X>
+struct reduce_op_of<std::multiplies<X>> {
+  static constexpr bool known = true;
+  static constexpr reduce_op op = reduce_op::product;
+};
+template <class X>
+struct reduce_op_of<reduce_min<X>> {
+  static constexpr bool known = true;
+  static constexpr reduce_op op = reduce_op::min;
+};
+template <class X>
+struct reduce_op_of<reduce_max<X>> {
+  static constexpr bool known = true;
+  static constexpr reduce_op op = reduce_op::max;
+};
+
+/// What upstream reduces a T as: int, long and double as themselves, other integers as long,
+/// anything else (float too) as double.
+template <class T>
+using reduce_wire_t =
+    std::conditional_t<std::is_same_v<T, int> || std::is_same_v<T, long> || std::is_same_v<T, double>, T,
+                       std::conditional_t<std::is_integral_v<T>, long, double>>;
+
+/// recv = op over the ranks of send, on `root` only, or on every rank when root is all_ranks.
+/// Counts in elements (send.size()), as upstream's.
+template <class Op, class T>
+void reduce_buffers(const mpi::mpi_comm_adapter& comm, std::span<const T> send, std::span<T> recv, rank_t root) {
+  using Kind = reduce_op_of<std::remove_cvref_t<Op>>;
+  static_assert(Kind::known,
+                "DTL HIP reduces over a communicator with std::plus, std::multiplies, dtl::reduce_min or "
+                "dtl::reduce_max (docs/upstream.md)");
+  using W = reduce_wire_t<T>;
+  const context& ctx = comm.dtl_context();
+  const bool everyone = root == all_ranks;
+  if constexpr (std::is_same_v<W, T>) {
+    throw_if_failed(everyone ? ctx.allreduce(send.data(), recv.data(), send.size(), Kind::op)
+                             : ctx.reduce(send.data(), recv.data(), send.size(), Kind::op, root));
+  } else {
+    const std::vector<W> wide(send.begin(), send.end());
+    std::vector<W> out(send.size());
+    throw_if_failed(everyone ? ctx.allreduce(wide.data(), out.data(), wide.size(), Kind::op)
+                             : ctx.reduce(wide.data(), out.data(), wide.size(), Kind::op, root));
+    if (everyone || comm.rank() == root)
+      std::transform(out.begin(), out.end(), recv.begin(), [](const W& w) { return static_cast<T>(w); });
+  }
+}
+
+/// op's identity in T (the wire type's, converted, would be wrong for min and max of a narrower T).
+template <reduce_op Op, class T>
+constexpr T identity_of() {
+  if constexpr (Op == reduce_op::sum) {
+    return T{0};
+  } else if constexpr (Op == reduce_op::product) {
+    return T{1};
+  } else if constexpr (Op == reduce_op::min) {
+    return reduce_min<T>::identity();
+  } else {
+    return reduce_max<T>::identity();
+  }
+}
+
+/// recv[i] = op over ranks 0..rank() (inclusive) or 0..rank()-1 (exclusive; rank 0 gets op's
+/// identity) of send[i]. Host buffers, promoted as reduce_buffers.
+template <class Op, class T>
+void scan_buffers(const mpi::mpi_comm_adapter& comm, std::span<const T> send, std::span<T> recv, bool exclusive) {
+  using Kind = reduce_op_of<std::remove_cvref_t<Op>>;
+  static_assert(Kind::known,
+                "DTL HIP scans over a communicator with std::plus, std::multiplies, dtl::reduce_min or "
+                "dtl::reduce_max (docs/upstream.md)");
+  using W = reduce_wire_t<T>;
+  const context& ctx = comm.dtl_context();
+  const std::vector<W> wide(send.begin(), send.end());
+  std::vector<W> out(send.size());
+  throw_if_failed(exclusive ? ctx.exscan(wide.data(), out.data(), wide.size(), Kind::op)
+                            : ctx.scan(wide.data(), out.data(), wide.size(), Kind::op));
+  std::transform(out.begin(), out.end(), recv.begin(), [](const W& w) { return static_cast<T>(w); });
+  if (exclusive && comm.rank() == 0) std::fill_n(recv.begin(), send.size(), identity_of<Kind::op, T>());
+}
+
+}  // namespace dtl::detail
