@@ -68,6 +68,7 @@ TEST_SUITE("algorithms") {
       CHECK(dtl::try_reduce(Policy{}, v, 0, std::plus<>{}).value() == N * (N + 1) / 2);
       CHECK(dtl::reduce(Policy{}, v, std::int64_t{1} << 40, dtl::reduce_min<std::int64_t>{}) == (n == 0 ? std::int64_t{1} << 40 : 1));
       CHECK(dtl::reduce(Policy{}, v, 0, dtl::reduce_max<>{}) == N);
+      CHECK(dtl::reduce(Policy{}, v, std::int64_t{0}, dtl::reduce_sum<>{}) == N * (N + 1) / 2);  // upstream's name, native
       const auto r = dtl::distributed_reduce(Policy{}, v, 0, std::plus<>{});
       CHECK(r.has_global);
       CHECK(r.local_value == N * (N + 1) / 2);

@@ -22,4 +22,16 @@ TEST_SUITE("ops") {
       CHECK(dtl::reduce_max<int>{}(dtl::reduce_max<int>::identity(), x) == x);
     }
   }
+
+  TEST_CASE("reduce_sum and reduce_product: the operator and its identity") {
+    CHECK(dtl::reduce_sum<int>{}(3, -2) == 1);
+    CHECK(dtl::reduce_product<int>{}(3, -2) == -6);
+    CHECK(dtl::reduce_sum<>{}(2.5, 1) == 3.5);
+    CHECK(dtl::reduce_product<>{}(2.5, 2) == 5.0);
+    static_assert(dtl::reduce_sum<long>::identity() == 0 && dtl::reduce_product<long>::identity() == 1);
+    for (const int x : {-5, 0, 9}) {
+      CHECK(dtl::reduce_sum<int>{}(dtl::reduce_sum<int>::identity(), x) == x);
+      CHECK(dtl::reduce_product<int>{}(dtl::reduce_product<int>::identity(), x) == x);
+    }
+  }
 }

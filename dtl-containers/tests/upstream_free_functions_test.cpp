@@ -247,6 +247,12 @@ TEST_SUITE("mpi.upstream_free_functions") {
     std::vector<int> inplace = mine;
     CHECK(dtl::allreduce_inplace(comm, std::span<int>(inplace), std::plus<int>{}).has_value());
     CHECK(inplace == sum_ref);
+    // Upstream's own operator names: the same native sum, and a product.
+    CHECK(dtl::allreduce(comm, std::span<const int>(mine), std::span<int>(out), dtl::reduce_sum<int>{}).has_value());
+    CHECK(out == sum_ref);
+    dtl::result<long> twos = dtl::allreduce(comm, 2L, dtl::reduce_product<long>{});
+    REQUIRE(twos.has_value());
+    CHECK(*twos == (1L << n));
 
     dtl::result<double> total = dtl::allreduce(comm, 0.25 * me, std::plus<double>{});
     REQUIRE(total.has_value());

@@ -58,4 +58,36 @@ struct reduce_max<void> {
   }
 };
 
+/// Upstream's names for the sum and the product: a + b and a * b, with identities 0 and 1; on the
+/// paths where std::plus / std::multiplies are native (MPI, RCCL/NCCL), these are too.
+template <class T = void>
+struct reduce_sum {
+  DTL_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return a + b; }
+  static constexpr T identity() noexcept { return T{0}; }
+};
+
+template <class T = void>
+struct reduce_product {
+  DTL_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return a * b; }
+  static constexpr T identity() noexcept { return T{1}; }
+};
+
+template <>
+struct reduce_sum<void> {
+  using is_transparent = void;
+  template <class T, class U>
+  DTL_HOST_DEVICE constexpr std::common_type_t<T, U> operator()(const T& a, const U& b) const {
+    return a + b;
+  }
+};
+
+template <>
+struct reduce_product<void> {
+  using is_transparent = void;
+  template <class T, class U>
+  DTL_HOST_DEVICE constexpr std::common_type_t<T, U> operator()(const T& a, const U& b) const {
+    return a * b;
+  }
+};
+
 }  // namespace dtl

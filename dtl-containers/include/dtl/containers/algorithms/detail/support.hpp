@@ -47,9 +47,11 @@ template <class Op, class T>
 constexpr std::optional<native_reduction<T>> native_reduction_of() {
   if constexpr (!has_datatype_v<T>) {
     return std::nullopt;
-  } else if constexpr (std::is_same_v<Op, std::plus<>> || std::is_same_v<Op, std::plus<T>>) {
+  } else if constexpr (std::is_same_v<Op, std::plus<>> || std::is_same_v<Op, std::plus<T>> ||
+                       std::is_same_v<Op, reduce_sum<>> || std::is_same_v<Op, reduce_sum<T>>) {
     return native_reduction<T>{reduce_op::sum, T{0}};
-  } else if constexpr (std::is_same_v<Op, std::multiplies<>> || std::is_same_v<Op, std::multiplies<T>>) {
+  } else if constexpr (std::is_same_v<Op, std::multiplies<>> || std::is_same_v<Op, std::multiplies<T>> ||
+                       std::is_same_v<Op, reduce_product<>> || std::is_same_v<Op, reduce_product<T>>) {
     return native_reduction<T>{reduce_op::product, T{1}};
   } else if constexpr (std::is_same_v<Op, reduce_min<T>> || std::is_same_v<Op, reduce_min<>>) {
     return native_reduction<T>{reduce_op::min, reduce_min<T>::identity()};

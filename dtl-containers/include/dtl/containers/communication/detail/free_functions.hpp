@@ -51,8 +51,8 @@ inline void refuse_wildcards(const char* name, rank_t source, int tag) {
   return s;
 }
 
-/// The reduce_op of an upstream operator: std::plus / std::multiplies (upstream's reduce_sum and
-/// reduce_product), reduce_min, reduce_max. Other operators are refused at compile time.
+/// The reduce_op of an upstream operator: reduce_sum / std::plus, reduce_product / std::multiplies,
+/// reduce_min, reduce_max. Other operators are refused at compile time.
 template <class Op>
 struct reduce_op_of {
   static constexpr bool known = false;
@@ -67,6 +67,10 @@ struct reduce_op_of<std::multiplies<X>> {
   static constexpr bool known = true;
   static constexpr reduce_op op = reduce_op::product;
 };
+template <class X>
+struct reduce_op_of<reduce_sum<X>> : reduce_op_of<std::plus<X>> {};
+template <class X>
+struct reduce_op_of<reduce_product<X>> : reduce_op_of<std::multiplies<X>> {};
 template <class X>
 struct reduce_op_of<reduce_min<X>> {
   static constexpr bool known = true;
@@ -91,8 +95,8 @@ template <class Op, class T>
 void reduce_buffers(const mpi::mpi_comm_adapter& comm, std::span<const T> send, std::span<T> recv, rank_t root) {
   using Kind = reduce_op_of<std::remove_cvref_t<Op>>;
   static_assert(Kind::known,
-                "DTL HIP reduces over a communicator with std::plus, std::multiplies, dtl::reduce_min or "
-                "dtl::reduce_max (docs/upstream.md)");
+                "DTL HIP reduces over a communicator with dtl::reduce_sum, reduce_product, reduce_min, reduce_max, "
+                "std::plus or std::multiplies (docs/upstream.md)");
   using W = reduce_wire_t<T>;
   const context& ctx = comm.dtl_context();
   const bool everyone = root == all_ranks;
@@ -129,8 +133,8 @@ template <class Op, class T>
 void scan_buffers(const mpi::mpi_comm_adapter& comm, std::span<const T> send, std::span<T> recv, bool exclusive) {
   using Kind = reduce_op_of<std::remove_cvref_t<Op>>;
   static_assert(Kind::known,
-                "DTL HIP scans over a communicator with std::plus, std::multiplies, dtl::reduce_min or "
-                "dtl::reduce_max (docs/upstream.md)");
+                "DTL HIP scans over a communicator with dtl::reduce_sum, reduce_product, reduce_min, reduce_max, "
+                "std::plus or std::multiplies (docs/upstream.md)");
   using W = reduce_wire_t<T>;
   const context& ctx = comm.dtl_context();
   const std::vector<W> wide(send.begin(), send.end());
