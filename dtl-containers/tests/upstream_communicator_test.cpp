@@ -4,6 +4,7 @@
 // odd/even order of upstream's example, and a halo exchange as its Jacobi solver does), requests with
 // wait, test and waitany, and communication_error thrown on every rank where upstream throws.
 #include "test_environment.hpp"
+#include "upstream_checks.hpp"
 
 #include <dtl/containers/communication/domains.hpp>
 #include <dtl/containers/communication/upstream_communicator.hpp>
@@ -17,27 +18,11 @@
 
 namespace {
 
+using test_support::same_on_every_rank;
+using test_support::thrown_by;
+
 /// The value rank `from` contributes for element i: distinct per rank and element.
 int contribution(int from, std::size_t i) { return from * 1000 + static_cast<int>(i) * 7 + 3; }
-
-/// Runs `call`; returns the status of the communication_error it threw (ok if it threw none).
-template <class F>
-dtl::status thrown_by(F&& call) {
-  try {
-    call();
-  } catch (const dtl::communication_error& e) {
-    return e.error();
-  }
-  return {};
-}
-
-/// Every rank has `s` (the same code): what a collective's failure must give.
-void same_on_every_rank(dtl::mpi::mpi_comm_adapter& comm, const dtl::status& s, dtl::status_code code) {
-  CHECK(s.code() == code);
-  const int mine = static_cast<int>(s.code());
-  CHECK(comm.allreduce_min_value<int>(mine) == static_cast<int>(code));
-  CHECK(comm.allreduce_max_value<int>(mine) == static_cast<int>(code));
-}
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 // for the v-forms), wildcards refused on every rank, and dtl::reduce's vector forms beside its
 // communicator forms.
 #include "test_environment.hpp"
+#include "upstream_checks.hpp"
 
 #include <dtl/communication/communication.hpp>
 #include <dtl/communication/default_communicator.hpp>
@@ -21,6 +22,9 @@
 
 namespace {
 
+using test_support::same_on_every_rank;
+using test_support::thrown_by;
+
 /// What rank `from` contributes for element i.
 int contribution(int from, std::size_t i) { return from * 100 + static_cast<int>(i) * 7 + 1; }
 
@@ -33,28 +37,6 @@ std::vector<int> values_of(int from, std::size_t n) {
 
 /// How many elements rank r sends in the uneven forms: 1, 2, 3, ...
 std::size_t uneven_count(int r) { return static_cast<std::size_t>(r) + 1; }
-
-/// Runs `call`; the status of the communication_error it threw (ok if none).
-template <class F>
-dtl::status thrown_by(F&& call) {
-  try {
-    call();
-  } catch (const dtl::communication_error& e) {
-    return e.error();
-  }
-  return {};
-}
-
-/// Every rank has a status of `code`.
-void code_on_every_rank(dtl::mpi::mpi_comm_adapter& comm, const dtl::status& s, dtl::status_code code) {
-  CHECK(s.code() == code);
-  const int mine = static_cast<int>(s.code());
-  int lowest = 0, highest = 0;
-  CHECK(dtl::allreduce(comm, std::span<const int>(&mine, 1), std::span<int>(&lowest, 1), dtl::reduce_min<int>{}));
-  CHECK(dtl::allreduce(comm, std::span<const int>(&mine, 1), std::span<int>(&highest, 1), dtl::reduce_max<int>{}));
-  CHECK(lowest == static_cast<int>(code));
-  CHECK(highest == static_cast<int>(code));
-}
 
 }  // namespace
 
@@ -387,7 +369,7 @@ TEST_SUITE("mpi.upstream_free_functions") {
     CHECK(dtl::barrier(comm).has_value());
     int value = 1;
     const dtl::status s = thrown_by([&] { static_cast<void>(dtl::broadcast(comm, value, comm.size())); });  // no such root
-    code_on_every_rank(comm, s, dtl::status_code::invalid_rank);
+    same_on_every_rank(comm, s, dtl::status_code::invalid_rank);
     CHECK(dtl::barrier(comm).has_value());  // the communicator still works
   }
 
@@ -397,21 +379,21 @@ TEST_SUITE("mpi.upstream_free_functions") {
     std::vector<int> buffer(2, -1);
     int value = 0;
     const std::vector<int> out(2, 1);
-    code_on_every_rank(comm, thrown_by([&] { static_cast<void>(dtl::recv(comm, std::span<int>(buffer))); }),
+    same_on_every_rank(comm, thrown_by([&] { static_cast<void>(dtl::recv(comm, std::span<int>(buffer))); }),
                        dtl::status_code::not_supported);
-    code_on_every_rank(comm, thrown_by([&] { static_cast<void>(dtl::recv(comm, value, 0)); }), dtl::status_code::not_supported);
-    code_on_every_rank(comm, thrown_by([&] { static_cast<void>(dtl::recv(comm, value, dtl::any_source, 5)); }),
+    same_on_every_rank(comm, thrown_by([&] { static_cast<void>(dtl::recv(comm, value, 0)); }), dtl::status_code::not_supported);
+    same_on_every_rank(comm, thrown_by([&] { static_cast<void>(dtl::recv(comm, value, dtl::any_source, 5)); }),
                        dtl::status_code::not_supported);
-    code_on_every_rank(comm, thrown_by([&] {
+    same_on_every_rank(comm, thrown_by([&] {
                          static_cast<void>(dtl::irecv(comm, std::span<int>(buffer), 0, dtl::any_tag));
                        }),
                        dtl::status_code::not_supported);
-    code_on_every_rank(comm, thrown_by([&] {
+    same_on_every_rank(comm, thrown_by([&] {
                          static_cast<void>(dtl::sendrecv(comm, std::span<const int>(out), 0, 1, std::span<int>(buffer),
                                                          dtl::any_source, 1));
                        }),
                        dtl::status_code::not_supported);
-    code_on_every_rank(comm, thrown_by([&] {
+    same_on_every_rank(comm, thrown_by([&] {
                          static_cast<void>(dtl::sendrecv_replace(comm, std::span<int>(buffer), 0, 1, 0, dtl::any_tag));
                        }),
                        dtl::status_code::not_supported);

@@ -82,6 +82,14 @@ struct reduce_op_of<reduce_max<X>> {
   static constexpr reduce_op op = reduce_op::max;
 };
 
+/// Op's reduce_op_of, refused at compile time unless the context's collectives have it natively.
+template <class Op, class Kind = reduce_op_of<std::remove_cvref_t<Op>>>
+struct known_reduce_op : Kind {
+  static_assert(Kind::known,
+                "DTL HIP reduces and scans over a communicator with dtl::reduce_sum, reduce_product, reduce_min, "
+                "reduce_max, std::plus or std::multiplies (docs/upstream.md)");
+};
+
 /// What upstream reduces a T as: int, long and double as themselves, other integers as long,
 /// anything else (float too) as double.
 template <class T>
@@ -93,10 +101,7 @@ using reduce_wire_t =
 /// Counts in elements (send.size()), as upstream's.
 template <class Op, class T>
 void reduce_buffers(const mpi::mpi_comm_adapter& comm, std::span<const T> send, std::span<T> recv, rank_t root) {
-  using Kind = reduce_op_of<std::remove_cvref_t<Op>>;
-  static_assert(Kind::known,
-                "DTL HIP reduces over a communicator with dtl::reduce_sum, reduce_product, reduce_min, reduce_max, "
-                "std::plus or std::multiplies (docs/upstream.md)");
+  using Kind = known_reduce_op<Op>;
   using W = reduce_wire_t<T>;
   const context& ctx = comm.dtl_context();
   const bool everyone = root == all_ranks;
@@ -131,10 +136,7 @@ constexpr T identity_of() {
 /// identity) of send[i]. Host buffers, promoted as reduce_buffers.
 template <class Op, class T>
 void scan_buffers(const mpi::mpi_comm_adapter& comm, std::span<const T> send, std::span<T> recv, bool exclusive) {
-  using Kind = reduce_op_of<std::remove_cvref_t<Op>>;
-  static_assert(Kind::known,
-                "DTL HIP scans over a communicator with dtl::reduce_sum, reduce_product, reduce_min, reduce_max, "
-                "std::plus or std::multiplies (docs/upstream.md)");
+  using Kind = known_reduce_op<Op>;
   using W = reduce_wire_t<T>;
   const context& ctx = comm.dtl_context();
   const std::vector<W> wide(send.begin(), send.end());
