@@ -21,33 +21,12 @@
 #include <dtl/containers/communication/upstream_communicator.hpp>
 #include <dtl/core/result.hpp>
 
-#include <cstddef>
 #include <functional>
 #include <span>
 #include <utility>
 #include <vector>
 
 namespace dtl {
-
-namespace detail {
-
-/// Element counts or displacements as bytes (our context's byte forms take std::size_t).
-template <class T>
-std::vector<std::size_t> in_bytes_of(std::span<const size_type> elements) {
-  std::vector<std::size_t> out(elements.begin(), elements.end());
-  for (std::size_t& v : out) v *= sizeof(T);
-  return out;
-}
-template <class T>
-const std::byte* bytes_of(const T* p) noexcept {
-  return reinterpret_cast<const std::byte*>(p);
-}
-template <class T>
-std::byte* bytes_of(T* p) noexcept {
-  return reinterpret_cast<std::byte*>(p);
-}
-
-}  // namespace detail
 
 template <detail::upstream_comm Comm>
 result<void> barrier(Comm& comm) {
@@ -89,42 +68,36 @@ result<void> alltoall(Comm& comm, std::span<const T> send_data, std::span<T> rec
   return {};
 }
 
-// --- variable counts (elements). Ranks other than the root may pass empty counts. ---
+// --- variable counts (elements), the context's own element forms. Ranks other than the root may pass
+// empty counts. ---
 template <detail::upstream_comm Comm, typename T>
 result<void> scatterv(Comm& comm, std::span<const T> send_data, std::span<const size_type> send_counts,
                       std::span<const size_type> displacements, std::span<T> recv_data, rank_t root = 0) {
-  const auto counts = detail::in_bytes_of<T>(send_counts), displs = detail::in_bytes_of<T>(displacements);
-  detail::throw_if_failed(comm.dtl_context().scatterv(detail::bytes_of(send_data.data()), counts, displs,
-                                                      detail::bytes_of(recv_data.data()),
-                                                      recv_data.size() * sizeof(T), root));
+  detail::throw_if_failed(comm.dtl_context().scatterv(send_data.data(), send_counts, displacements, recv_data.data(),
+                                                      recv_data.size(), root));
   return {};
 }
 template <detail::upstream_comm Comm, typename T>
 result<void> gatherv(Comm& comm, std::span<const T> send_data, std::span<T> recv_data,
                      std::span<const size_type> recv_counts, std::span<const size_type> displacements,
                      rank_t root = 0) {
-  const auto counts = detail::in_bytes_of<T>(recv_counts), displs = detail::in_bytes_of<T>(displacements);
-  detail::throw_if_failed(comm.dtl_context().gatherv(detail::bytes_of(send_data.data()), send_data.size() * sizeof(T),
-                                                     detail::bytes_of(recv_data.data()), counts, displs, root));
+  detail::throw_if_failed(comm.dtl_context().gatherv(send_data.data(), send_data.size(), recv_data.data(), recv_counts,
+                                                     displacements, root));
   return {};
 }
 template <detail::upstream_comm Comm, typename T>
 result<void> allgatherv(Comm& comm, std::span<const T> send_data, std::span<T> recv_data,
                         std::span<const size_type> recv_counts, std::span<const size_type> displacements) {
-  const auto counts = detail::in_bytes_of<T>(recv_counts), displs = detail::in_bytes_of<T>(displacements);
-  detail::throw_if_failed(comm.dtl_context().allgatherv(detail::bytes_of(send_data.data()),
-                                                        send_data.size() * sizeof(T),
-                                                        detail::bytes_of(recv_data.data()), counts, displs));
+  detail::throw_if_failed(comm.dtl_context().allgatherv(send_data.data(), send_data.size(), recv_data.data(),
+                                                        recv_counts, displacements));
   return {};
 }
 template <detail::upstream_comm Comm, typename T>
 result<void> alltoallv(Comm& comm, std::span<const T> send_data, std::span<const size_type> send_counts,
                        std::span<const size_type> send_displacements, std::span<T> recv_data,
                        std::span<const size_type> recv_counts, std::span<const size_type> recv_displacements) {
-  const auto sc = detail::in_bytes_of<T>(send_counts), sd = detail::in_bytes_of<T>(send_displacements);
-  const auto rc = detail::in_bytes_of<T>(recv_counts), rd = detail::in_bytes_of<T>(recv_displacements);
-  detail::throw_if_failed(comm.dtl_context().alltoallv(detail::bytes_of(send_data.data()), sc, sd,
-                                                       detail::bytes_of(recv_data.data()), rc, rd));
+  detail::throw_if_failed(comm.dtl_context().alltoallv(send_data.data(), send_counts, send_displacements,
+                                                       recv_data.data(), recv_counts, recv_displacements));
   return {};
 }
 
