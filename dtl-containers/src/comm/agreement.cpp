@@ -1,0 +1,188 @@
+// The agreement step (detail/agreement.hpp): one small allreduce on the fast path; a second round, only
+// when some rank failed or the ranks disagree, finds out who and why.
+#include "comm/state.hpp"
+
+#include <dtl/core/try.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace dtl::detail {
+
+namespace {
+
+constexpr std::size_t name_bytes = 48;
+constexpr std::size_t message_bytes = 480;
+
+// The call's name and arguments, hashed: equal on every rank that makes the same call.
+std::int64_t fingerprint(const call_signature& call) {
+  const std::uint64_t h = fnv1a(call.args.data(), sizeof call.args, fnv1a(call.what, std::strlen(call.what)));
+  return static_cast<std::int64_t>(h >> 1);  // non-negative, so that ~h is negative and max() works on both
+}
+
+// What each rank tells the others in the second round.
+struct rank_report {
+  std::int32_t failed = 0;
+  std::int32_t code = 0;
+  std::int64_t args[6] = {};
+  char what[name_bytes] = {};
+};
+
+std::string rank_list(const std::vector<int>& ranks) {
+  std::string out;
+  for (std::size_t i = 0; i < ranks.size() && i < 8; ++i) out += fmt::format("{}{}", i == 0 ? "" : ", ", ranks[i]);
+  if (ranks.size() > 8) out += fmt::format(", ... ({} in all)", ranks.size());
+  return out;
+}
+
+// The ranks disagree on the call: say on what, rank by rank. (Only what every rank knows goes into the
+// message, so that it is the same on every rank: the labels of a call that every rank makes alike.)
+status disagreement(const call_signature& call, const std::vector<rank_report>& reports) {
+  const char* what = reports[0].what;
+  std::string detail;
+  const bool same_call = std::all_of(reports.begin(), reports.end(),
+                                     [&](const rank_report& r) { return std::strcmp(r.what, what) == 0; });
+  if (!same_call) {
+    for (std::size_t r = 0; r < reports.size() && r < 8; ++r)
+      detail += fmt::format("{}rank {} calls {}", r == 0 ? "" : ", ", r, reports[r].what);
+    return status(status_code::invalid_argument,
+                  fmt::format("the ranks call different collectives ({}); every rank must make the same collective "
+                              "calls, in the same order",
+                              detail));
+  }
+  for (std::size_t i = 0; i < call.labels.size() && call.labels[i] != nullptr; ++i) {
+    const bool differs = std::any_of(reports.begin(), reports.end(),
+                                     [&](const rank_report& r) { return r.args[i] != reports[0].args[i]; });
+    if (!differs) continue;
+    detail += fmt::format("{}{}:", detail.empty() ? "" : "; ", call.labels[i]);
+    for (std::size_t r = 0; r < reports.size() && r < 8; ++r)
+      detail += fmt::format("{} {} on rank {}", r == 0 ? "" : ",", reports[r].args[i], r);
+  }
+  return status(status_code::invalid_argument,
+                fmt::format("{}: the ranks pass different arguments ({}); every rank must pass the same", what,
+                            detail));
+}
+
+}  // namespace
+
+std::uint64_t fnv1a(const void* data, std::size_t bytes, std::uint64_t hash) noexcept {
+  for (std::size_t i = 0; i < bytes; ++i) {
+    hash ^= static_cast<const unsigned char*>(data)[i];
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+bool agreement_enabled() noexcept {
+  static const bool enabled = [] {
+    const char* text = std::getenv("DTL_AGREEMENT");
+    return text == nullptr || std::string_view(text) != "off";
+  }();
+  return enabled;
+}
+
+status agree_on(comm_backend& comm, const status& local, const call_signature& call) {
+  if (comm.size() == 1 || !agreement_enabled()) return local;
+  const int rank = comm.rank();
+  const std::int64_t mine = fingerprint(call);
+  // [lowest failing rank (as INT_MAX - rank), max fingerprint, max of ~fingerprint (= ~min)]
+  std::int64_t fast[3] = {local.ok() ? 0 : INT_MAX - rank, mine, ~mine};
+  DTL_TRY(comm.allreduce(fast, fast, 3, datatype::i64, reduce_op::max));
+  const bool all_ok = fast[0] == 0, same_call = fast[1] == mine && ~fast[2] == mine;
+  if (all_ok && same_call) return {};
+
+  // Second round: every rank's report, then the lowest failing rank's message.
+  rank_report report;
+  report.failed = local.ok() ? 0 : 1;
+  report.code = static_cast<std::int32_t>(local.code());
+  std::copy(call.args.begin(), call.args.end(), report.args);
+  std::strncpy(report.what, call.what, name_bytes - 1);
+  std::vector<rank_report> reports(static_cast<std::size_t>(comm.size()));
+  DTL_TRY(comm.allgather(&report, reports.data(), sizeof report));
+  if (all_ok) return disagreement(call, reports);
+
+  std::vector<int> failing;
+  for (std::size_t r = 0; r < reports.size(); ++r)
+    if (reports[r].failed != 0) failing.push_back(static_cast<int>(r));
+  const int first = static_cast<int>(INT_MAX - fast[0]);
+  char message[message_bytes] = {};
+  if (rank == first) std::snprintf(message, sizeof message, "%s", local.to_string().c_str());
+  DTL_TRY(comm.broadcast(message, sizeof message, first));
+  const auto code = static_cast<status_code>(reports[static_cast<std::size_t>(first)].code);
+  const bool every_rank_alike = failing.size() == reports.size() &&
+                                std::all_of(reports.begin(), reports.end(),
+                                            [&](const rank_report& r) { return r.code == reports[0].code; });
+  const char* what = reports[static_cast<std::size_t>(first)].what;  // the same on every rank
+  if (every_rank_alike) return status(code, fmt::format("{}: every rank failed; rank {}: {}", what, first, message));
+  return status(status_code::collective_failure,
+                fmt::format("{}: {} of {} ranks failed (rank{} {}); rank {}: {}", what, failing.size(),
+                            reports.size(), failing.size() == 1 ? "" : "s", rank_list(failing), first, message));
+}
+
+namespace {
+thread_local const char* t_current_collective = nullptr;
+}  // namespace
+
+const char* current_collective() noexcept { return t_current_collective; }
+
+status empty_context() {
+  return status(status_code::invalid_state,
+                "this context is empty (it was moved from, or split() left this rank out of every sub-context): "
+                "it has no ranks to communicate with");
+}
+
+collective_call::collective_call(context_state* state, const call_signature& signature)
+    : state_(state), signature_(signature), outer_(std::exchange(t_current_collective, signature.what)) {
+  if (state_ == nullptr) {
+    static_cast<void>(usable_ = empty_context());  // (void): nvcc warns on assigning a [[nodiscard]] type
+    return;
+  }
+  if (status s = state_->check(); !s.ok()) {
+    static_cast<void>(usable_ = std::move(s));
+    return;
+  }
+  if (state_->comm->size() == 1) return;  // nothing to pair up with
+  turn_ = std::unique_lock<std::mutex>(state_->collective_mutex, std::try_to_lock);
+  if (!turn_.owns_lock()) {
+    if (state_->collective_thread.load() == std::this_thread::get_id()) return;  // a collective inside our own
+    state_->shared_by_threads.store(true);
+    turn_.lock();
+  }
+  state_->collective_thread.store(std::this_thread::get_id());
+  if (state_->shared_by_threads.load())
+    static_cast<void>(shared_ = status(
+        status_code::invalid_state,
+        fmt::format("{}: this context was used by two threads at once (a collective began while another thread "
+                    "was inside one on it), so its calls may have paired with other calls on other ranks; the "
+                    "context no longer communicates. A context serves one thread at a time: give each thread "
+                    "its own (make_world_context() or split())",
+                    signature_.what)));
+}
+
+collective_call::~collective_call() {
+  t_current_collective = outer_;
+  if (turn_.owns_lock()) state_->collective_thread.store(std::thread::id());
+}
+
+status collective_call::agree(const status& local) {
+  if (!usable_.ok()) return usable_;
+  return agree_on(*state_->comm, shared_.ok() ? local : shared_, signature_);
+}
+
+status agree(const context& ctx, const status& local, const call_signature& call) {
+  collective_call c(context_access::state(ctx), call);
+  if (!c.usable().ok()) return c.usable();
+  return c.agree(local);
+}
+
+status agree(const context& ctx, const status& local) { return agree(ctx, local, call_signature{}); }
+
+}  // namespace dtl::detail

@@ -1,0 +1,495 @@
+// The gather, scatter, all-to-all and scan collectives of a context. Each one checks its arguments on
+// this rank, agrees on the outcome with the other ranks (collective_call), then moves host buffers
+// through the context's communicator, or device buffers through device_support::exchange (each of these
+// collectives is an all-to-all in bytes: byte_exchange).
+#include "comm/collectives.hpp"
+
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/core/try.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <tuple>
+#include <vector>
+
+namespace dtl {
+
+namespace detail {
+
+namespace {
+
+constexpr std::size_t size_max = std::numeric_limits<std::size_t>::max();
+
+status invalid(std::string message) { return status(status_code::invalid_argument, std::move(message)); }
+
+/// count * elem, false on overflow.
+bool times(std::size_t count, std::size_t elem, std::size_t& out) noexcept {
+  if (elem != 0 && count > size_max / elem) return false;
+  out = count * elem;
+  return true;
+}
+
+/// One side's counts and displacements (elements) in bytes, checked: one of each per rank, no overflow,
+/// and, for a side that receives, blocks that do not overlap (MPI's rule: a byte is written once).
+status side_in_bytes(const char* what, const char* side, std::size_t ranks, std::span<const std::size_t> counts,
+                     std::span<const std::size_t> displs, std::size_t elem, bool receives, std::vector<std::size_t>& bytes,
+                     std::vector<std::size_t>& offsets) {
+  if (counts.size() != ranks || displs.size() != ranks)
+    return invalid(fmt::format("{}: {} has {} counts and {} displacements; the context has {} ranks", what, side,
+                               counts.size(), displs.size(), ranks));
+  bytes.resize(ranks);
+  offsets.resize(ranks);
+  for (std::size_t r = 0; r < ranks; ++r)
+    if (!times(counts[r], elem, bytes[r]) || !times(displs[r], elem, offsets[r]) || offsets[r] > size_max - bytes[r])
+      return status(status_code::out_of_range,
+                    fmt::format("{}: {} block {} ({} elements at {}) is past the address space", what, side, r,
+                                counts[r], displs[r]));
+  // An empty block moves nothing: its displacement never offsets a pointer (it may be null).
+  for (std::size_t r = 0; r < ranks; ++r)
+    if (bytes[r] == 0) offsets[r] = 0;
+  if (!receives) return {};
+  std::vector<std::tuple<std::size_t, std::size_t, std::size_t>> blocks;  // start, end, rank
+  for (std::size_t r = 0; r < ranks; ++r)
+    if (bytes[r] != 0) blocks.emplace_back(offsets[r], offsets[r] + bytes[r], r);
+  std::sort(blocks.begin(), blocks.end());
+  for (std::size_t i = 1; i < blocks.size(); ++i)
+    if (std::get<0>(blocks[i]) < std::get<1>(blocks[i - 1]))
+      return invalid(fmt::format("{}: the blocks received from ranks {} and {} overlap (displacements {} and {})", what,
+                                 std::get<2>(blocks[i - 1]), std::get<2>(blocks[i]),
+                                 displs[std::get<2>(blocks[i - 1])], displs[std::get<2>(blocks[i])]));
+  return {};
+}
+
+bool any_nonzero(const std::vector<std::size_t>& bytes) noexcept {
+  return std::any_of(bytes.begin(), bytes.end(), [](std::size_t b) { return b != 0; });
+}
+
+/// Whether the buffers are device memory (a null one does not say); the two must be of one kind. Their
+/// devices go to `devices` (send's, recv's) when asked for.
+result<bool> on_device(const void* a, const void* b, std::pair<int, int>* devices = nullptr) {
+  if (!device_support::built()) return false;
+  int device_a = no_device, device_b = no_device;
+  if (a != nullptr) {
+    DTL_ASSIGN_OR_RETURN(device_a, device_support::device_of_memory(a));
+  }
+  if (b != nullptr) {
+    if (b == a) {
+      device_b = device_a;
+    } else {
+      DTL_ASSIGN_OR_RETURN(device_b, device_support::device_of_memory(b));
+    }
+  }
+  if (devices != nullptr) *devices = {device_a, device_b};
+  const bool on_a = device_a != no_device, on_b = device_b != no_device;
+  if (a != nullptr && b != nullptr && b != a && on_a != on_b)
+    return invalid("a collective's buffers must both be device memory or both host memory");
+  return on_a || on_b;
+}
+
+/// Null buffers that would move data, then where the buffers live.
+void check_buffers(prepared_exchange& p, const char* what) {
+  const bool sends = any_nonzero(p.x.send_bytes), receives = any_nonzero(p.x.recv_bytes);
+  if (p.local.ok() && sends && p.x.send == nullptr)
+    p.local = invalid(fmt::format("{}: the send buffer is nullptr", what));
+  if (p.local.ok() && receives && p.x.recv == nullptr)
+    p.local = invalid(fmt::format("{}: the receive buffer is nullptr", what));
+  if (!p.local.ok()) return;
+  std::pair<int, int> devices{no_device, no_device};
+  result<bool> device = on_device(p.x.send, p.x.recv, &devices);
+  p.x.send_device = devices.first;
+  p.x.recv_device = devices.second;
+  if (device) {
+    p.device = *device;
+    p.says = p.x.send != nullptr || p.x.recv != nullptr;
+  } else {
+    p.local = std::move(device).error();
+  }
+}
+
+/// What a rank tells the others in a count check: its count for the receiver, and where its buffers live.
+struct count_and_kind {
+  std::size_t count;
+  std::size_t kind;  // 0: no buffers given, 1: host memory, 2: device memory
+};
+std::size_t kind_of(const prepared_exchange& p) noexcept { return !p.says ? 0 : p.device ? 2 : 1; }
+
+/// Device or host, as every rank sees it from every rank's kind: device when some rank's buffers are,
+/// and none's are host memory (then it is invalid_argument on every rank).
+void settle_device(prepared_exchange& p, const std::vector<count_and_kind>& all, const char* what) {
+  const bool host = std::any_of(all.begin(), all.end(), [](const count_and_kind& c) { return c.kind == 1; });
+  const bool device = std::any_of(all.begin(), all.end(), [](const count_and_kind& c) { return c.kind == 2; });
+  p.device = device && !host;
+  if (device && host)
+    p.local = invalid(fmt::format("{}: some ranks pass device buffers and others host buffers", what));
+}
+
+prepared_exchange empty_exchange(std::size_t ranks) {
+  prepared_exchange p;
+  p.x.send_bytes.assign(ranks, 0);
+  p.x.send_displs.assign(ranks, 0);
+  p.x.recv_bytes.assign(ranks, 0);
+  p.x.recv_displs.assign(ranks, 0);
+  return p;
+}
+
+/// Rooted collectives: rank r's count must be the root's counts[r]. Every rank's count (and the kind of
+/// its buffers) goes to every rank (one small allgather, which takes no root, so that ranks passing
+/// different roots still pair up), and the root compares. Skipped under DTL_AGREEMENT=off.
+void check_rooted_counts(comm_backend& comm, prepared_exchange& p, const char* what, std::size_t count,
+                         std::span<const std::size_t> root_counts, int root) {
+  const auto n = static_cast<std::size_t>(comm.size());
+  if (n > 1 && !agreement_enabled()) return;
+  const count_and_kind mine{count, kind_of(p)};
+  std::vector<count_and_kind> all(n, mine);
+  if (n > 1)
+    if (status s = comm.allgather(&mine, all.data(), sizeof mine); !s.ok()) {
+      if (p.local.ok()) p.local = std::move(s);
+      return;
+    }
+  settle_device(p, all, what);
+  if (!p.local.ok() || comm.rank() != root || root_counts.size() != n) return;
+  for (std::size_t r = 0; r < n; ++r)
+    if (all[r].count != root_counts[r]) {
+      p.local = invalid(fmt::format("{}: rank {} passes count {}, the root's counts[{}] is {}", what, r, all[r].count, r,
+                                    root_counts[r]));
+      return;
+    }
+}
+
+/// The collective's data movement once its local checks are done: device buffers through
+/// device_support::exchange (which runs the agreement), host buffers after the agreement.
+template <class OnHost>
+result<void> finish(collective_call& call, const prepared_exchange& p, OnHost on_host) {
+  if (p.device && p.local.ok())
+    return device_support::exchange(*call.state().resources, *call.state().comm, call, p.x);
+  DTL_TRY(call.agree(p.local));
+  return on_host();
+}
+
+call_signature rooted_signature(const char* what, std::size_t count, std::size_t elem, int root, bool device) {
+  return {what,
+          {static_cast<std::int64_t>(count), static_cast<std::int64_t>(elem), root, device ? 1 : 0},
+          {"count", "element bytes", "root", "device buffers"}};
+}
+
+template <class T>
+T identity_of(reduce_op op) noexcept {
+  using limits = std::numeric_limits<T>;
+  switch (op) {
+    case reduce_op::sum: return T(0);
+    case reduce_op::product: return T(1);
+    case reduce_op::min: return limits::has_infinity ? limits::infinity() : limits::max();
+    case reduce_op::max: return limits::has_infinity ? -limits::infinity() : limits::lowest();
+  }
+  return T(0);
+}
+
+template <class T>
+void fill_identity_as(void* out, std::size_t count, reduce_op op) {
+  std::fill_n(static_cast<T*>(out), count, identity_of<T>(op));
+}
+
+/// What MPI_Exscan leaves undefined on rank 0: op's identity.
+void fill_identity(void* out, std::size_t count, datatype type, reduce_op op) {
+  switch (type) {
+    case datatype::i8: return fill_identity_as<std::int8_t>(out, count, op);
+    case datatype::u8: return fill_identity_as<std::uint8_t>(out, count, op);
+    case datatype::i16: return fill_identity_as<std::int16_t>(out, count, op);
+    case datatype::u16: return fill_identity_as<std::uint16_t>(out, count, op);
+    case datatype::i32: return fill_identity_as<std::int32_t>(out, count, op);
+    case datatype::u32: return fill_identity_as<std::uint32_t>(out, count, op);
+    case datatype::i64: return fill_identity_as<std::int64_t>(out, count, op);
+    case datatype::u64: return fill_identity_as<std::uint64_t>(out, count, op);
+    case datatype::f32: return fill_identity_as<float>(out, count, op);
+    case datatype::f64: return fill_identity_as<double>(out, count, op);
+  }
+}
+
+}  // namespace
+
+prepared_exchange prepare_alltoall(int ranks, const void* send, void* recv, std::size_t count_each,
+                                   std::size_t elem) {
+  const auto n = static_cast<std::size_t>(std::max(ranks, 0));
+  prepared_exchange p = empty_exchange(n);
+  p.x.send = send;
+  p.x.recv = recv;
+  std::size_t bytes = 0, total = 0;
+  if (!times(count_each, elem, bytes) || !times(bytes, n, total)) {
+    p.local = status(status_code::out_of_range,
+                     fmt::format("alltoall: {} elements to each of {} ranks is past the address space", count_each, n));
+    return p;
+  }
+  for (std::size_t r = 0; r < n; ++r) {
+    p.x.send_bytes[r] = p.x.recv_bytes[r] = bytes;
+    p.x.send_displs[r] = p.x.recv_displs[r] = r * bytes;
+  }
+  if (bytes != 0 && send == recv) p.local = invalid("alltoall: send and recv are one buffer (in place is not supported)");
+  if (bytes != 0) check_buffers(p, "alltoall");  // nothing to move (on every rank): no path to agree on
+  return p;
+}
+
+prepared_exchange prepare_alltoallv(int ranks, const void* send, std::span<const std::size_t> send_counts,
+                                    std::span<const std::size_t> send_displs, void* recv,
+                                    std::span<const std::size_t> recv_counts,
+                                    std::span<const std::size_t> recv_displs, std::size_t elem) {
+  const auto n = static_cast<std::size_t>(std::max(ranks, 0));
+  prepared_exchange p = empty_exchange(n);
+  p.x.send = send;
+  p.x.recv = recv;
+  p.local = side_in_bytes("alltoallv", "the send side", n, send_counts, send_displs, elem, false, p.x.send_bytes,
+                          p.x.send_displs);
+  if (p.local.ok())
+    p.local = side_in_bytes("alltoallv", "the receive side", n, recv_counts, recv_displs, elem, true, p.x.recv_bytes,
+                            p.x.recv_displs);
+  if (!p.local.ok()) {
+    p.x = empty_exchange(n).x;
+    return p;
+  }
+  if (send == recv && send != nullptr && any_nonzero(p.x.recv_bytes))
+    p.local = invalid("alltoallv: send and recv are one buffer (in place is not supported)");
+  check_buffers(p, "alltoallv");
+  return p;
+}
+
+call_signature alltoall_signature(const char* what, std::size_t count_each, std::size_t elem, bool device) {
+  return {what,
+          {static_cast<std::int64_t>(count_each), static_cast<std::int64_t>(elem), device ? 1 : 0},
+          {"count each", "element bytes", "device buffers"}};
+}
+
+void check_alltoallv_counts(comm_backend& comm, prepared_exchange& p, std::span<const std::size_t> send_counts,
+                            std::span<const std::size_t> recv_counts) {
+  const auto n = static_cast<std::size_t>(comm.size());
+  if (n > 1 && !agreement_enabled()) return;
+  // A rank whose counts are malformed sends "unknown": it reports its own failure.
+  constexpr std::size_t unknown = size_max;
+  std::vector<count_and_kind> out(n, count_and_kind{unknown, kind_of(p)}), in(n);
+  if (send_counts.size() == n)
+    for (std::size_t r = 0; r < n; ++r) out[r].count = send_counts[r];
+  if (n == 1)
+    in = out;
+  else if (status s = comm.alltoall(out.data(), in.data(), sizeof(count_and_kind)); !s.ok()) {
+    if (p.local.ok()) p.local = std::move(s);
+    return;
+  }
+  settle_device(p, in, "alltoallv");
+  if (!p.local.ok() || recv_counts.size() != n) return;
+  for (std::size_t r = 0; r < n; ++r)
+    if (in[r].count != unknown && in[r].count != recv_counts[r]) {
+      p.local = invalid(fmt::format("alltoallv: rank {} sends {} elements to rank {}, whose recv_counts[{}] is {}", r,
+                                    in[r].count, comm.rank(), r, recv_counts[r]));
+      return;
+    }
+}
+
+}  // namespace detail
+
+result<void> context::alltoall_raw(const void* send, void* recv, std::size_t count_each, std::size_t elem) const {
+  const detail::prepared_exchange p = detail::prepare_alltoall(size(), send, recv, count_each, elem);
+  detail::collective_call call(state_.get(), detail::alltoall_signature("alltoall", count_each, elem, p.device));
+  DTL_TRY(call.usable());
+  return detail::finish(call, p, [&]() -> result<void> {
+    if (count_each == 0) return {};
+    return state_->comm->alltoall(send, recv, count_each * elem);
+  });
+}
+
+result<void> context::alltoallv_raw(const void* send, std::span<const std::size_t> send_counts,
+                                    std::span<const std::size_t> send_displs, void* recv,
+                                    std::span<const std::size_t> recv_counts,
+                                    std::span<const std::size_t> recv_displs, std::size_t elem) const {
+  detail::prepared_exchange p =
+      detail::prepare_alltoallv(size(), send, send_counts, send_displs, recv, recv_counts, recv_displs, elem);
+  detail::collective_call call(state_.get(), detail::alltoall_signature("alltoallv", 0, elem, false));
+  DTL_TRY(call.usable());
+  detail::check_alltoallv_counts(*state_->comm, p, send_counts, recv_counts);
+  return detail::finish(call, p, [&]() -> result<void> {
+    const detail::byte_exchange& x = p.x;
+    return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), recv, x.recv_bytes.data(),
+                                   x.recv_displs.data());
+  });
+}
+
+namespace detail {
+namespace {
+
+/// gather (every rank's `count` elements to the root) or scatter (the root's blocks to every rank) as a
+/// byte exchange: the non-root side is one block to or from the root, the root's side one block per rank.
+prepared_exchange prepare_rooted(const char* what, int ranks, int rank, const void* send, void* recv, std::size_t count,
+                                 std::size_t elem, int root, bool to_root, std::size_t& bytes) {
+  const auto n = static_cast<std::size_t>(std::max(ranks, 0));
+  prepared_exchange p = empty_exchange(n);
+  p.local = check_root(root, ranks);
+  std::size_t total = 0;
+  bytes = 0;
+  if (p.local.ok() && (!times(count, elem, bytes) || !times(bytes, n, total)))
+    p.local = status(status_code::out_of_range,
+                     fmt::format("{}: {} elements for each of {} ranks is past the address space", what, count, n));
+  if (!p.local.ok() || bytes == 0) return p;
+  // The side every rank has (one block, exchanged with the root), and the root's other side.
+  std::vector<std::size_t>& one = to_root ? p.x.send_bytes : p.x.recv_bytes;
+  std::vector<std::size_t>& each = to_root ? p.x.recv_bytes : p.x.send_bytes;
+  std::vector<std::size_t>& each_displs = to_root ? p.x.recv_displs : p.x.send_displs;
+  one[static_cast<std::size_t>(root)] = bytes;
+  const bool at_root = rank == root;
+  if (to_root || at_root) p.x.send = send;
+  if (!to_root || at_root) p.x.recv = recv;
+  if (at_root) {
+    for (std::size_t r = 0; r < n; ++r) {
+      each[r] = bytes;
+      each_displs[r] = r * bytes;
+    }
+  }
+  check_buffers(p, what);
+  return p;
+}
+
+/// gatherv (to_root: every rank's `count` elements into the root's blocks) or scatterv (the root's blocks,
+/// one to each rank) as a byte exchange: the root's side from its counts and displacements, every rank's
+/// own block (`bytes`) exchanged with the root.
+prepared_exchange prepare_rooted_v(const char* what, int ranks, int rank, const void* send, void* recv,
+                                   std::size_t count, std::size_t elem, std::span<const std::size_t> root_counts,
+                                   std::span<const std::size_t> displs, int root, bool to_root, std::size_t& bytes) {
+  const auto n = static_cast<std::size_t>(std::max(ranks, 0));
+  prepared_exchange p = empty_exchange(n);
+  p.local = check_root(root, ranks);
+  bytes = 0;
+  if (p.local.ok() && !times(count, elem, bytes))
+    p.local = status(status_code::out_of_range, fmt::format("{}: {} elements is past the address space", what, count));
+  const bool at_root = rank == root;
+  if (p.local.ok() && at_root)
+    p.local = to_root ? side_in_bytes(what, "the root", n, root_counts, displs, elem, true, p.x.recv_bytes, p.x.recv_displs)
+                      : side_in_bytes(what, "the root", n, root_counts, displs, elem, false, p.x.send_bytes, p.x.send_displs);
+  if (p.local.ok()) {
+    p.x.send = to_root || at_root ? send : nullptr;
+    p.x.recv = !to_root || at_root ? recv : nullptr;
+    (to_root ? p.x.send_bytes : p.x.recv_bytes)[static_cast<std::size_t>(root)] = bytes;
+    check_buffers(p, what);
+  }
+  if (!p.local.ok()) p.x = empty_exchange(n).x;
+  return p;
+}
+
+}  // namespace
+}  // namespace detail
+
+result<void> context::gather_raw(const void* send, void* recv, std::size_t count, std::size_t elem, int root) const {
+  std::size_t bytes = 0;
+  const detail::prepared_exchange p =
+      detail::prepare_rooted("gather", size(), rank(), send, recv, count, elem, root, true, bytes);
+  detail::collective_call call(state_.get(), detail::rooted_signature("gather", count, elem, root, p.device));
+  DTL_TRY(call.usable());
+  return detail::finish(call, p, [&]() -> result<void> {
+    if (bytes == 0) return {};
+    const detail::byte_exchange& x = p.x;
+    return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), recv, x.recv_bytes.data(),
+                                   x.recv_displs.data());
+  });
+}
+
+result<void> context::scatter_raw(const void* send, void* recv, std::size_t count, std::size_t elem, int root) const {
+  std::size_t bytes = 0;
+  const detail::prepared_exchange p =
+      detail::prepare_rooted("scatter", size(), rank(), send, recv, count, elem, root, false, bytes);
+  detail::collective_call call(state_.get(), detail::rooted_signature("scatter", count, elem, root, p.device));
+  DTL_TRY(call.usable());
+  return detail::finish(call, p, [&]() -> result<void> {
+    if (bytes == 0) return {};
+    return state_->comm->scatterv(send, p.x.send_bytes.data(), p.x.send_displs.data(), recv, bytes, root);
+  });
+}
+
+result<void> context::gatherv_raw(const void* send, std::size_t count, void* recv,
+                                  std::span<const std::size_t> recv_counts, std::span<const std::size_t> displs,
+                                  std::size_t elem, int root) const {
+  std::size_t bytes = 0;
+  detail::prepared_exchange p =
+      detail::prepare_rooted_v("gatherv", size(), rank(), send, recv, count, elem, recv_counts, displs, root, true, bytes);
+  detail::collective_call call(state_.get(), detail::rooted_signature("gatherv", 0, elem, root, false));
+  DTL_TRY(call.usable());
+  detail::check_rooted_counts(*state_->comm, p, "gatherv", count, recv_counts, root);
+  return detail::finish(call, p, [&]() -> result<void> {
+    const detail::byte_exchange& x = p.x;
+    return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), x.recv, x.recv_bytes.data(),
+                                   x.recv_displs.data());
+  });
+}
+
+result<void> context::scatterv_raw(const void* send, std::span<const std::size_t> send_counts,
+                                   std::span<const std::size_t> displs, void* recv, std::size_t count,
+                                   std::size_t elem, int root) const {
+  std::size_t bytes = 0;
+  detail::prepared_exchange p =
+      detail::prepare_rooted_v("scatterv", size(), rank(), send, recv, count, elem, send_counts, displs, root, false, bytes);
+  detail::collective_call call(state_.get(), detail::rooted_signature("scatterv", 0, elem, root, false));
+  DTL_TRY(call.usable());
+  detail::check_rooted_counts(*state_->comm, p, "scatterv", count, send_counts, root);
+  return detail::finish(call, p, [&]() -> result<void> {
+    return state_->comm->scatterv(p.x.send, p.x.send_bytes.data(), p.x.send_displs.data(), recv, bytes, root);
+  });
+}
+
+result<void> context::allgatherv_raw(const void* send, std::size_t count, void* recv,
+                                     std::span<const std::size_t> recv_counts, std::span<const std::size_t> displs,
+                                     std::size_t elem) const {
+  const auto n = static_cast<std::size_t>(std::max(size(), 0));
+  detail::prepared_exchange p = detail::empty_exchange(n);
+  std::size_t bytes = 0;
+  if (!detail::times(count, elem, bytes))
+    p.local = status(status_code::out_of_range, fmt::format("allgatherv: {} elements is past the address space", count));
+  if (p.local.ok())
+    p.local = detail::side_in_bytes("allgatherv", "the receive side", n, recv_counts, displs, elem, true,
+                                    p.x.recv_bytes, p.x.recv_displs);
+  const auto me = static_cast<std::size_t>(std::max(rank(), 0));
+  if (p.local.ok() && me < recv_counts.size() && recv_counts[me] != count)
+    p.local = detail::invalid(fmt::format("allgatherv: this rank ({}) passes count {}, its recv_counts entry is {}", me, count,
+                                  recv_counts[me]));
+  if (p.local.ok()) {
+    p.x.send = send;
+    p.x.recv = recv;
+    p.x.send_bytes.assign(n, bytes);
+    // Every rank passes the same counts: when they are all zero, no rank has a path to agree on.
+    if (detail::any_nonzero(p.x.recv_bytes)) detail::check_buffers(p, "allgatherv");
+  }
+  if (!p.local.ok()) p.x = detail::empty_exchange(n).x;
+  // Every rank must pass the same counts (its displacements are its own): their hash is agreed on.
+  const std::uint64_t counts_hash = detail::fnv1a(recv_counts.data(), recv_counts.size_bytes());
+  detail::collective_call call(
+      state_.get(), {"allgatherv",
+                     {static_cast<std::int64_t>(counts_hash >> 1), static_cast<std::int64_t>(elem), p.device ? 1 : 0},
+                     {"recv_counts (hashed)", "element bytes", "device buffers"}});
+  DTL_TRY(call.usable());
+  return detail::finish(call, p, [&]() -> result<void> {
+    return state_->comm->allgatherv(send, bytes, recv, p.x.recv_bytes.data(), p.x.recv_displs.data());
+  });
+}
+
+result<void> context::scan_raw(const void* send, void* recv, std::size_t count, detail::datatype type, reduce_op op,
+                               bool exclusive) const {
+  const char* what = exclusive ? "exscan" : "scan";
+  status local;
+  if (count != 0 && (send == nullptr || recv == nullptr))
+    local = detail::invalid(fmt::format("{}: a buffer is nullptr", what));
+  if (local.ok() && count != 0) {
+    result<bool> device = detail::on_device(send, recv);
+    if (!device)
+      local = std::move(device).error();
+    else if (*device)
+      local = detail::invalid(fmt::format("{} takes host buffers (copy device data to the host first)", what));
+  }
+  detail::collective_call call(state_.get(), {what,
+                                              {static_cast<std::int64_t>(count), static_cast<std::int64_t>(type),
+                                               static_cast<std::int64_t>(op)},
+                                              {"count", "type", "operation"}});
+  DTL_TRY(call.usable());
+  DTL_TRY(call.agree(local));
+  if (count == 0) return {};
+  DTL_TRY(state_->comm->scan(send, recv, count, type, op, exclusive));
+  if (exclusive && rank() == 0) detail::fill_identity(recv, count, type, op);
+  return {};
+}
+
+}  // namespace dtl

@@ -1,0 +1,279 @@
+#include "comm/job.hpp"
+#include "comm/state.hpp"
+#include "transport/mpi_runtime.hpp"
+
+#include <dtl/containers/communication/abort.hpp>
+#include <dtl/containers/communication/environment.hpp>
+#include <dtl/containers/communication/world_comm.hpp>
+#include <dtl/core/placement.hpp>
+#include <dtl/core/status_error.hpp>
+#include <dtl/core/try.hpp>
+#if DTL_CONTAINERS_HAS_HIP
+#include <dtl/hip/device.hpp>
+#endif
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <string_view>
+
+namespace dtl {
+
+namespace detail {
+
+status environment_state::end() {
+  if (!alive.exchange(false)) return {};
+  std::vector<std::weak_ptr<context_state>> made;
+  {
+    std::lock_guard lock(mutex);
+    made.swap(contexts);
+  }
+  for (auto& weak : made)
+    if (auto state = weak.lock()) state->end();
+  return owns_mpi ? mpi_runtime::finish() : status{};
+}
+
+}  // namespace detail
+
+namespace {
+
+std::mutex g_mutex;  // one environment at a time
+std::weak_ptr<detail::environment_state> g_current;
+std::atomic<int> g_last_rank{-1};  // for messages after the environment (and MPI) ended
+
+// DTL_DEVICE, when set: a device id among this process's visible devices.
+result<std::optional<int>> device_from_environment() {
+  const char* text = std::getenv("DTL_DEVICE");
+  if (text == nullptr || *text == '\0') return std::optional<int>{};
+  int value = -1;
+  const char* end = text + std::strlen(text);
+  const auto [ptr, ec] = std::from_chars(text, end, value);
+  if (ec != std::errc() || ptr != end || value < 0)
+    return status(status_code::invalid_argument, fmt::format("DTL_DEVICE={} is not a device id (0, 1, ...)", text));
+  return std::optional<int>(value);
+}
+
+result<mpi_threads> threads_from_environment() {
+  const char* text = std::getenv("DTL_MPI_THREAD_LEVEL");
+  if (text == nullptr || *text == '\0') return mpi_threads::multiple;
+  const std::string_view value(text);
+  if (value == "single") return mpi_threads::single;
+  if (value == "funneled") return mpi_threads::funneled;
+  if (value == "serialized") return mpi_threads::serialized;
+  if (value == "multiple") return mpi_threads::multiple;
+  return status(status_code::invalid_argument,
+                fmt::format("DTL_MPI_THREAD_LEVEL={} is not single, funneled, serialized or multiple", text));
+}
+
+// DTL_DEVICE's id among the devices this process sees, in words that name the variable.
+status check_device_from_environment(int device) {
+  const int count = detail::device_support::device_count();
+  if (count > 0 && device < count) return detail::device_support::check_device(device);
+  if (count > 0)
+    return status(status_code::invalid_argument,
+                  fmt::format("DTL_DEVICE={}, but this process sees {} device(s) (ids 0..{})", device, count,
+                              count - 1));
+  const status none = detail::device_support::check_device(device);
+  return status(none.code(), fmt::format("DTL_DEVICE={}, but this process sees 0 devices: {}", device, none.message()));
+}
+
+result<bool> abort_on_exception_from_environment() {
+  const char* text = std::getenv("DTL_ABORT_ON_EXCEPTION");
+  if (text == nullptr || *text == '\0') return true;
+  const std::string_view value(text);
+  if (value == "1") return true;
+  if (value == "0") return false;
+  return status(status_code::invalid_argument, fmt::format("DTL_ABORT_ON_EXCEPTION={} is not 0 or 1", text));
+}
+
+result<int> choose_device(const environment_options& options, const detail::mpi_runtime::node_info& node) {
+  if (options.disable_gpu || !detail::device_support::built()) return no_device;
+  if (options.device) {
+    DTL_TRY(detail::device_support::check_device(*options.device));
+    return *options.device;
+  }
+  DTL_ASSIGN_OR_RETURN(const std::optional<int> chosen, device_from_environment());
+  if (chosen) {
+    DTL_TRY(check_device_from_environment(*chosen));
+    return *chosen;
+  }
+  const int count = detail::device_support::device_count();
+  if (count == 0) return no_device;
+  return node.local_rank % count;
+}
+
+result<std::shared_ptr<detail::environment_state>> start(int* argc, char*** argv, const environment_options& options) {
+  std::lock_guard lock(g_mutex);
+  if (auto current = g_current.lock(); current && current->alive)
+    return status(status_code::invalid_state, "a dtl::environment is already alive in this process");
+  mpi_threads threads = mpi_threads::multiple;
+  if (options.thread_level) {
+    threads = *options.thread_level;
+  } else {
+    DTL_ASSIGN_OR_RETURN(threads, threads_from_environment());
+  }
+  bool abort_on_exception = true;
+  if (options.abort_on_exception) {
+    abort_on_exception = *options.abort_on_exception;
+  } else {
+    DTL_ASSIGN_OR_RETURN(abort_on_exception, abort_on_exception_from_environment());
+  }
+  DTL_ASSIGN_OR_RETURN(const detail::mpi_runtime::start_info info, detail::mpi_runtime::start(argc, argv, threads));
+  auto state = std::make_shared<detail::environment_state>();
+  state->owns_mpi = info.initialised_here;
+  state->thread_level = info.thread_level;
+  state->abort_on_exception = abort_on_exception;
+  state->uncaught_at_start = std::uncaught_exceptions();
+  // From here on a failure must still finalise what start() initialised.
+  auto setup = [&]() -> status {
+    DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::comm_backend> world, detail::mpi_runtime::world());
+    state->rank = world->rank();
+    state->rank_count = world->size();
+    world->release();
+    DTL_ASSIGN_OR_RETURN(const detail::mpi_runtime::node_info node, detail::mpi_runtime::node());
+    state->local_rank = node.local_rank;
+    state->local_rank_count = node.local_rank_count;
+    DTL_ASSIGN_OR_RETURN(state->device, choose_device(options, node));
+    if (options.make_device_current && state->device >= 0) DTL_TRY(detail::device_support::make_current(state->device));
+    return {};
+  };
+  if (status s = setup(); !s.ok()) {
+    static_cast<void>(state->end());
+    return s;
+  }
+  g_current = state;
+  g_last_rank = state->rank;
+  return state;
+}
+
+// Destroyed while an exception thrown after its start propagates, with other ranks that would wait for
+// this one in their next collective (whether or not this environment initialised MPI).
+bool ended_by_exception(const detail::environment_state& state) noexcept {
+  return state.alive && state.abort_on_exception && state.rank_count > 1 &&
+         std::uncaught_exceptions() > state.uncaught_at_start && detail::mpi_runtime::world_rank() >= 0;
+}
+
+}  // namespace
+
+int detail::known_rank() noexcept {
+  if (const int rank = mpi_runtime::world_rank(); rank >= 0) return rank;
+  return std::max(g_last_rank.load(), 0);
+}
+
+environment::environment(std::shared_ptr<detail::environment_state> state) noexcept : state_(std::move(state)) {}
+
+environment::environment(int& argc, char**& argv, environment_options options)
+    : environment(value_or_throw(start(&argc, &argv, options))) {}
+
+environment::environment(environment_options options) : environment(value_or_throw(start(nullptr, nullptr, options))) {}
+
+result<environment> environment::create(int& argc, char**& argv, environment_options options) {
+  DTL_ASSIGN_OR_RETURN(auto state, start(&argc, &argv, options));
+  return environment(std::move(state));
+}
+
+result<environment> environment::create(environment_options options) {
+  DTL_ASSIGN_OR_RETURN(auto state, start(nullptr, nullptr, options));
+  return environment(std::move(state));
+}
+
+environment::environment(environment&&) noexcept = default;
+
+environment& environment::operator=(environment&& other) noexcept {
+  if (this != &other) {
+    if (state_) report_unhandled(state_->end());
+    state_ = std::move(other.state_);
+  }
+  return *this;
+}
+
+environment::~environment() {
+  if (!state_) return;
+  if (ended_by_exception(*state_))
+    detail::end_job(fmt::format("dtl: rank {}: the dtl::environment was destroyed by an exception; aborting the job so "
+                                "that the other ranks do not wait (environment_options::abort_on_exception = false "
+                                "or DTL_ABORT_ON_EXCEPTION=0 to finalise instead)\n",
+                                state_->rank),
+                    1);
+  report_unhandled(state_->end());
+}
+
+void environment::abort(int exit_code) const noexcept {
+  abort(status(status_code::canceled, fmt::format("environment::abort({}) was called", exit_code)), exit_code);
+}
+
+void environment::abort(const status& why, int exit_code) const noexcept { dtl::abort(why, exit_code); }
+
+result<context> environment::try_make_world_context() const { return try_make_world_context(device()); }
+
+result<context> environment::try_make_world_context(int device) const {
+  if (!state_ || !state_->alive) return status(status_code::invalid_state, "this dtl::environment has ended");
+  if (device != no_device) DTL_TRY(detail::device_support::check_device(device));
+  DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::comm_backend> world, detail::mpi_runtime::world());
+  return detail::make_context(state_, std::move(world), device);
+}
+
+context environment::make_world_context() const { return value_or_throw(try_make_world_context()); }
+context environment::make_world_context(int device) const { return value_or_throw(try_make_world_context(device)); }
+
+int environment::rank() const noexcept { return state_ ? state_->rank : 0; }
+int environment::rank_count() const noexcept { return state_ ? state_->rank_count : 1; }
+int environment::device() const noexcept { return state_ ? state_->device : no_device; }
+int environment::local_rank() const noexcept { return state_ ? state_->local_rank : 0; }
+int environment::local_rank_count() const noexcept { return state_ ? state_->local_rank_count : 1; }
+bool environment::has_mpi() const noexcept { return detail::mpi_runtime::built(); }
+bool environment::has_hip() const noexcept { return detail::device_support::built(); }
+bool environment::has_nccl() const noexcept { return build::has_nccl; }
+bool environment::owns_mpi() const noexcept { return state_ && state_->owns_mpi; }
+int environment::mpi_thread_level() const noexcept { return state_ ? state_->thread_level : 3; }
+
+bool environment::has_cuda() const noexcept {
+#if DTL_CONTAINERS_HAS_HIP
+  return std::string_view(hip::platform_name()) == "nvidia";
+#else
+  return false;
+#endif
+}
+
+const char* environment::mpi_thread_level_name() const noexcept {
+  static constexpr const char* names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
+                                          "MPI_THREAD_MULTIPLE"};
+  const int level = mpi_thread_level();
+  return level >= 0 && level <= 3 ? names[level] : "unknown";
+}
+
+std::string_view environment::thread_level_name() const noexcept {
+  static constexpr std::string_view names[] = {"single", "funneled", "serialized", "multiple"};
+  const int level = mpi_thread_level();
+  return level >= 0 && level <= 3 ? names[level] : std::string_view("unknown");
+}
+
+bool environment::is_initialized() noexcept {
+  std::lock_guard lock(g_mutex);
+  const auto current = g_current.lock();
+  return current && current->alive;
+}
+
+}  // namespace dtl
+
+namespace dtl::detail {
+
+result<context> try_make_current_world_context() {
+  std::shared_ptr<environment_state> state;
+  {
+    std::lock_guard lock(g_mutex);
+    state = g_current.lock();
+  }
+  if (!state || !state->alive)
+    return status(status_code::invalid_state, "dtl::world_comm(): no dtl::environment is alive in this process");
+  DTL_ASSIGN_OR_RETURN(std::unique_ptr<comm_backend> world, mpi_runtime::world());
+  return make_context(state, std::move(world), state->device);
+}
+
+}  // namespace dtl::detail

@@ -1,0 +1,575 @@
+// The container layer's GPU side, through the HIP layers: device checks, the collective path of a
+// context, device-buffer collectives (RCCL/NCCL, GPU-aware MPI, or MPI staged through pinned memory),
+// the algorithm lanes, and the shared memory spaces of device placements.
+#include "comm/state.hpp"
+#include "gpu_comm/device_resources.hpp"
+#include "gpu_comm/device_support.hpp"
+#include "transport/mpi_runtime.hpp"
+#include "transport/nccl_support.hpp"
+
+#include <dtl/containers/device/lane.hpp>
+#include <dtl/containers/placement_traits.hpp>
+#include <dtl/core/try.hpp>
+#include <dtl/hip/device.hpp>
+#include <dtl/hip/device_guard.hpp>
+#include <dtl/hip/error.hpp>
+#include <dtl/hip/hip_memory_transfer.hpp>
+#include <dtl/hip/pointer.hpp>
+#include <dtl/hip/progress_engine.hpp>
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <mutex>
+#include <string>
+
+namespace dtl::detail {
+
+void device_resources_deleter::operator()(device_resources* resources) const noexcept { delete resources; }
+
+namespace {
+
+// --- choosing the path (collective) ---
+
+status agreed(comm_backend& comm, bool& flag) {
+  int value = flag ? 1 : 0;
+  DTL_TRY(comm.allreduce(&value, &value, 1, datatype::i32, reduce_op::min));
+  flag = value != 0;
+  return {};
+}
+
+/// Which ranks share a GPU: each rank's node name and PCI bus id, compared.
+result<std::string> shared_gpus(comm_backend& comm, int device) {
+  std::array<char, 256> mine{};
+  char host[128] = {};
+  gethostname(host, sizeof host - 1);
+  char bus[64] = "none";
+  status found;
+  if (device >= 0)
+    if (const hipError_t e = hipDeviceGetPCIBusId(bus, sizeof bus, device); e != hipSuccess)
+      found = hip::to_status(e, fmt::format("hipDeviceGetPCIBusId on device {}", device));
+  DTL_TRY(agree_on(comm, found, {"finding which ranks share a GPU"}));
+  std::snprintf(mine.data(), mine.size(), "%s/%s", host, bus);
+  std::vector<std::array<char, 256>> all(static_cast<std::size_t>(comm.size()));
+  DTL_TRY(comm.allgather(mine.data(), all.data(), mine.size()));
+  for (std::size_t a = 0; a < all.size(); ++a)
+    for (std::size_t b = a + 1; b < all.size(); ++b)
+      if (std::strcmp(all[a].data(), all[b].data()) == 0)
+        return fmt::format("ranks {} and {} share GPU {}", a, b, all[a].data());
+  return std::string();
+}
+
+/// Confirms a GPU-aware MPI claim with a real allreduce of device memory (collective; only called
+/// when every rank's MPI claims GPU support, so that no rank hands device pointers to an MPI that
+/// would read them as host memory).
+result<bool> probe_gpu_aware(comm_backend& comm, int device) {
+  int* d = nullptr;
+  const int values[2] = {comm.rank() + 1, 0};
+  int back[2] = {0, 0};
+  // Each step's failure is agreed on before the next collective step, so that no rank is left in it.
+  status s = [&]() -> status {
+    DTL_ASSIGN_OR_RETURN(auto guard, hip::device_guard::enter(device));
+    DTL_HIP_TRY(hipMalloc(&d, 2 * sizeof(int)));
+    return hip::to_status(hipMemcpy(d, values, sizeof values, hipMemcpyHostToDevice), "hipMemcpy (probe)");
+  }();
+  s = agree_on(comm, s, {"probing GPU-aware MPI"});
+  if (s.ok()) s = comm.allreduce(d, d + 1, 1, datatype::i32, reduce_op::sum);
+  if (s.ok()) {
+    auto guard = hip::device_guard::enter(device);
+    s = guard ? hip::to_status(hipMemcpy(back, d, sizeof back, hipMemcpyDeviceToHost), "hipMemcpy (probe)")
+              : std::move(guard).error();
+  }
+  if (d != nullptr) {
+    auto guard = hip::device_guard::enter(device);
+    static_cast<void>(hipFree(d));
+  }
+  DTL_TRY(agree_on(comm, s, {"probing GPU-aware MPI (its result)"}));
+  const int p = comm.size();
+  return back[1] == p * (p + 1) / 2;
+}
+
+std::string_view override_from_environment() {
+  const char* text = std::getenv("DTL_COLLECTIVES");
+  return text != nullptr ? std::string_view(text) : std::string_view();
+}
+
+status choose_path(comm_backend& comm, device_resources& res) {
+  const int device = res.device;
+  // GPU-aware MPI: the library's claim for this platform, then a probe that every rank runs or none.
+  const mpi_runtime::gpu_awareness aware = mpi_runtime::query_gpu_awareness();
+  bool claims = device >= 0 && (std::string_view(hip::platform_name()) == "nvidia" ? aware.cuda : aware.rocm);
+  DTL_TRY(agreed(comm, claims));
+  bool gpu_aware = false;
+  if (claims) {
+    DTL_ASSIGN_OR_RETURN(gpu_aware, probe_gpu_aware(comm, device));
+    DTL_TRY(agreed(comm, gpu_aware));
+  }
+  res.mpi_gpu_aware = gpu_aware;
+  const std::string mpi_reason =
+      gpu_aware ? "MPI is GPU-aware (" + aware.detail + ", and a probe allreduce on device memory was right)"
+                : "MPI is not GPU-aware (" + aware.detail + (claims ? "; the probe allreduce failed" : "") + ")";
+
+  DTL_ASSIGN_OR_RETURN(const std::string sharing, shared_gpus(comm, device));
+  bool nccl_ok = nccl::built() && device >= 0 && sharing.empty();
+  DTL_TRY(agreed(comm, nccl_ok));
+  const std::string nccl_reason = !nccl::built()   ? "this build has no RCCL/NCCL"
+                                  : device < 0     ? "this context has no GPU"
+                                  : !sharing.empty() ? sharing + " (RCCL/NCCL need a GPU per rank)"
+                                  : nccl_ok          ? std::string(nccl::library_name()) + " on every rank"
+                                                     : "another rank cannot use RCCL/NCCL";
+
+  // DTL_COLLECTIVES: every rank must ask for the same path, and be able to take it.
+  const std::string_view wanted = override_from_environment();
+  status usable;
+  if (wanted == "nccl" && !nccl_ok)
+    usable = status(status_code::backend_not_available, "DTL_COLLECTIVES=nccl, but " + nccl_reason);
+  else if (wanted == "mpi_gpu_aware" && !gpu_aware)
+    usable = status(status_code::backend_not_available, "DTL_COLLECTIVES=mpi_gpu_aware, but " + mpi_reason);
+  else if (!wanted.empty() && wanted != "nccl" && wanted != "mpi_gpu_aware" && wanted != "mpi_staged" && wanted != "auto")
+    usable = status(status_code::invalid_argument,
+                    fmt::format("DTL_COLLECTIVES={} is not one of auto, nccl, mpi_gpu_aware, mpi_staged", wanted));
+  const std::int64_t asked = wanted == "nccl" ? 1 : wanted == "mpi_gpu_aware" ? 2 : wanted == "mpi_staged" ? 3 : 0;
+  DTL_TRY(agree_on(comm, usable, {"choosing the device collective path", {asked}, {"DTL_COLLECTIVES (1 nccl, 2 mpi_gpu_aware, 3 mpi_staged, 0 auto)"}}));
+
+  if (wanted == "mpi_staged") {
+    res.path = collective_path::mpi_staged;
+    res.reason = "DTL_COLLECTIVES=mpi_staged";
+  } else if (wanted == "mpi_gpu_aware" || (wanted != "nccl" && !nccl_ok && gpu_aware)) {
+    res.path = collective_path::mpi_gpu_aware;
+    res.reason = mpi_reason + "; RCCL/NCCL not used: " + nccl_reason;
+  } else if (nccl_ok) {
+    res.path = collective_path::nccl;
+    res.reason = nccl_reason + "; " + mpi_reason;
+  } else {
+    res.path = collective_path::mpi_staged;
+    res.reason = mpi_reason + "; RCCL/NCCL not used: " + nccl_reason;
+  }
+  return {};
+}
+
+}  // namespace
+
+// --- lanes ---
+
+result<std::shared_ptr<device_lane>> lane_of(device_resources& res, int device) {
+  std::lock_guard lock(res.mutex);
+  if (res.released) return status(status_code::invalid_state, "the context's GPU resources were released");
+  if (auto found = res.lanes.find(device); found != res.lanes.end()) return found->second;
+  DTL_ASSIGN_OR_RETURN(hip::hip_stream stream,
+                       hip::hip_stream::create(hip::stream_flags::non_blocking, stream_priority::normal, device));
+  auto lane = std::make_shared<device_lane>(device, std::move(stream));
+  res.lanes.emplace(device, lane);
+  return lane;
+}
+
+// --- moving device buffers ---
+
+result<nccl::communicator*> nccl_of(device_resources& res, comm_backend& comm) {
+  std::lock_guard lock(res.mutex);
+  if (res.released) return status(status_code::invalid_state, "the context's GPU resources were released");
+  if (!res.nccl) {
+    DTL_ASSIGN_OR_RETURN(res.nccl, nccl::create(comm, res.device));
+  }
+  return res.nccl.get();
+}
+
+result<nccl_lane> agreed_nccl_lane(device_resources& res, comm_backend& comm, collective_call& call, status ready) {
+  nccl_lane on;
+  if (ready.ok()) {
+    auto found = lane_of(res, res.device);
+    if (found)
+      on.lane = std::move(found).value();
+    else
+      ready = std::move(found).error();
+  }
+  DTL_TRY(call.agree(ready));
+  DTL_ASSIGN_OR_RETURN(on.comm, nccl_of(res, comm));
+  return on;
+}
+
+/// Pinned host memory of at least `bytes` for the staged path; call with res.mutex held.
+result<std::byte*> staging_of(device_resources& res, std::size_t bytes) {
+  if (res.staging_bytes < bytes) {
+    if (res.staging != nullptr) {
+      DTL_HIP_TRY(hipHostFree(res.staging));
+      res.staging = nullptr;
+      res.staging_bytes = 0;
+    }
+    DTL_HIP_TRY(hipHostMalloc(&res.staging, bytes, hipHostMallocDefault));
+    res.staging_bytes = bytes;
+  }
+  return static_cast<std::byte*>(res.staging);
+}
+
+namespace {
+
+status copy(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind, std::string_view what) {
+  if (bytes == 0) return {};
+  return hip::to_status(hipMemcpy(dst, src, bytes, kind), fmt::format("hipMemcpy of {} bytes ({})", bytes, what));
+}
+
+enum class collective { allreduce, reduce, broadcast, allgather };
+
+/// RCCL/NCCL take a collective when the path says so, they reduce this type, and the buffer lives on the
+/// communicator's device (a device_only<N> vector on another device goes through MPI instead).
+bool nccl_takes(const device_resources& res, collective kind, datatype type, const void* buffer) {
+  if (res.path != collective_path::nccl) return false;
+  if (kind != collective::broadcast && kind != collective::allgather && !nccl::supports(type)) return false;
+  const auto attr = hip::query_pointer(buffer);
+  return attr.has_value() && attr->device == res.device;
+}
+
+/// One collective on device buffers, blocking. `wait_device` first waits for all work on the device.
+/// What can fail before data moves (the device, the device's earlier work, RCCL/NCCL's communicator,
+/// the staging copy) is this rank's part of `call`'s agreement; a failure after the data moved (the copy
+/// back from staging) is this rank's own.
+status device_collective(device_resources& res, comm_backend& comm, collective_call& call, collective kind,
+                         const void* send, void* recv, std::size_t count, datatype type, reduce_op op, int root,
+                         bool wait_device) {
+  const std::size_t elem = kind == collective::broadcast || kind == collective::allgather ? 1 : datatype_size(type);
+  const std::size_t bytes = count * elem;
+  const int rank = comm.rank(), size = comm.size();
+  std::optional<hip::device_guard> guard;
+  status ready = [&]() -> status {
+    if (res.device >= 0) {
+      DTL_ASSIGN_OR_RETURN(hip::device_guard entered, hip::device_guard::enter(res.device));
+      guard.emplace(std::move(entered));
+    }
+    if (wait_device) DTL_HIP_TRY(hipDeviceSynchronize());
+    return {};
+  }();
+  if (res.path == collective_path::self) {
+    DTL_TRY(call.agree(ready));
+    if (kind == collective::broadcast || send == recv) return {};
+    return copy(recv, send, bytes, hipMemcpyDeviceToDevice, "self collective");
+  }
+  if (nccl_takes(res, kind, type, send)) {
+    DTL_ASSIGN_OR_RETURN(const nccl_lane on, agreed_nccl_lane(res, comm, call, std::move(ready)));
+    nccl::communicator* nc = on.comm;
+    const hipStream_t stream = on.stream();
+    switch (kind) {
+      case collective::allreduce: DTL_TRY(nccl::allreduce(*nc, send, recv, count, type, op, stream)); break;
+      case collective::reduce: DTL_TRY(nccl::reduce(*nc, send, recv, count, type, op, root, stream)); break;
+      case collective::broadcast: DTL_TRY(nccl::broadcast(*nc, recv, bytes, root, stream)); break;
+      case collective::allgather: DTL_TRY(nccl::allgather(*nc, send, recv, bytes, stream)); break;
+    }
+    DTL_HIP_TRY(hipStreamSynchronize(stream));
+    return {};
+  }
+  if (res.mpi_gpu_aware && res.path != collective_path::mpi_staged) {
+    DTL_TRY(call.agree(ready));
+    switch (kind) {
+      case collective::allreduce: return comm.allreduce(send, recv, count, type, op);
+      case collective::reduce: return comm.reduce(send, recv, count, type, op, root);
+      case collective::broadcast: return comm.broadcast(recv, bytes, root);
+      case collective::allgather: return comm.allgather(send, recv, bytes);
+    }
+  }
+  // Staged through pinned host memory.
+  std::lock_guard lock(res.mutex);
+  const std::size_t host_bytes = kind == collective::allgather ? bytes * static_cast<std::size_t>(size) : bytes;
+  std::byte* host = nullptr;
+  if (ready.ok()) {
+    auto staging = staging_of(res, std::max<std::size_t>(host_bytes, 1));
+    if (staging)
+      host = *staging;
+    else
+      ready = std::move(staging).error();
+  }
+  if (ready.ok()) {
+    switch (kind) {
+      case collective::allreduce:
+      case collective::reduce: ready = copy(host, send, bytes, hipMemcpyDeviceToHost, "staging"); break;
+      case collective::broadcast:
+        if (rank == root) ready = copy(host, recv, bytes, hipMemcpyDeviceToHost, "staging");
+        break;
+      case collective::allgather:
+        ready = copy(host + static_cast<std::size_t>(rank) * bytes, send, bytes, hipMemcpyDeviceToHost, "staging");
+        break;
+    }
+  }
+  DTL_TRY(call.agree(ready));
+  switch (kind) {
+    case collective::allreduce:
+      DTL_TRY(comm.allreduce(host, host, count, type, op));
+      return copy(recv, host, bytes, hipMemcpyHostToDevice, "staging");
+    case collective::reduce:
+      DTL_TRY(comm.reduce(host, host, count, type, op, root));
+      return rank == root ? copy(recv, host, bytes, hipMemcpyHostToDevice, "staging") : status{};
+    case collective::broadcast:
+      DTL_TRY(comm.broadcast(host, bytes, root));
+      return rank == root ? status{} : copy(recv, host, bytes, hipMemcpyHostToDevice, "staging");
+    case collective::allgather:
+      DTL_TRY(comm.allgather(host + static_cast<std::size_t>(rank) * bytes, host, bytes));
+      return copy(recv, host, host_bytes, hipMemcpyHostToDevice, "staging");
+  }
+  return {};
+}
+
+}  // namespace
+
+namespace device_support {
+
+bool built() noexcept { return true; }
+int device_count() noexcept { return hip::device_count(); }
+status check_device(int device) { return hip::check_device(device); }
+result<int> current_device() { return hip::current_device(); }
+
+status make_current(int device) {
+  DTL_TRY(hip::check_device(device));
+  DTL_HIP_TRY(hipSetDevice(device));
+  return {};
+}
+
+result<device_resources_ptr> create_resources(comm_backend& comm, int device) {
+  device_resources_ptr res(new device_resources);
+  res->device = device;
+  // One rank needs no collective, unless DTL_COLLECTIVES names a path: then that path is taken (a
+  // one-rank RCCL/NCCL communicator, say), so that it can be exercised on a single GPU.
+  const std::string_view wanted = override_from_environment();
+  if (comm.size() == 1 && (wanted.empty() || wanted == "auto")) {
+    res->path = collective_path::self;
+    res->reason = "one rank";
+    return res;
+  }
+  DTL_TRY(choose_path(comm, *res));
+  return res;
+}
+
+collective_path path(const device_resources& resources) noexcept { return resources.path; }
+const std::string& path_reason(const device_resources& resources) noexcept { return resources.reason; }
+bool mpi_takes_device_memory(const device_resources& resources) noexcept { return resources.mpi_gpu_aware; }
+
+void release(device_resources& res) noexcept {
+  std::map<int, std::shared_ptr<device_lane>> lanes;
+  nccl::communicator_ptr nccl;
+  {
+    std::lock_guard lock(res.mutex);
+    res.released = true;
+    lanes.swap(res.lanes);
+    nccl = std::move(res.nccl);
+  }
+  // Lanes in use elsewhere (a pending future) live on until their last user lets go.
+}
+
+result<int> device_of_memory(const void* ptr) {
+  if (hip::device_count() == 0) return no_device;
+  DTL_ASSIGN_OR_RETURN(const hip::pointer_attributes attr, hip::query_pointer(ptr));
+  return attr.kind == hip::memory_kind::device ? attr.device : no_device;
+}
+
+result<bool> is_device_memory(const void* ptr) {
+  DTL_ASSIGN_OR_RETURN(const int device, device_of_memory(ptr));
+  return device != no_device;
+}
+
+status allreduce(device_resources& res, comm_backend& comm, collective_call& call, const void* send, void* recv,
+                 std::size_t count, datatype type, reduce_op op) {
+  return device_collective(res, comm, call, collective::allreduce, send, recv, count, type, op, 0, true);
+}
+status reduce(device_resources& res, comm_backend& comm, collective_call& call, const void* send, void* recv,
+              std::size_t count, datatype type, reduce_op op, int root) {
+  return device_collective(res, comm, call, collective::reduce, send, recv, count, type, op, root, true);
+}
+status broadcast(device_resources& res, comm_backend& comm, collective_call& call, void* data, std::size_t bytes,
+                 int root) {
+  return device_collective(res, comm, call, collective::broadcast, data, data, bytes, datatype::u8, reduce_op::sum,
+                           root, true);
+}
+status allgather(device_resources& res, comm_backend& comm, collective_call& call, const void* send, void* recv,
+                 std::size_t bytes_each) {
+  return device_collective(res, comm, call, collective::allgather, send, recv, bytes_each, datatype::u8,
+                           reduce_op::sum, 0, true);
+}
+
+status fill(const context& ctx, int device, void* dst, std::size_t count, const void* pattern, std::size_t pattern_bytes) {
+  DTL_ASSIGN_OR_RETURN(std::shared_ptr<device_lane> lane, acquire_lane(ctx, device));
+  std::lock_guard lock(lane->mutex);
+  DTL_ASSIGN_OR_RETURN(auto guard, hip::device_guard::enter(device));
+  DTL_TRY(fill_pattern(dst, count, pattern, pattern_bytes, lane->stream.native_handle()));
+  return lane->stream.synchronize().error();
+}
+
+status copy(void* dst, const void* src, std::size_t bytes, transfer_kind kind) {
+  return hip::hip_memory_transfer::copy(dst, src, bytes, kind).error();
+}
+
+}  // namespace device_support
+
+result<std::shared_ptr<device_lane>> acquire_lane(const context& ctx, int device) {
+  context_state* state = context_access::state(ctx);
+  if (state == nullptr) return empty_context();
+  DTL_TRY(state->check());
+  DTL_TRY(hip::check_device(device));
+  return lane_of(*state->resources, device);
+}
+
+device_lane::~device_lane() {
+  for (void* chunk : chunks_)
+    if (const hipError_t e = hipHostFree(chunk); e != hipSuccess) report_unhandled(hip::to_status(e, "hipHostFree"));
+}
+
+device::device_scratch& device_lane::scratch_for(hipStream_t s) {
+  for (auto& [stream_of, scratch] : scratches_)
+    if (stream_of == s) return scratch;
+  return scratches_.emplace_back(s, device::device_scratch(device, s)).second;
+}
+
+result<void*> device_lane::take_slot() {
+  std::lock_guard lock(slots_mutex_);
+  if (free_slots_.empty()) {
+    constexpr std::size_t slots_per_chunk = 64;
+    void* chunk = nullptr;
+    DTL_HIP_TRY(hipHostMalloc(&chunk, slots_per_chunk * slot_bytes, hipHostMallocDefault));
+    chunks_.push_back(chunk);
+    for (std::size_t i = 0; i < slots_per_chunk; ++i) free_slots_.push_back(static_cast<std::byte*>(chunk) + i * slot_bytes);
+  }
+  void* slot = free_slots_.back();
+  free_slots_.pop_back();
+  return slot;
+}
+
+void device_lane::give_back(void* slot) noexcept {
+  std::lock_guard lock(slots_mutex_);
+  free_slots_.push_back(slot);
+}
+
+// --- the shared memory spaces of device placements ---
+
+namespace {
+
+template <class Space>
+result<std::shared_ptr<Space>> shared_space(int device) {
+  static std::mutex mutex;
+  static std::map<int, std::shared_ptr<Space>> spaces;
+  DTL_TRY(hip::check_device(device));
+  std::lock_guard lock(mutex);
+  auto& space = spaces[device];
+  if (!space) space = std::make_shared<Space>(device);
+  return space;
+}
+
+}  // namespace
+
+}  // namespace dtl::detail
+
+namespace dtl {
+
+result<std::shared_ptr<hip::hip_memory_space>> shared_device_memory_space(int device) {
+  return detail::shared_space<hip::hip_memory_space>(device);
+}
+result<std::shared_ptr<hip::hip_managed_memory_space>> shared_managed_memory_space(int device) {
+  return detail::shared_space<hip::hip_managed_memory_space>(device);
+}
+result<std::shared_ptr<hip::hip_device_preferred_memory_space>> shared_device_preferred_memory_space(int device) {
+  return detail::shared_space<hip::hip_device_preferred_memory_space>(device);
+}
+
+// --- the stream-ordered collectives of a context ---
+
+namespace {
+
+hip::future<void> failed(status s) { return hip::make_failed_future<void>(std::move(s)); }
+
+enum class stream_collective { allreduce, reduce, broadcast, allgather };
+
+hip::future<void> collective_on_stream(detail::context_state* state, stream_collective kind, const void* send,
+                                       void* recv, std::size_t count, detail::datatype type, reduce_op op, int root,
+                                       hip::stream_ref stream) {
+  const bool bytes_only = kind == stream_collective::broadcast || kind == stream_collective::allgather;
+  const detail::collective k = kind == stream_collective::allreduce ? detail::collective::allreduce
+                               : kind == stream_collective::reduce  ? detail::collective::reduce
+                               : kind == stream_collective::broadcast ? detail::collective::broadcast
+                                                                      : detail::collective::allgather;
+  // This rank's checks, agreed on below with the call's arguments.
+  const int size = state != nullptr ? state->comm->size() : 0, rank = state != nullptr ? state->comm->rank() : -1;
+  status local;
+  if (kind == stream_collective::reduce || kind == stream_collective::broadcast) local = detail::check_root(root, size);
+  const bool recv_here = kind != stream_collective::reduce || rank == root;
+  if (local.ok() && count != 0 && (send == nullptr || (recv_here && recv == nullptr)))
+    local = status(status_code::invalid_argument, "a collective's buffer is nullptr");
+  bool device_send = false;
+  if (local.ok() && count != 0) {
+    auto device = detail::device_support::is_device_memory(send);
+    if (device)
+      device_send = *device;
+    else
+      local = std::move(device).error();
+  }
+  static constexpr const char* names[] = {"allreduce (stream-ordered)", "reduce (stream-ordered)",
+                                          "broadcast (stream-ordered)", "allgather (stream-ordered)"};
+  detail::collective_call call(
+      state, {names[static_cast<int>(kind)],
+              {static_cast<std::int64_t>(count), static_cast<std::int64_t>(type), static_cast<std::int64_t>(op),
+               bytes_only && kind == stream_collective::allgather ? 0 : root, device_send ? 1 : 0},
+              {"count", "type", "operation", "root", "device buffers"}});
+  if (!call.usable().ok()) return failed(call.usable());
+  detail::device_resources& res = *state->resources;
+  if (device_send && detail::nccl_takes(res, k, type, send)) {
+    // Ordered on the caller's stream; only the agreement waits (for the other ranks, not the stream).
+    auto guard = hip::device_guard::enter(res.device);
+    if (!guard && local.ok()) local = std::move(guard).error();
+    if (status s = call.agree(local); !s.ok()) return failed(std::move(s));
+    auto nc = detail::nccl_of(res, *state->comm);
+    if (!nc) return failed(std::move(nc).error());
+    const std::size_t bytes = count * (bytes_only ? 1 : detail::datatype_size(type));
+    status s;
+    switch (kind) {
+      case stream_collective::allreduce: s = detail::nccl::allreduce(**nc, send, recv, count, type, op, stream.get()); break;
+      case stream_collective::reduce: s = detail::nccl::reduce(**nc, send, recv, count, type, op, root, stream.get()); break;
+      case stream_collective::broadcast: s = detail::nccl::broadcast(**nc, recv, bytes, root, stream.get()); break;
+      case stream_collective::allgather: s = detail::nccl::allgather(**nc, send, recv, bytes, stream.get()); break;
+    }
+    if (!s.ok()) return failed(std::move(s));
+    return hip::progress_engine::global().enqueue(stream, res.device);
+  }
+  // The MPI paths: wait for the stream's earlier work, move the data, done.
+  if (local.ok())
+    if (result<void> w = stream.synchronize(); !w) local = std::move(w).error();
+  if (device_send && local.ok()) {
+    status s = detail::device_collective(res, *state->comm, call, k, send, recv, count, type, op, root, false);
+    if (!s.ok()) return failed(std::move(s));
+    return hip::make_ready_future();
+  }
+  if (status s = call.agree(local); !s.ok()) return failed(std::move(s));
+  if (count == 0) return hip::make_ready_future();
+  const std::size_t bytes = count * (bytes_only ? 1 : detail::datatype_size(type));
+  status s;
+  switch (kind) {
+    case stream_collective::allreduce: s = state->comm->allreduce(send, recv, count, type, op); break;
+    case stream_collective::reduce: s = state->comm->reduce(send, recv, count, type, op, root); break;
+    case stream_collective::broadcast: s = state->comm->broadcast(recv, bytes, root); break;
+    case stream_collective::allgather: s = state->comm->allgather(send, recv, bytes); break;
+  }
+  if (!s.ok()) return failed(std::move(s));
+  return hip::make_ready_future();
+}
+
+}  // namespace
+
+hip::future<void> context::allreduce_on_stream(const void* send, void* recv, std::size_t count, detail::datatype type,
+                                               reduce_op op, hip::stream_ref stream) const {
+  return collective_on_stream(state_.get(), stream_collective::allreduce, send, recv, count, type, op, 0, stream);
+}
+hip::future<void> context::reduce_on_stream(const void* send, void* recv, std::size_t count, detail::datatype type,
+                                            reduce_op op, int root, hip::stream_ref stream) const {
+  return collective_on_stream(state_.get(), stream_collective::reduce, send, recv, count, type, op, root, stream);
+}
+hip::future<void> context::broadcast_on_stream(void* data, std::size_t bytes, int root, hip::stream_ref stream) const {
+  return collective_on_stream(state_.get(), stream_collective::broadcast, data, data, bytes, detail::datatype::u8, reduce_op::sum, root,
+                   stream);
+}
+hip::future<void> context::allgather_on_stream(const void* send, void* recv, std::size_t bytes_each,
+                                               hip::stream_ref stream) const {
+  return collective_on_stream(state_.get(), stream_collective::allgather, send, recv, bytes_each, detail::datatype::u8, reduce_op::sum,
+                   0, stream);
+}
+
+}  // namespace dtl

@@ -1,0 +1,889 @@
+// The MPI communicator, and bringing MPI up and down. The only file that includes mpi.h.
+#include "comm/job.hpp"
+#include "comm/state.hpp"
+#include "transport/backend.hpp"
+#include "transport/mpi_runtime.hpp"
+
+#include <dtl/containers/communication/context.hpp>
+
+#include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>
+#endif
+
+#include <dtl/core/try.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace dtl::detail {
+
+namespace {
+
+// The one place an MPI error becomes a status: mpi_error (530) with MPI's code and text.
+status mpi_status(int error, std::string_view what) {
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int length = 0;
+  if (MPI_Error_string(error, text, &length) != MPI_SUCCESS) std::snprintf(text, sizeof text, "MPI error %d", error);
+  int error_class = error;
+  MPI_Error_class(error, &error_class);
+  return status(status_code::mpi_error, fmt::format("{} failed", what),
+                native_error{error, fmt::format("MPI error class {}", error_class), std::string(text)});
+}
+
+#define DTL_MPI_TRY(call)                                                    \
+  do {                                                                       \
+    if (const int dtl_mpi_err_ = (call); dtl_mpi_err_ != MPI_SUCCESS)        \
+      return mpi_status(dtl_mpi_err_, #call);                                \
+  } while (false)
+
+bool finalized() noexcept {
+  int done = 0;
+  MPI_Finalized(&done);
+  return done != 0;
+}
+
+// --- threads: taking turns, and waiting without holding the turn ---
+//
+// At MPI_THREAD_MULTIPLE threads call MPI freely. At SERIALIZED, DTL's MPI calls take turns under one
+// process-wide mutex, and no collective blocks while it holds the turn: it starts a non-blocking call,
+// then tests it, giving the turn up between tests, so that another thread's collective (on another
+// context) progresses meanwhile. Holding the turn across a blocking collective would deadlock two
+// threads whose collectives the ranks reach in different orders. At FUNNELED and SINGLE only the
+// thread that initialised MPI may call it; other threads get invalid_state.
+int g_thread_level = MPI_THREAD_MULTIPLE;
+std::thread::id g_main_thread;
+std::mutex g_mpi_mutex;
+double g_timeout_s = 0;  // DTL_COLLECTIVE_TIMEOUT; 0: wait as long as it takes
+
+using mpi_turn = std::unique_lock<std::mutex>;
+
+const char* thread_level_name(int level) noexcept {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    default: return "MPI_THREAD_MULTIPLE";
+  }
+}
+
+result<mpi_turn> take_turn() {
+  if (g_thread_level >= MPI_THREAD_MULTIPLE) return mpi_turn();
+  if (g_thread_level >= MPI_THREAD_SERIALIZED) return mpi_turn(g_mpi_mutex);
+  if (std::this_thread::get_id() != g_main_thread)
+    return status(status_code::invalid_state,
+                  fmt::format("MPI runs at {}, where only the thread that initialised it may call MPI, and this is "
+                              "another thread; ask for MPI_THREAD_SERIALIZED or more (DTL_MPI_THREAD_LEVEL, "
+                              "environment_options::thread_level) to communicate from several threads",
+                              thread_level_name(g_thread_level)));
+  return mpi_turn();
+}
+
+#define DTL_MPI_TURN(name) \
+  auto name##_taken = take_turn();   \
+  if (!name##_taken) return std::move(name##_taken).error(); \
+  mpi_turn name = std::move(name##_taken).value()
+
+[[noreturn]] void abort_on_timeout(const char* call, MPI_Comm comm, double waited) {
+  const char* collective = current_collective();
+  const std::string what = collective != nullptr ? fmt::format("{} ({})", collective, call) : std::string(call);
+  int world_rank = 0, rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  end_job(fmt::format("dtl: rank {} (rank {} of {} in its context): {} has waited {:.1f} s for the other ranks "
+                      "(DTL_COLLECTIVE_TIMEOUT={:g}): a rank skipped this collective, called another one, or is "
+                      "stuck. Ending the job.\n",
+                      world_rank, rank, size, what, waited, g_timeout_s),
+          1);
+}
+
+/// Completes a non-blocking call started with `turn` held (run_collective): tests it, giving the turn up
+/// between tests and watching DTL_COLLECTIVE_TIMEOUT.
+status wait_for(MPI_Request& request, mpi_turn& turn, const char* what, MPI_Comm comm) {
+  const auto start = std::chrono::steady_clock::now();
+  for (unsigned tries = 0;; ++tries) {
+    int done = 0;
+    if (const int e = MPI_Test(&request, &done, MPI_STATUS_IGNORE); e != MPI_SUCCESS) return mpi_status(e, what);
+    if (done != 0) return {};
+    if (g_timeout_s > 0 && tries % 1024 == 0) {
+      const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (waited > g_timeout_s) abort_on_timeout(what, comm, waited);
+    }
+    // Give the turn up every few tests (a yield is a system call: not after every test, which would
+    // cost more than the small collective itself).
+    if (turn.owns_lock() && tries % 16 == 15) {
+      turn.unlock();
+      std::this_thread::yield();
+      turn.lock();
+    }
+  }
+}
+
+/// One collective: MPI's blocking call where no turn must be given up and no deadline watched
+/// (MPI_THREAD_MULTIPLE without DTL_COLLECTIVE_TIMEOUT, or a single thread): Open MPI's blocking
+/// collectives are several times faster on small messages than its non-blocking ones. Otherwise the
+/// non-blocking call, completed by wait_for().
+template <class Blocking, class Start>
+status run_collective(mpi_turn& turn, const char* what, MPI_Comm comm, Blocking blocking, Start start) {
+  if (!turn.owns_lock() && g_timeout_s <= 0) {
+    if (const int e = blocking(); e != MPI_SUCCESS) return mpi_status(e, what);
+    return {};
+  }
+  MPI_Request request = MPI_REQUEST_NULL;
+  if (const int e = start(&request); e != MPI_SUCCESS) return mpi_status(e, what);
+  return wait_for(request, turn, what, comm);
+}
+
+MPI_Datatype mpi_type(datatype type) noexcept {
+  switch (type) {
+    case datatype::i8: return MPI_INT8_T;
+    case datatype::u8: return MPI_UINT8_T;
+    case datatype::i16: return MPI_INT16_T;
+    case datatype::u16: return MPI_UINT16_T;
+    case datatype::i32: return MPI_INT32_T;
+    case datatype::u32: return MPI_UINT32_T;
+    case datatype::i64: return MPI_INT64_T;
+    case datatype::u64: return MPI_UINT64_T;
+    case datatype::f32: return MPI_FLOAT;
+    case datatype::f64: return MPI_DOUBLE;
+  }
+  return MPI_DATATYPE_NULL;
+}
+
+MPI_Op mpi_op(reduce_op op) noexcept {
+  switch (op) {
+    case reduce_op::sum: return MPI_SUM;
+    case reduce_op::product: return MPI_PROD;
+    case reduce_op::min: return MPI_MIN;
+    case reduce_op::max: return MPI_MAX;
+  }
+  return MPI_OP_NULL;
+}
+
+// MPI counts are int. Byte counts are sent in units of the largest power of two (up to 64 bytes) that
+// divides all of them, so that up to 2^31 units move in one call; where every count (and offset) fits in
+// an int, plain MPI_BYTE does, without a datatype made and freed per call.
+/// Send and receive buffers for MPI that are never one pointer. Open MPI's non-blocking collectives
+/// (libnbc, which DTL calls at MPI_THREAD_SERIALIZED) read a send buffer equal to the receive buffer
+/// as MPI_IN_PLACE, and on a rank with nothing to move such an "in place" all-to-all returns without
+/// taking its tag (seen with Open MPI 4.1.6): every later collective on the communicator then pairs
+/// with the wrong one, and the next one hangs on every rank. DTL never means in place by passing one
+/// pointer twice; it happens where a side moves nothing (nullptr, or a staging buffer of no bytes), and
+/// that side gets a pointer of its own here (never read or written: its counts are zero).
+struct separate_buffers {
+  const void* send;
+  void* recv;
+};
+separate_buffers separate(const void* send, bool sends, void* recv, bool receives) noexcept {
+  static std::byte unused_send, unused_recv;
+  if (send != recv) return {send, recv};
+  if (!sends) send = &unused_send;
+  if (!receives) recv = &unused_recv;
+  return {send, recv};
+}
+bool any_bytes(const std::size_t* bytes, std::size_t n) noexcept {
+  return std::any_of(bytes, bytes + n, [](std::size_t b) { return b != 0; });
+}
+
+class byte_unit {
+ public:
+  /// `common`: a number every count divides; `largest`: the largest count or offset.
+  byte_unit(std::size_t common, std::size_t largest) noexcept {
+    unit_ = largest <= static_cast<std::size_t>(INT_MAX) ? 1 : 64;
+    while (unit_ > 1 && common % unit_ != 0) unit_ /= 2;
+  }
+  byte_unit(const byte_unit&) = delete;
+  byte_unit& operator=(const byte_unit&) = delete;
+  ~byte_unit() {
+    if (type_ != MPI_DATATYPE_NULL && type_ != MPI_BYTE) MPI_Type_free(&type_);
+  }
+  status commit() {
+    if (unit_ == 1) {
+      type_ = MPI_BYTE;
+      return {};
+    }
+    DTL_MPI_TRY(MPI_Type_contiguous(static_cast<int>(unit_), MPI_BYTE, &type_));
+    DTL_MPI_TRY(MPI_Type_commit(&type_));
+    return {};
+  }
+  result<int> count(std::size_t bytes, std::string_view what) const {
+    const std::size_t units = bytes / unit_;
+    if (units > static_cast<std::size_t>(INT_MAX))
+      return status(status_code::out_of_range,
+                    fmt::format("{}: {} bytes is more than MPI moves in one call (2^31 units of {} bytes)", what,
+                                bytes, unit_));
+    return static_cast<int>(units);
+  }
+  [[nodiscard]] MPI_Datatype type() const noexcept { return type_; }
+
+ private:
+  std::size_t unit_;
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+class mpi_window final : public window {
+ public:
+  /// `extents`: the bytes each rank exposes, so that an access past the owner's region is refused here.
+  mpi_window(MPI_Win win, std::vector<std::uint64_t> extents) noexcept : win_(win), extents_(std::move(extents)) {}
+  ~mpi_window() override { release(); }
+  status get(int owner, std::size_t offset, void* dst, std::size_t bytes) override {
+    return access(owner, offset, bytes, [&](int count) {
+      return MPI_Get(dst, count, MPI_BYTE, owner, static_cast<MPI_Aint>(offset), count, MPI_BYTE, win_);
+    });
+  }
+  status put(int owner, std::size_t offset, const void* src, std::size_t bytes) override {
+    return access(owner, offset, bytes, [&](int count) {
+      return MPI_Put(src, count, MPI_BYTE, owner, static_cast<MPI_Aint>(offset), count, MPI_BYTE, win_);
+    });
+  }
+  void release() noexcept override {
+    auto turn = take_turn();
+    if (!turn) return;  // a thread that may not call MPI: the window goes with MPI_Finalize
+    if (win_ != MPI_WIN_NULL && !finalized()) MPI_Win_free(&win_);
+    win_ = MPI_WIN_NULL;
+  }
+
+ private:
+  template <class Op>
+  status access(int owner, std::size_t offset, std::size_t bytes, Op op) {
+    DTL_MPI_TURN(turn);
+    if (win_ == MPI_WIN_NULL) return status(status_code::invalid_state, "the window was released");
+    if (owner < 0 || static_cast<std::size_t>(owner) >= extents_.size())
+      return status(status_code::invalid_rank, fmt::format("rank {} is outside [0, {})", owner, extents_.size()));
+    const std::uint64_t extent = extents_[static_cast<std::size_t>(owner)];
+    if (offset > extent || bytes > extent - offset)
+      return status(status_code::out_of_range,
+                    fmt::format("bytes [{}, {}) are outside the {} bytes that rank {} exposes", offset, offset + bytes,
+                                extent, owner));
+    if (bytes > static_cast<std::size_t>(INT_MAX))
+      return status(status_code::out_of_range, fmt::format("a remote access of {} bytes is too large", bytes));
+    // The exclusive lock makes each access atomic with respect to other remote accesses.
+    DTL_MPI_TRY(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, owner, 0, win_));
+    const int err = op(static_cast<int>(bytes));
+    const int unlock = MPI_Win_unlock(owner, win_);
+    if (err != MPI_SUCCESS) return mpi_status(err, fmt::format("one-sided access to rank {} (offset {})", owner, offset));
+    if (unlock != MPI_SUCCESS) return mpi_status(unlock, "MPI_Win_unlock");
+    return {};
+  }
+  MPI_Win win_;
+  std::vector<std::uint64_t> extents_;
+};
+
+// --- point-to-point ---
+
+/// The largest message MPI is handed in one piece: INT_MAX bytes (MPI counts are int), or less under
+/// DTL_MPI_MESSAGE_LIMIT, which tests set to exercise the pieces without gigabytes of memory.
+std::size_t g_message_limit = static_cast<std::size_t>(INT_MAX);
+
+/// The pieces of one message: ceil(bytes / limit), at least one (a zero-byte message is one piece).
+std::size_t piece_count(std::size_t bytes) noexcept {
+  return bytes == 0 ? 1 : (bytes + g_message_limit - 1) / g_message_limit;
+}
+
+/// One point-to-point transfer: an MPI request per piece.
+class mpi_request final : public comm_request {
+ public:
+  mpi_request(std::vector<MPI_Request> requests, std::size_t bytes, MPI_Comm comm, const char* what) noexcept
+      : requests_(std::move(requests)), bytes_(bytes), comm_(comm), what_(what) {}
+  ~mpi_request() override {
+    if (status s = wait(); !s.ok()) report_unhandled(s);
+  }
+  result<bool> test() override {
+    DTL_MPI_TURN(turn);
+    int done = 0;
+    DTL_MPI_TRY(MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &done, MPI_STATUSES_IGNORE));
+    return done != 0;
+  }
+  status wait() override {
+    DTL_MPI_TURN(turn);
+    if (!turn.owns_lock() && g_timeout_s <= 0) {
+      if (const int e = MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+          e != MPI_SUCCESS)
+        return mpi_status(e, what_);
+      return {};
+    }
+    for (MPI_Request& r : requests_)
+      if (r != MPI_REQUEST_NULL) DTL_TRY(wait_for(r, turn, what_, comm_));
+    return {};
+  }
+  std::size_t bytes() const noexcept override { return bytes_; }
+
+ private:
+  std::vector<MPI_Request> requests_;
+  std::size_t bytes_;
+  MPI_Comm comm_;
+  const char* what_;
+};
+
+/// Posts the pieces of one message with `post(piece_address, piece_bytes, request)`.
+template <class Post>
+result<comm_request_ptr> post_pieces(std::byte* buf, std::size_t bytes, MPI_Comm comm, const char* what, Post post) {
+  std::vector<MPI_Request> requests(piece_count(bytes), MPI_REQUEST_NULL);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const std::size_t offset = i * g_message_limit;
+    const int piece = static_cast<int>(std::min(bytes - std::min(bytes, offset), g_message_limit));
+    if (const int e = post(buf != nullptr ? buf + offset : nullptr, piece, &requests[i]); e != MPI_SUCCESS) {
+      for (std::size_t j = 0; j < i; ++j) {  // what was posted must not outlive its buffer
+        MPI_Cancel(&requests[j]);
+        MPI_Wait(&requests[j], MPI_STATUS_IGNORE);
+      }
+      return mpi_status(e, what);
+    }
+  }
+  return comm_request_ptr(std::make_unique<mpi_request>(std::move(requests), bytes, comm, what));
+}
+
+class mpi_comm final : public comm_backend {
+ public:
+  /// `comm` carries collectives and the user's messages; `control` and `internal` are duplicates of it
+  /// (see p2p_channel).
+  mpi_comm(MPI_Comm comm, MPI_Comm control, MPI_Comm internal) noexcept
+      : comm_(comm), control_(control), internal_(internal) {
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &size_);
+    int* ub = nullptr;
+    int found = 0;
+    if (MPI_Comm_get_attr(comm_, MPI_TAG_UB, &ub, &found) == MPI_SUCCESS && found != 0 && ub != nullptr) max_tag_ = *ub;
+  }
+  /// Makes the channel duplicates of `comm` (collective over its ranks) and takes ownership of all three.
+  static result<std::unique_ptr<comm_backend>> make(MPI_Comm comm, mpi_turn& turn) {
+    MPI_Comm control = MPI_COMM_NULL, internal = MPI_COMM_NULL;
+    status made = run_collective(
+        turn, "MPI_Comm_dup (control channel)", comm, [&] { return MPI_Comm_dup(comm, &control); },
+        [&](MPI_Request* r) { return MPI_Comm_idup(comm, &control, r); });
+    if (made.ok())
+      made = run_collective(
+          turn, "MPI_Comm_dup (internal channel)", comm, [&] { return MPI_Comm_dup(comm, &internal); },
+          [&](MPI_Request* r) { return MPI_Comm_idup(comm, &internal, r); });
+    for (MPI_Comm c : {comm, control, internal})
+      if (made.ok() && c != MPI_COMM_NULL)
+        if (const int e = MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN); e != MPI_SUCCESS)
+          made = mpi_status(e, "MPI_Comm_set_errhandler");
+    if (!made.ok()) {
+      for (MPI_Comm* c : {&comm, &control, &internal})
+        if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
+      return made;
+    }
+    return std::unique_ptr<comm_backend>(std::make_unique<mpi_comm>(comm, control, internal));
+  }
+  ~mpi_comm() override { release(); }
+
+  int rank() const noexcept override { return rank_; }
+  int size() const noexcept override { return size_; }
+  bool is_mpi() const noexcept override { return true; }
+
+  // Each collective runs through run_collective(): MPI's blocking call where it can, else the
+  // non-blocking one, waited for without holding the turn.
+
+  status barrier() override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    return run_collective(
+        turn, "MPI_Barrier", comm_, [&] { return MPI_Barrier(comm_); }, [&](MPI_Request* r) { return MPI_Ibarrier(comm_, r); });
+  }
+
+  status allreduce(const void* send, void* recv, std::size_t count, datatype type, reduce_op op) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    const std::size_t size = datatype_size(type);
+    for (std::size_t done = 0; done < count;) {  // MPI counts are int: large buffers go in pieces
+      const int n = static_cast<int>(std::min<std::size_t>(count - done, INT_MAX));
+      void* out = static_cast<std::byte*>(recv) + done * size;
+      const void* in = send == recv ? MPI_IN_PLACE : static_cast<const std::byte*>(send) + done * size;
+      DTL_TRY(run_collective(
+          turn, "MPI_Allreduce", comm_, [&] { return MPI_Allreduce(in, out, n, mpi_type(type), mpi_op(op), comm_); },
+          [&](MPI_Request* r) { return MPI_Iallreduce(in, out, n, mpi_type(type), mpi_op(op), comm_, r); }));
+      done += static_cast<std::size_t>(n);
+    }
+    return {};
+  }
+
+  status reduce(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, int root) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    DTL_TRY(check_root(root, size_));
+    const std::size_t size = datatype_size(type);
+    const bool in_place = send == recv && rank_ == root;
+    for (std::size_t done = 0; done < count;) {
+      const int n = static_cast<int>(std::min<std::size_t>(count - done, INT_MAX));
+      void* out = recv != nullptr ? static_cast<std::byte*>(recv) + done * size : nullptr;
+      const void* in = in_place ? MPI_IN_PLACE : static_cast<const std::byte*>(send) + done * size;
+      DTL_TRY(run_collective(
+          turn, "MPI_Reduce", comm_, [&] { return MPI_Reduce(in, out, n, mpi_type(type), mpi_op(op), root, comm_); },
+          [&](MPI_Request* r) { return MPI_Ireduce(in, out, n, mpi_type(type), mpi_op(op), root, comm_, r); }));
+      done += static_cast<std::size_t>(n);
+    }
+    return {};
+  }
+
+  status broadcast(void* data, std::size_t bytes, int root) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    DTL_TRY(check_root(root, size_));
+    byte_unit unit(bytes, bytes);
+    DTL_TRY(unit.commit());
+    DTL_ASSIGN_OR_RETURN(const int count, unit.count(bytes, "broadcast"));
+    return run_collective(
+        turn, "MPI_Bcast", comm_, [&] { return MPI_Bcast(data, count, unit.type(), root, comm_); },
+        [&](MPI_Request* r) { return MPI_Ibcast(data, count, unit.type(), root, comm_, r); });
+  }
+
+  status allgather(const void* send, void* recv, std::size_t bytes_each) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    byte_unit unit(bytes_each, bytes_each);
+    DTL_TRY(unit.commit());
+    DTL_ASSIGN_OR_RETURN(const int count, unit.count(bytes_each, "allgather"));
+    const void* in = send == static_cast<const std::byte*>(recv) + static_cast<std::size_t>(rank_) * bytes_each
+                         ? MPI_IN_PLACE
+                         : send;
+    return run_collective(
+        turn, "MPI_Allgather", comm_, [&] { return MPI_Allgather(in, count, unit.type(), recv, count, unit.type(), comm_); },
+        [&](MPI_Request* r) { return MPI_Iallgather(in, count, unit.type(), recv, count, unit.type(), comm_, r); });
+  }
+
+  status gatherv(const void* send, std::size_t bytes, void* recv, const std::vector<std::size_t>& bytes_per_rank,
+                 int root) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    DTL_TRY(check_root(root, size_));
+    if (bytes_per_rank.size() != static_cast<std::size_t>(size_) || bytes_per_rank[static_cast<std::size_t>(rank_)] != bytes)
+      return status(status_code::invalid_argument, "gatherv: the byte counts do not match the ranks");
+    std::size_t common = bytes;
+    for (const std::size_t b : bytes_per_rank) common |= b;
+    std::size_t total = 0;
+    for (const std::size_t b : bytes_per_rank) total += b;
+    byte_unit unit(common == 0 ? 64 : common & (~common + 1), total);  // lowest set bit: divides every count
+    DTL_TRY(unit.commit());
+    std::vector<int> counts(bytes_per_rank.size()), displs(bytes_per_rank.size());
+    std::size_t offset = 0;
+    for (std::size_t r = 0; r < bytes_per_rank.size(); ++r) {
+      DTL_ASSIGN_OR_RETURN(counts[r], unit.count(bytes_per_rank[r], "gatherv"));
+      DTL_ASSIGN_OR_RETURN(displs[r], unit.count(offset, "gatherv (total at the root)"));
+      offset += bytes_per_rank[r];
+    }
+    DTL_ASSIGN_OR_RETURN(const int count, unit.count(bytes, "gatherv"));
+    return run_collective(
+        turn, "MPI_Gatherv", comm_,
+        [&] { return MPI_Gatherv(send, count, unit.type(), recv, counts.data(), displs.data(), unit.type(), root, comm_); },
+        [&](MPI_Request* r) {
+          return MPI_Igatherv(send, count, unit.type(), recv, counts.data(), displs.data(), unit.type(), root, comm_, r);
+        });
+  }
+
+  // alltoallv, scatterv and allgatherv take MPI's own call while every count and offset fits in one
+  // message (an int of bytes, or DTL_MPI_MESSAGE_LIMIT); past it, every peer's part goes as messages in
+  // pieces (pairwise_exchange). Which of the two is a choice every rank must make alike, while each rank
+  // knows only its own counts: one small allreduce of the largest decides (fits_everywhere). Where MPI
+  // has large counts (MPI-4's _c calls) and no smaller limit is set, those take any size in one call.
+
+  status alltoall(const void* send, void* recv, std::size_t bytes_each) override {
+    const std::size_t n = static_cast<std::size_t>(size_);
+    if (bytes_each > g_message_limit) {  // every rank passes the same bytes_each: every rank comes here
+      std::vector<std::size_t> counts(n, bytes_each), displs(n);
+      for (std::size_t r = 0; r < n; ++r) displs[r] = r * bytes_each;
+      return pairwise_exchange(send, counts.data(), displs.data(), recv, counts.data(), displs.data(),
+                               "alltoall (in pieces)");
+    }
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    const int count = static_cast<int>(bytes_each);
+    const auto [in, out] = separate(send, bytes_each != 0, recv, bytes_each != 0);
+    return run_collective(
+        turn, "MPI_Alltoall", comm_,
+        [&] { return MPI_Alltoall(in, count, MPI_BYTE, out, count, MPI_BYTE, comm_); },
+        [&](MPI_Request* r) { return MPI_Ialltoall(in, count, MPI_BYTE, out, count, MPI_BYTE, comm_, r); });
+  }
+
+  status alltoallv(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
+                   const std::size_t* recv_bytes, const std::size_t* recv_displs) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    const std::size_t n = static_cast<std::size_t>(size_);
+    {
+      const auto [in, out] = separate(send, any_bytes(send_bytes, n), recv, any_bytes(recv_bytes, n));
+      send = in;
+      recv = out;
+    }
+#if MPI_VERSION >= 4
+    if (g_message_limit == static_cast<std::size_t>(INT_MAX)) {
+      std::vector<MPI_Count> sc(n), rc(n);
+      std::vector<MPI_Aint> sd(n), rd(n);
+      for (std::size_t r = 0; r < n; ++r) {
+        sc[r] = static_cast<MPI_Count>(send_bytes[r]);
+        sd[r] = static_cast<MPI_Aint>(send_displs[r]);
+        rc[r] = static_cast<MPI_Count>(recv_bytes[r]);
+        rd[r] = static_cast<MPI_Aint>(recv_displs[r]);
+      }
+      return run_collective(
+          turn, "MPI_Alltoallv_c", comm_,
+          [&] { return MPI_Alltoallv_c(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_); },
+          [&](MPI_Request* r) {
+            return MPI_Ialltoallv_c(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_, r);
+          });
+    }
+#endif
+    std::size_t largest = 0;
+    for (std::size_t r = 0; r < n; ++r)
+      largest = std::max({largest, send_bytes[r], send_displs[r], recv_bytes[r], recv_displs[r]});
+    DTL_ASSIGN_OR_RETURN(const bool fits, fits_everywhere(turn, largest));
+    if (fits) {
+      std::vector<int> sc(n), sd(n), rc(n), rd(n);
+      for (std::size_t r = 0; r < n; ++r) {
+        sc[r] = static_cast<int>(send_bytes[r]);
+        sd[r] = static_cast<int>(send_displs[r]);
+        rc[r] = static_cast<int>(recv_bytes[r]);
+        rd[r] = static_cast<int>(recv_displs[r]);
+      }
+      return run_collective(
+          turn, "MPI_Alltoallv", comm_,
+          [&] { return MPI_Alltoallv(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_); },
+          [&](MPI_Request* r) {
+            return MPI_Ialltoallv(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_, r);
+          });
+    }
+    // Past a message: every peer's part as point-to-point messages in pieces, on the internal channel.
+    turn = {};
+    return pairwise_exchange(send, send_bytes, send_displs, recv, recv_bytes, recv_displs, "alltoallv (in pieces)");
+  }
+
+  status scatterv(const void* send, const std::size_t* bytes_per_rank, const std::size_t* displs, void* recv,
+                  std::size_t bytes, int root) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    DTL_TRY(check_root(root, size_));
+    const std::size_t n = static_cast<std::size_t>(size_);
+    const bool at_root = rank_ == root;
+    std::size_t largest = bytes;
+    if (at_root)
+      for (std::size_t r = 0; r < n; ++r) largest = std::max({largest, bytes_per_rank[r], displs[r]});
+    DTL_ASSIGN_OR_RETURN(const bool fits, fits_everywhere(turn, largest));
+    if (fits) {
+      std::vector<int> counts(at_root ? n : 0), offsets(at_root ? n : 0);
+      for (std::size_t r = 0; r < counts.size(); ++r) {
+        counts[r] = static_cast<int>(bytes_per_rank[r]);
+        offsets[r] = static_cast<int>(displs[r]);
+      }
+      const int count = static_cast<int>(bytes);
+      // The root's own part: in place when it already sits where the root's recv is.
+      const bool in_place = at_root && recv == static_cast<const std::byte*>(send) + displs[static_cast<std::size_t>(root)];
+      void* out = in_place ? MPI_IN_PLACE : recv;
+      return run_collective(
+          turn, "MPI_Scatterv", comm_,
+          [&] { return MPI_Scatterv(send, counts.data(), offsets.data(), MPI_BYTE, out, count, MPI_BYTE, root, comm_); },
+          [&](MPI_Request* r) {
+            return MPI_Iscatterv(send, counts.data(), offsets.data(), MPI_BYTE, out, count, MPI_BYTE, root, comm_, r);
+          });
+    }
+    std::vector<std::size_t> none(n, 0), sb(n, 0), sd(n, 0), rb(n, 0);
+    if (at_root) {
+      sb.assign(bytes_per_rank, bytes_per_rank + n);
+      sd.assign(displs, displs + n);
+    }
+    rb[static_cast<std::size_t>(root)] = bytes;
+    turn = {};
+    return pairwise_exchange(send, sb.data(), sd.data(), recv, rb.data(), none.data(), "scatterv (in pieces)");
+  }
+
+  status allgatherv(const void* send, std::size_t bytes, void* recv, const std::size_t* bytes_per_rank,
+                    const std::size_t* displs) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    const std::size_t n = static_cast<std::size_t>(size_), me = static_cast<std::size_t>(rank_);
+    if (bytes != bytes_per_rank[me])
+      return status(status_code::invalid_argument, "allgatherv: this rank's count does not match its entry");
+    std::size_t largest = 0;
+    for (std::size_t r = 0; r < n; ++r) largest = std::max({largest, bytes_per_rank[r], displs[r]});
+    DTL_ASSIGN_OR_RETURN(const bool fits, fits_everywhere(turn, largest));
+    if (fits) {
+      std::vector<int> counts(n), offsets(n);
+      for (std::size_t r = 0; r < n; ++r) {
+        counts[r] = static_cast<int>(bytes_per_rank[r]);
+        offsets[r] = static_cast<int>(displs[r]);
+      }
+      const void* in = send == static_cast<const std::byte*>(recv) + displs[me] ? MPI_IN_PLACE : send;
+      const int count = static_cast<int>(bytes);
+      return run_collective(
+          turn, "MPI_Allgatherv", comm_,
+          [&] { return MPI_Allgatherv(in, count, MPI_BYTE, recv, counts.data(), offsets.data(), MPI_BYTE, comm_); },
+          [&](MPI_Request* r) {
+            return MPI_Iallgatherv(in, count, MPI_BYTE, recv, counts.data(), offsets.data(), MPI_BYTE, comm_, r);
+          });
+    }
+    std::vector<std::size_t> sb(n, bytes), sd(n, 0);
+    turn = {};
+    return pairwise_exchange(send, sb.data(), sd.data(), recv, bytes_per_rank, displs, "allgatherv (in pieces)");
+  }
+
+  status scan(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, bool exclusive) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    // A prefix is elementwise: past an int of elements, it goes in pieces like allreduce.
+    const std::size_t size = datatype_size(type);
+    for (std::size_t done = 0; done < count;) {
+      const int n = static_cast<int>(std::min<std::size_t>(count - done, INT_MAX));
+      void* out = static_cast<std::byte*>(recv) + done * size;
+      const void* in = send == recv ? MPI_IN_PLACE : static_cast<const std::byte*>(send) + done * size;
+      if (exclusive)
+        DTL_TRY(run_collective(
+            turn, "MPI_Exscan", comm_, [&] { return MPI_Exscan(in, out, n, mpi_type(type), mpi_op(op), comm_); },
+            [&](MPI_Request* r) { return MPI_Iexscan(in, out, n, mpi_type(type), mpi_op(op), comm_, r); }));
+      else
+        DTL_TRY(run_collective(
+            turn, "MPI_Scan", comm_, [&] { return MPI_Scan(in, out, n, mpi_type(type), mpi_op(op), comm_); },
+            [&](MPI_Request* r) { return MPI_Iscan(in, out, n, mpi_type(type), mpi_op(op), comm_, r); }));
+      done += static_cast<std::size_t>(n);
+    }
+    return {};
+  }
+
+  result<comm_request_ptr> isend(const void* buf, std::size_t bytes, int peer, int tag, p2p_channel channel) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    DTL_TRY(check_peer(peer, tag));
+    const MPI_Comm c = channel_comm(channel);
+    return post_pieces(const_cast<std::byte*>(static_cast<const std::byte*>(buf)), bytes, c, "MPI_Isend",
+                       [&](std::byte* p, int n, MPI_Request* r) { return MPI_Isend(p, n, MPI_BYTE, peer, tag, c, r); });
+  }
+
+  result<comm_request_ptr> irecv(void* buf, std::size_t bytes, int peer, int tag, p2p_channel channel) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    DTL_TRY(check_peer(peer, tag));
+    const MPI_Comm c = channel_comm(channel);
+    return post_pieces(static_cast<std::byte*>(buf), bytes, c, "MPI_Irecv",
+                       [&](std::byte* p, int n, MPI_Request* r) { return MPI_Irecv(p, n, MPI_BYTE, peer, tag, c, r); });
+  }
+
+  int max_tag() const noexcept override { return max_tag_; }
+
+  // MPI has no non-blocking MPI_Comm_split or MPI_Win_create: below MPI_THREAD_MULTIPLE these hold the
+  // turn while they block (docs/containers.md: make contexts and open global views from one thread).
+  result<std::unique_ptr<comm_backend>> split(int color, int key) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    MPI_Comm sub = MPI_COMM_NULL;
+    DTL_MPI_TRY(MPI_Comm_split(comm_, color == undefined_color ? MPI_UNDEFINED : color, key, &sub));
+    if (sub == MPI_COMM_NULL) return std::unique_ptr<comm_backend>();
+    return make(sub, turn);
+  }
+
+  result<std::shared_ptr<window>> create_window(void* base, std::size_t bytes) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    MPI_Win win = MPI_WIN_NULL;
+    // A rank without elements exposes nothing; MPI wants a valid pointer only for a non-empty window.
+    DTL_MPI_TRY(MPI_Win_create(bytes != 0 ? base : nullptr, static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, comm_, &win));
+    std::vector<std::uint64_t> extents(static_cast<std::size_t>(size_));
+    extents[static_cast<std::size_t>(rank_)] = bytes;
+    const int e = MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+    status waited =
+        e != MPI_SUCCESS
+            ? mpi_status(e, "MPI_Win_set_errhandler")
+            : run_collective(
+                  turn, "MPI_Allgather (window extents)", comm_,
+                  [&] { return MPI_Allgather(MPI_IN_PLACE, 1, MPI_UINT64_T, extents.data(), 1, MPI_UINT64_T, comm_); },
+                  [&](MPI_Request* r) {
+                    return MPI_Iallgather(MPI_IN_PLACE, 1, MPI_UINT64_T, extents.data(), 1, MPI_UINT64_T, comm_, r);
+                  });
+    if (!waited.ok()) {
+      MPI_Win_free(&win);
+      return waited;
+    }
+    return std::shared_ptr<window>(std::make_shared<mpi_window>(win, std::move(extents)));
+  }
+
+  const void* native() const noexcept override { return &comm_; }
+
+  void release() noexcept override {
+    auto turn = take_turn();
+    if (!turn) return;  // a thread that may not call MPI: the communicator goes with MPI_Finalize
+    for (MPI_Comm* c : {&comm_, &control_, &internal_}) {
+      if (*c != MPI_COMM_NULL && !finalized()) MPI_Comm_free(c);
+      *c = MPI_COMM_NULL;
+    }
+  }
+
+ private:
+  status usable() const {
+    if (comm_ == MPI_COMM_NULL) return status(status_code::invalid_state, "the MPI communicator was released");
+    return {};
+  }
+  status check_peer(int peer, int tag) const {
+    if (peer < 0 || peer >= size_)
+      return status(status_code::invalid_rank, fmt::format("rank {} is outside [0, {})", peer, size_));
+    if (tag < 0 || tag > max_tag_)
+      return status(status_code::invalid_argument, fmt::format("tag {} is outside [0, {}] (MPI_TAG_UB)", tag, max_tag_));
+    return {};
+  }
+  MPI_Comm channel_comm(p2p_channel channel) const noexcept {
+    return channel == p2p_channel::data ? comm_ : channel == p2p_channel::control ? control_ : internal_;
+  }
+  /// Whether `largest` (a count or offset in bytes) of every rank fits in one message (collective: one
+  /// small allreduce, so that every rank takes the same way).
+  result<bool> fits_everywhere(mpi_turn& turn, std::size_t largest) {
+    std::uint64_t most = largest;
+    if (size_ > 1)
+      DTL_TRY(run_collective(
+          turn, "MPI_Allreduce (the largest count)", comm_,
+          [&] { return MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_UINT64_T, MPI_MAX, comm_); },
+          [&](MPI_Request* r) { return MPI_Iallreduce(MPI_IN_PLACE, &most, 1, MPI_UINT64_T, MPI_MAX, comm_, r); }));
+    return most <= g_message_limit;
+  }
+  /// Every peer's part of an all-to-all as messages on the internal channel (no turn held: the requests
+  /// take it per call).
+  status pairwise_exchange(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
+                           const std::size_t* recv_bytes, const std::size_t* recv_displs, const char* what) {
+    std::vector<comm_request_ptr> pending;
+    status failed;
+    for (int step = 0; step < size_ && failed.ok(); ++step) {
+      const int to = (rank_ + step) % size_, from = (rank_ - step + size_) % size_;
+      auto r = irecv(static_cast<std::byte*>(recv) + recv_displs[from], recv_bytes[from], from, 0, p2p_channel::internal);
+      if (r) pending.push_back(std::move(r).value()); else failed = std::move(r).error();
+      if (!failed.ok()) break;
+      auto s = isend(static_cast<const std::byte*>(send) + send_displs[to], send_bytes[to], to, 0, p2p_channel::internal);
+      if (s) pending.push_back(std::move(s).value()); else failed = std::move(s).error();
+    }
+    for (auto& p : pending)
+      if (status w = p->wait(); !w.ok() && failed.ok()) failed = std::move(w);
+    if (!failed.ok()) return status(failed.code(), fmt::format("{}: {}", what, failed.message()));
+    return {};
+  }
+  MPI_Comm comm_;
+  MPI_Comm control_;
+  MPI_Comm internal_;
+  int rank_ = 0;
+  int size_ = 1;
+  int max_tag_ = 32767;  // the least MPI promises
+};
+
+/// DTL_COLLECTIVE_TIMEOUT: seconds a collective may wait for the other ranks before the job is ended.
+result<double> timeout_from_environment() {
+  const char* text = std::getenv("DTL_COLLECTIVE_TIMEOUT");
+  if (text == nullptr || *text == '\0') return 0.0;
+  char* end = nullptr;
+  const double seconds = std::strtod(text, &end);
+  if (end == text || *end != '\0' || !(seconds >= 0))
+    return status(status_code::invalid_argument,
+                  fmt::format("DTL_COLLECTIVE_TIMEOUT={} is not a number of seconds (0 turns the timeout off)", text));
+  return seconds;
+}
+
+/// DTL_MPI_MESSAGE_LIMIT: the largest piece of a message, in bytes (default and most INT_MAX).
+result<std::size_t> message_limit_from_environment() {
+  const char* text = std::getenv("DTL_MPI_MESSAGE_LIMIT");
+  if (text == nullptr || *text == '\0') return static_cast<std::size_t>(INT_MAX);
+  char* end = nullptr;
+  const unsigned long long bytes = std::strtoull(text, &end, 10);
+  if (end == text || *end != '\0' || bytes == 0 || bytes > static_cast<unsigned long long>(INT_MAX))
+    return status(status_code::invalid_argument,
+                  fmt::format("DTL_MPI_MESSAGE_LIMIT={} is not a number of bytes in [1, {}]", text, INT_MAX));
+  return static_cast<std::size_t>(bytes);
+}
+
+}  // namespace
+
+namespace mpi_runtime {
+
+bool built() noexcept { return true; }
+
+result<start_info> start(int* argc, char*** argv, mpi_threads threads) {
+  int initialised = 0;
+  DTL_MPI_TRY(MPI_Initialized(&initialised));
+  if (finalized()) return status(status_code::backend_init_failed, "MPI was already finalised in this process");
+  start_info info;
+  if (initialised != 0) {
+    DTL_MPI_TRY(MPI_Query_thread(&info.thread_level));
+  } else {
+    constexpr int levels[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE};
+    DTL_MPI_TRY(MPI_Init_thread(argc, argv, levels[static_cast<int>(threads)], &info.thread_level));
+    info.initialised_here = true;
+  }
+  DTL_ASSIGN_OR_RETURN(g_timeout_s, timeout_from_environment());
+  DTL_ASSIGN_OR_RETURN(g_message_limit, message_limit_from_environment());
+  g_thread_level = info.thread_level;
+  g_main_thread = std::this_thread::get_id();
+  return info;
+}
+
+status finish() {
+  DTL_MPI_TURN(turn);
+  if (finalized()) return {};
+  DTL_MPI_TRY(MPI_Finalize());
+  return {};
+}
+
+result<std::unique_ptr<comm_backend>> world() {
+  DTL_MPI_TURN(turn);
+  MPI_Comm comm = MPI_COMM_NULL;
+  DTL_TRY(run_collective(
+      turn, "MPI_Comm_dup", MPI_COMM_WORLD, [&] { return MPI_Comm_dup(MPI_COMM_WORLD, &comm); },
+      [&](MPI_Request* r) { return MPI_Comm_idup(MPI_COMM_WORLD, &comm, r); }));
+  return mpi_comm::make(comm, turn);
+}
+
+result<node_info> node() {
+  DTL_MPI_TURN(turn);
+  int rank = 0;
+  DTL_MPI_TRY(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+  MPI_Comm local = MPI_COMM_NULL;
+  DTL_MPI_TRY(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local));
+  node_info info;
+  MPI_Comm_rank(local, &info.local_rank);
+  MPI_Comm_size(local, &info.local_rank_count);
+  MPI_Comm_free(&local);
+  return info;
+}
+
+gpu_awareness query_gpu_awareness() {
+  gpu_awareness aware;
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  aware.cuda = MPIX_Query_cuda_support() != 0;
+  aware.detail = fmt::format("MPIX_Query_cuda_support() = {}", aware.cuda ? 1 : 0);
+#else
+  aware.detail = "this MPI was built without CUDA support (MPIX_CUDA_AWARE_SUPPORT)";
+#endif
+#if defined(MPIX_ROCM_AWARE_SUPPORT) && MPIX_ROCM_AWARE_SUPPORT
+  aware.rocm = MPIX_Query_rocm_support() != 0;
+  aware.detail += fmt::format(", MPIX_Query_rocm_support() = {}", aware.rocm ? 1 : 0);
+#else
+  aware.detail += ", and without ROCm support (MPIX_ROCM_AWARE_SUPPORT)";
+#endif
+  return aware;
+}
+
+std::string library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  if (MPI_Get_library_version(text, &length) != MPI_SUCCESS) return "unknown MPI";
+  std::string version(text, static_cast<std::size_t>(length));
+  if (const auto end = version.find_first_of("\n,"); end != std::string::npos) version.resize(end);
+  return version;
+}
+
+int world_rank() noexcept {
+  int initialised = 0;
+  if (MPI_Initialized(&initialised) != MPI_SUCCESS || initialised == 0 || finalized()) return -1;
+  int rank = -1;
+  return MPI_Comm_rank(MPI_COMM_WORLD, &rank) == MPI_SUCCESS ? rank : -1;
+}
+
+void abort(int code) noexcept {
+  if (world_rank() >= 0) MPI_Abort(MPI_COMM_WORLD, code);
+}
+
+}  // namespace mpi_runtime
+
+}  // namespace dtl::detail
