@@ -3,7 +3,7 @@
 // Buffers are host memory, or device memory when the caller knows MPI is GPU-aware.
 
 #include <dtl/containers/communication/collective_types.hpp>
-#include <dtl/containers/detail/window.hpp>
+#include <dtl/containers/communication/detail/window.hpp>
 #include <dtl/core/result.hpp>
 
 #include <cstddef>

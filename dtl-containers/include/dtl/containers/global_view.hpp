@@ -13,8 +13,8 @@
 
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/detail/window.hpp>
 #include <dtl/containers/detail/segment_ops.hpp>
-#include <dtl/containers/detail/window.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
 

@@ -2,7 +2,7 @@
 // What containers need from a context beyond its public API. Not for users.
 
 #include <dtl/containers/communication/context.hpp>
-#include <dtl/containers/detail/window.hpp>
+#include <dtl/containers/communication/detail/window.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/core/result.hpp>
 

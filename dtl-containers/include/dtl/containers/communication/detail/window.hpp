@@ -1,6 +1,7 @@
 #pragma once
 // One-sided access to the memory region every rank of a context exposes (an MPI window; a plain
-// region for a single process). Used by distributed_vector::global_view().
+// region for a single process): part of a context (context_services.hpp), used by
+// distributed_vector::global_view().
 
 #include <dtl/core/result.hpp>
 
