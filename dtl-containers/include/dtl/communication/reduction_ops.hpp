@@ -1,5 +1,5 @@
 #pragma once
 // Upstream DTL's include path for its reduction operators; DTL HIP has reduce_min and reduce_max.
-// Ours: <dtl/containers/algorithms/ops.hpp> (docs/upstream.md, "Forwarding headers").
+// Ours: <dtl/containers/communication/reduction_ops.hpp> (docs/upstream.md, "Forwarding headers").
 
-#include <dtl/containers/algorithms/ops.hpp>
+#include <dtl/containers/communication/reduction_ops.hpp>

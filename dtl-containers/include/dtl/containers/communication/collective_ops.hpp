@@ -4,7 +4,7 @@
 //
 //   dtl::broadcast(comm, std::span<int>(v), root);
 //   dtl::allreduce(comm, std::span<const long>(in), std::span<long>(out), std::plus<long>{});
-//   dtl::reduce(comm, std::span<const int>(in), std::span<int>(out), dtl::reduce_max<int>{}, root);
+//   dtl::sum(comm, std::span<const int>(in), std::span<int>(out), root);
 //
 // Upstream's signatures and counts: spans count elements; scatter sends recv_data.size() to each
 // rank, gather and allgather send send_data.size(), alltoall sends send_data.size() / comm.size() to
@@ -12,11 +12,12 @@
 // dtl::communication_error on every rank (the context's agreement step), as upstream's communicator
 // throws. The reductions take std::plus, std::multiplies, dtl::reduce_min and dtl::reduce_max and
 // reduce as upstream does (int, long, double as themselves, other integers as long, the rest as double).
-// dtl::reduce(comm, ...) is an overload of the dtl::reduce object (containers/algorithms/reduce.hpp).
+// dtl::reduce(comm, ...) is an overload of the algorithms' dtl::reduce object, whose name it shares, so it
+// lives with that object (containers/algorithms/detail/message_forms.hpp); upstream's
+// <dtl/communication/collective_ops.hpp> includes both.
 // scan and exscan take host buffers; exscan gives rank 0 op's identity (upstream: MPI_Exscan's,
 // undefined). Absent (docs/upstream.md): the logical and bitwise reductions.
 
-#include <dtl/containers/algorithms/reduce.hpp>
 #include <dtl/containers/communication/detail/free_functions.hpp>
 #include <dtl/containers/communication/upstream_communicator.hpp>
 #include <dtl/core/result.hpp>
@@ -101,7 +102,7 @@ result<void> alltoallv(Comm& comm, std::span<const T> send_data, std::span<const
   return {};
 }
 
-// --- reductions (dtl::reduce(comm, ...): the overloads of the reduce object) ---
+// --- reductions (dtl::reduce(comm, ...), an overload of the reduce object: algorithms/detail/message_forms.hpp) ---
 template <detail::upstream_comm Comm, typename T, typename Op>
 result<void> allreduce(Comm& comm, std::span<const T> send_data, std::span<T> recv_data, Op /*op*/) {
   detail::reduce_buffers<Op>(comm, send_data, recv_data, all_ranks);
@@ -135,7 +136,8 @@ result<void> exscan(Comm& comm, std::span<const T> send_data, std::span<T> recv_
 
 template <detail::upstream_comm Comm, typename T>
 result<void> sum(Comm& comm, std::span<const T> send_data, std::span<T> recv_data, rank_t root = 0) {
-  return reduce(comm, send_data, recv_data, std::plus<T>{}, root);
+  detail::reduce_buffers<std::plus<T>>(comm, send_data, recv_data, root);
+  return {};
 }
 template <detail::upstream_comm Comm, typename T>
 result<void> allsum(Comm& comm, std::span<const T> send_data, std::span<T> recv_data) {

@@ -3,9 +3,9 @@
 // collective_ops.hpp and the communicator forms of dtl::reduce): the communicator they take, the
 // refusal of wildcards, and reductions of buffers with upstream's promotions. Not for users.
 
-#include <dtl/containers/algorithms/ops.hpp>
 #include <dtl/containers/communication/collective_types.hpp>
 #include <dtl/containers/communication/message.hpp>
+#include <dtl/containers/communication/reduction_ops.hpp>
 #include <dtl/containers/communication/upstream_communicator.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/status.hpp>
