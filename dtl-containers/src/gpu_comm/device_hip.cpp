@@ -1,6 +1,6 @@
 // The container layer's GPU side, through the HIP layers: device checks, the collective path of a
 // context, device-buffer collectives (RCCL/NCCL, GPU-aware MPI, or MPI staged through pinned memory),
-// the algorithm lanes, and the shared memory spaces of device placements.
+// and the algorithm lanes.
 #include "comm/state.hpp"
 #include "gpu_comm/device_resources.hpp"
 #include "gpu_comm/device_support.hpp"
@@ -8,7 +8,6 @@
 #include "transport/nccl_support.hpp"
 
 #include <dtl/containers/device/lane.hpp>
-#include <dtl/containers/placement_traits.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/device.hpp>
 #include <dtl/hip/device_guard.hpp>
@@ -441,36 +440,9 @@ void device_lane::give_back(void* slot) noexcept {
   free_slots_.push_back(slot);
 }
 
-// --- the shared memory spaces of device placements ---
-
-namespace {
-
-template <class Space>
-result<std::shared_ptr<Space>> shared_space(int device) {
-  static std::mutex mutex;
-  static std::map<int, std::shared_ptr<Space>> spaces;
-  DTL_TRY(hip::check_device(device));
-  std::lock_guard lock(mutex);
-  auto& space = spaces[device];
-  if (!space) space = std::make_shared<Space>(device);
-  return space;
-}
-
-}  // namespace
-
 }  // namespace dtl::detail
 
 namespace dtl {
-
-result<std::shared_ptr<hip::hip_memory_space>> shared_device_memory_space(int device) {
-  return detail::shared_space<hip::hip_memory_space>(device);
-}
-result<std::shared_ptr<hip::hip_managed_memory_space>> shared_managed_memory_space(int device) {
-  return detail::shared_space<hip::hip_managed_memory_space>(device);
-}
-result<std::shared_ptr<hip::hip_device_preferred_memory_space>> shared_device_preferred_memory_space(int device) {
-  return detail::shared_space<hip::hip_device_preferred_memory_space>(device);
-}
 
 // --- the stream-ordered collectives of a context ---
 
