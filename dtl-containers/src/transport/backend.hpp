@@ -1,5 +1,5 @@
 #pragma once
-// Private: the communicator behind a context. MPI (comm_mpi.cpp) or a single process (comm_self.cpp).
+// Private: the communicator behind a context. MPI (mpi.cpp) or a single process (self.cpp).
 // Buffers are host memory, or device memory when the caller knows MPI is GPU-aware.
 
 #include <dtl/containers/communication/collective_types.hpp>

@@ -1,5 +1,5 @@
 #pragma once
-// Private: bringing MPI up and down, and the world communicator. comm_mpi.cpp implements it with MPI;
+// Private: bringing MPI up and down, and the world communicator. mpi.cpp implements it with MPI;
 // mpi_none.cpp (builds without MPI) gives one process.
 
 #include "transport/backend.hpp"

@@ -1,6 +1,6 @@
 #pragma once
-// The halo exchange plan of a distributed_vector (src/halo_plan.cpp, and the device part in
-// src/halo_device_hip.cpp). Not for users: distributed_vector and dtl::vector_halo call these.
+// The halo exchange plan of a distributed_vector (src/halo/halo_plan.cpp, and the device part in
+// src/halo/halo_device_hip.cpp). Not for users: distributed_vector and dtl::vector_halo call these.
 //
 // A plan is made once per vector: its peers (the nearest non-empty blocks before and after this one),
 // the byte ranges each message reads and writes, and on the device its stream and pinned buffers.
