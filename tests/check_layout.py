@@ -3,6 +3,9 @@
 
 - layering: a component includes headers and depends (Meson dependency()) only on components below it;
   no relative include reaches into another component;
+- inside dtl-containers, its parts (CONTAINERS_PARTS): a file includes only its own part's files and
+  those of the parts its row names (the communication runtime nothing of the containers, their device
+  machinery or the algorithms; the containers nothing of the algorithms);
 - every test source in a component's tests/ folder is built by its tests/meson.build;
 - no test case decides at run time, on the device count, to pass without testing: neither
   `if (<device count>) return;` nor `doctest::skip(<device count>)`. Such cases belong to a suite whose
@@ -12,6 +15,7 @@
 - subprojects/dtl-* are symlinks to ../dtl-*.
 Prints each violation and exits 1 if there is any.
 """
+import fnmatch
 import os
 import re
 import sys
@@ -19,6 +23,33 @@ import sys
 LAYERS = ["dtl-core", "dtl-hip-mem", "dtl-hip-exec", "dtl-containers"]
 PLATFORM_FILES = {"dtl-hip-mem/src/platform.cpp", "dtl-hip-mem/include/dtl/hip/runtime.hpp"}
 SOURCE_EXT = (".hpp", ".cpp", ".hip", ".h")
+
+# dtl-containers' parts: (part, its files as patterns under dtl-containers/, the parts it may include besides
+# its own). A file belongs to the first row with a pattern that matches it; "*" spans folders. Files of no
+# part (tests, upstream's forwarding paths such as dtl/communication/) are not checked.
+CONTAINERS = "dtl-containers"
+CONTAINERS_PARTS = [
+    ("shared", ["include/dtl/containers/export.hpp", "include/dtl/containers/config.hpp*",
+                "include/dtl/containers/host_device.hpp"], []),
+    # contexts, environment, agreement, collectives, point-to-point; MPI, RCCL/NCCL and self transports
+    ("communication", ["src/comm/*", "src/transport/*", "src/gpu_comm/*", "include/dtl/containers/communication/*"],
+     ["shared"]),
+    ("algorithms", ["include/dtl/containers/algorithms.hpp", "include/dtl/containers/algorithms/*"],
+     ["shared", "communication", "containers", "device"]),
+    # the GPU machinery of the algorithms and of the containers' device fills
+    ("device", ["include/dtl/containers/device/*"], ["shared", "communication", "containers", "algorithms"]),
+    # distributed_vector and the other containers, their views, halo and detail/
+    ("containers", ["src/containers/*", "src/halo/*", "include/dtl/containers/*"],
+     ["shared", "communication", "device"]),
+]
+# Includes that break a part's rule for now: (file, included file) -> why. One that is no longer there is
+# reported too, so the list only shrinks.
+CONTAINERS_EXCEPTIONS = {
+    ("src/gpu_comm/device_hip.cpp", "include/dtl/containers/device/lane.hpp"):
+        "the context's per-device lanes (streams) are declared with the algorithms' lane machinery",
+    ("src/gpu_comm/device_resources.hpp", "include/dtl/containers/device/lane.hpp"):
+        "the context's per-device lanes (streams) are declared with the algorithms' lane machinery",
+}
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 DEPENDENCY_RE = re.compile(r"dependency\(\s*'(dtl-[a-z-]+)'")
 DEVICE_COUNT_VAR_RE = re.compile(r"(\w+)\s*=\s*(?:dtl::hip::)?device_count\(\)")
@@ -50,6 +81,43 @@ def device_count_passes(text):
         if PASSING_RETURN_RE.search(body):
             found.append(text.count("\n", 0, m.start()) + 1)
     return found
+
+
+def containers_part(rel):
+    """The part of dtl-containers that `rel` (a path under dtl-containers/) belongs to, or None."""
+    for part, patterns, _ in CONTAINERS_PARTS:
+        if any(fnmatch.fnmatchcase(rel, p) for p in patterns):
+            return part
+    return None
+
+
+def containers_part_errors(root):
+    """Includes between dtl-containers' parts that CONTAINERS_PARTS does not allow."""
+    base = os.path.join(root, CONTAINERS)
+    allowed = {part: {part, *may} for part, _, may in CONTAINERS_PARTS}
+    errors, used = [], set()
+    for path in walk(root, CONTAINERS):
+        rel = os.path.relpath(path, base)
+        part = containers_part(rel)
+        if part is None or not path.endswith(SOURCE_EXT):
+            continue
+        for kind, target in INCLUDE_RE.findall(open(path, encoding="utf-8").read()):
+            if kind == "<":
+                included = os.path.join("include", target)
+            else:  # private headers: by their path under src/, else beside the file
+                under_src = os.path.join("src", target)
+                beside = os.path.relpath(os.path.normpath(os.path.join(os.path.dirname(path), target)), base)
+                included = under_src if os.path.exists(os.path.join(base, under_src)) else beside
+            other = containers_part(included)
+            if other is None or other in allowed[part]:
+                continue
+            if (rel, included) in CONTAINERS_EXCEPTIONS:
+                used.add((rel, included))
+                continue
+            errors.append(f"{CONTAINERS}/{rel}: the {part} part includes {target} of the {other} part")
+    for rel, included in sorted(set(CONTAINERS_EXCEPTIONS) - used):
+        errors.append(f"{CONTAINERS}/{rel}: no longer includes {included}: drop it from CONTAINERS_EXCEPTIONS")
+    return errors
 
 
 def walk(root, top):
@@ -108,6 +176,7 @@ def main(root):
         if not os.path.islink(link) or os.readlink(link) != f"../{comp}":
             errors.append(f"subprojects/{comp}: must be a symlink to ../{comp}")
 
+    errors += containers_part_errors(root)
     for e in errors:
         print("layout:", e)
     print(f"layout: {len(LAYERS)} components checked, {len(errors)} problem(s)")
