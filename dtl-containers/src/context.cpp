@@ -77,11 +77,13 @@ result<void> gatherv(const context& ctx, const void* send, std::size_t bytes, vo
   return call.state().comm->gatherv(send, bytes, recv, bytes_per_rank, root);
 }
 
-result<void> allgather_host(const context& ctx, const void* send, void* recv, std::size_t bytes_each) {
+result<void> allgather_host(const context& ctx, const void* send, void* recv, std::size_t bytes_each,
+                            const status& local) {
   collective_call call(context_access::state(ctx),
                        {"allgather", {static_cast<std::int64_t>(bytes_each)}, {"bytes each"}});
   DTL_TRY(call.usable());
-  DTL_TRY(call.agree(bytes_each != 0 && (send == nullptr || recv == nullptr)
+  DTL_TRY(call.agree(!local.ok() ? local
+                     : bytes_each != 0 && (send == nullptr || recv == nullptr)
                          ? status(status_code::invalid_argument, "allgather: a buffer is nullptr")
                          : status{}));
   if (bytes_each == 0) return {};

@@ -8,6 +8,7 @@
 #include "nccl_support.hpp"
 #include "state.hpp"
 
+#include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/containers/device/lane.hpp>
 #include <dtl/containers/placement_traits.hpp>
 #include <dtl/core/try.hpp>
@@ -487,5 +488,20 @@ hip::future<void> context::allgather_on_stream(const void* send, void* recv, std
   return collective_on_stream(state_.get(), detail::collective_kind::allgather,
                               {send, recv, bytes_each, detail::datatype::u8, reduce_op::sum, 0}, stream, {});
 }
+
+namespace detail {
+
+hip::future<void> allreduce_on_stream(const context& ctx, const void* send, void* recv, std::size_t count,
+                                      datatype type, reduce_op op, hip::stream_ref stream, const status& local) {
+  return collective_on_stream(context_access::state(ctx), collective_kind::allreduce, {send, recv, count, type, op, 0},
+                              stream, local);
+}
+hip::future<void> reduce_on_stream(const context& ctx, const void* send, void* recv, std::size_t count, datatype type,
+                                   reduce_op op, int root, hip::stream_ref stream, const status& local) {
+  return collective_on_stream(context_access::state(ctx), collective_kind::reduce,
+                              {send, recv, count, type, op, root}, stream, local);
+}
+
+}  // namespace detail
 
 }  // namespace dtl
