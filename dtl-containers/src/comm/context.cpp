@@ -1,3 +1,4 @@
+#include "comm/collective_dispatch.hpp"
 #include "comm/state.hpp"
 
 #include <dtl/containers/communication/context.hpp>
@@ -76,11 +77,13 @@ result<void> gatherv(const context& ctx, const void* send, std::size_t bytes, vo
   return call.state().comm->gatherv(send, bytes, recv, bytes_per_rank, root);
 }
 
-result<void> allgather_host(const context& ctx, const void* send, void* recv, std::size_t bytes_each) {
+result<void> allgather_host(const context& ctx, const void* send, void* recv, std::size_t bytes_each,
+                            const status& local) {
   collective_call call(context_access::state(ctx),
                        {"allgather", {static_cast<std::int64_t>(bytes_each)}, {"bytes each"}});
   DTL_TRY(call.usable());
-  DTL_TRY(call.agree(bytes_each != 0 && (send == nullptr || recv == nullptr)
+  DTL_TRY(call.agree(!local.ok() ? local
+                     : bytes_each != 0 && (send == nullptr || recv == nullptr)
                          ? status(status_code::invalid_argument, "allgather: a buffer is nullptr")
                          : status{}));
   if (bytes_each == 0) return {};
@@ -105,18 +108,20 @@ std::size_t datatype_size(datatype type) noexcept {
 
 }  // namespace detail
 
+namespace detail {
+
 namespace {
 
 // Device buffers take the context's device path; host buffers (and managed memory, which the host can
 // touch) go straight to MPI. A buffer pair must agree.
 result<bool> on_device(const void* a, const void* b) {
-  if (!detail::device_support::built()) return false;
+  if (!device_support::built()) return false;
   bool device_a = false, device_b = false;
   if (a != nullptr) {
-    DTL_ASSIGN_OR_RETURN(device_a, detail::device_support::is_device_memory(a));
+    DTL_ASSIGN_OR_RETURN(device_a, device_support::is_device_memory(a));
   }
   if (b != nullptr && b != a) {
-    DTL_ASSIGN_OR_RETURN(device_b, detail::device_support::is_device_memory(b));
+    DTL_ASSIGN_OR_RETURN(device_b, device_support::is_device_memory(b));
   } else {
     device_b = device_a;
   }
@@ -126,56 +131,53 @@ result<bool> on_device(const void* a, const void* b) {
   return device_a || device_b;
 }
 
-status check_buffers(const void* send, const void* recv, std::size_t count, bool recv_needed) {
-  if (count == 0) return {};
-  if (send == nullptr) return status(status_code::invalid_argument, "a collective's send buffer is nullptr");
-  if (recv_needed && recv == nullptr) return status(status_code::invalid_argument, "a collective's receive buffer is nullptr");
-  return {};
-}
-
-// What each collective's agreement compares: the arguments every rank must pass alike.
-detail::call_signature reduction_call(const char* what, std::size_t count, detail::datatype type, reduce_op op,
-                                      int root, bool device) {
-  return {what,
-          {static_cast<std::int64_t>(count), static_cast<std::int64_t>(type), static_cast<std::int64_t>(op), root,
-           device ? 1 : 0},
-          {"count", "type", "operation", "root", "device buffers"}};
-}
-detail::call_signature bytes_call(const char* what, std::size_t bytes, int root, bool device) {
-  return {what, {static_cast<std::int64_t>(bytes), root, device ? 1 : 0}, {"bytes", "root", "device buffers"}};
-}
-
-// This rank's checks of a collective's buffers, and whether they are device memory.
-struct buffer_check {
-  status local;
-  bool device = false;
-};
-buffer_check check_collective(const void* send, const void* recv, std::size_t count, bool recv_needed) {
-  buffer_check out{check_buffers(send, recv, count, recv_needed)};
-  if (out.local.ok() && count != 0) {
-    result<bool> device = on_device(send, recv_needed ? recv : nullptr);
-    if (device)
-      out.device = *device;
-    else
-      static_cast<void>(out.local = std::move(device).error());
-  }
-  return out;
-}
-
-/// A blocking collective: RCCL/NCCL or MPI on device buffers (`on_device`, which runs the agreement
-/// itself once its own preparation is done), or the agreement and then MPI on host buffers (`on_host`).
-template <class OnDevice, class OnHost>
-result<void> run_blocking(detail::context_state* state, const detail::call_signature& signature,
-                          const buffer_check& mine, std::size_t count, OnDevice on_device, OnHost on_host) {
-  detail::collective_call call(state, signature);
-  DTL_TRY(call.usable());
-  if (mine.device && mine.local.ok()) return on_device(call);
-  DTL_TRY(call.agree(mine.local));
-  if (count == 0) return {};
-  return on_host();
-}
-
 }  // namespace
+
+prepared_collective prepare_collective(const context_state* state, const collective_desc& d, const collective_args& a,
+                                       const status& caller) {
+  const int rank = state != nullptr ? state->comm->rank() : -1, size = state != nullptr ? state->comm->size() : 0;
+  const bool recv_used = includes(d.receives, rank, a.root);
+  prepared_collective p{caller};
+  if (p.local.ok() && d.rooted) p.local = check_root(a.root, size);
+  if (!p.local.ok() || a.count == 0) return p;
+  if (a.send == nullptr)
+    p.local = status(status_code::invalid_argument, "a collective's send buffer is nullptr");
+  else if (recv_used && a.recv == nullptr)
+    p.local = status(status_code::invalid_argument, "a collective's receive buffer is nullptr");
+  if (!p.local.ok()) return p;
+  result<bool> device = on_device(a.send, recv_used ? a.recv : nullptr);
+  if (device)
+    p.device = *device;
+  else
+    static_cast<void>(p.local = std::move(device).error());
+  return p;
+}
+
+call_signature collective_signature(const collective_desc& d, const collective_args& a, bool device,
+                                    bool stream_ordered) {
+  const char* what = stream_ordered ? d.stream_name : d.name;
+  const std::int64_t root = d.rooted ? a.root : 0;
+  if (d.reduces)
+    return {what,
+            {static_cast<std::int64_t>(a.count), static_cast<std::int64_t>(a.type), static_cast<std::int64_t>(a.op),
+             root, device ? 1 : 0},
+            {"count", "type", "operation", "root", "device buffers"}};
+  return {what, {static_cast<std::int64_t>(a.count), root, device ? 1 : 0}, {"bytes", "root", "device buffers"}};
+}
+
+status dispatch_collective(context_state* state, collective_kind kind, const collective_args& a) {
+  const collective_desc& d = describe(kind);
+  const prepared_collective p = prepare_collective(state, d, a, {});
+  collective_call call(state, collective_signature(d, a, p.device, false));
+  DTL_TRY(call.usable());
+  // Device buffers: the device path runs the agreement itself, once its own preparation is done.
+  if (p.device && p.local.ok()) return device_support::collective(*state->resources, *state->comm, call, kind, a);
+  DTL_TRY(call.agree(p.local));
+  if (a.count == 0) return {};
+  return d.on_comm(*state->comm, a);
+}
+
+}  // namespace detail
 
 context::context(std::shared_ptr<detail::context_state> state) noexcept : state_(std::move(state)) {}
 
@@ -228,47 +230,24 @@ context context::with_hip(int device) const { return value_or_throw(on_device(de
 
 result<void> context::allreduce_raw(const void* send, void* recv, std::size_t count, detail::datatype type,
                                     reduce_op op) const {
-  const buffer_check mine = check_collective(send, recv, count, true);
-  return run_blocking(
-      state_.get(), reduction_call("allreduce", count, type, op, 0, mine.device), mine, count,
-      [&](detail::collective_call& call) {
-        return detail::device_support::allreduce(*state_->resources, *state_->comm, call, send, recv, count, type, op);
-      },
-      [&] { return state_->comm->allreduce(send, recv, count, type, op); });
+  return detail::dispatch_collective(state_.get(), detail::collective_kind::allreduce,
+                                     {send, recv, count, type, op, 0});
 }
 
 result<void> context::reduce_raw(const void* send, void* recv, std::size_t count, detail::datatype type, reduce_op op,
                                  int root) const {
-  buffer_check mine = check_collective(send, recv, count, rank() == root);
-  if (status r = detail::check_root(root, size()); !r.ok()) mine = {std::move(r), false};
-  return run_blocking(
-      state_.get(), reduction_call("reduce", count, type, op, root, mine.device), mine, count,
-      [&](detail::collective_call& call) {
-        return detail::device_support::reduce(*state_->resources, *state_->comm, call, send, recv, count, type, op,
-                                              root);
-      },
-      [&] { return state_->comm->reduce(send, recv, count, type, op, root); });
+  return detail::dispatch_collective(state_.get(), detail::collective_kind::reduce,
+                                     {send, recv, count, type, op, root});
 }
 
 result<void> context::broadcast_raw(void* data, std::size_t bytes, int root) const {
-  buffer_check mine = check_collective(data, data, bytes, true);
-  if (status r = detail::check_root(root, size()); !r.ok()) mine = {std::move(r), false};
-  return run_blocking(
-      state_.get(), bytes_call("broadcast", bytes, root, mine.device), mine, bytes,
-      [&](detail::collective_call& call) {
-        return detail::device_support::broadcast(*state_->resources, *state_->comm, call, data, bytes, root);
-      },
-      [&] { return state_->comm->broadcast(data, bytes, root); });
+  return detail::dispatch_collective(state_.get(), detail::collective_kind::broadcast,
+                                     {data, data, bytes, detail::datatype::u8, reduce_op::sum, root});
 }
 
 result<void> context::allgather_raw(const void* send, void* recv, std::size_t bytes_each) const {
-  const buffer_check mine = check_collective(send, recv, bytes_each, true);
-  return run_blocking(
-      state_.get(), bytes_call("allgather", bytes_each, 0, mine.device), mine, bytes_each,
-      [&](detail::collective_call& call) {
-        return detail::device_support::allgather(*state_->resources, *state_->comm, call, send, recv, bytes_each);
-      },
-      [&] { return state_->comm->allgather(send, recv, bytes_each); });
+  return detail::dispatch_collective(state_.get(), detail::collective_kind::allgather,
+                                     {send, recv, bytes_each, detail::datatype::u8, reduce_op::sum, 0});
 }
 
 context make_cpu_context() {

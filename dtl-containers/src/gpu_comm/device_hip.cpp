@@ -1,12 +1,14 @@
 // The container layer's GPU side, through the HIP layers: device checks, the collective path of a
 // context, device-buffer collectives (RCCL/NCCL, GPU-aware MPI, or MPI staged through pinned memory),
 // and the algorithm lanes.
+#include "comm/collective_dispatch.hpp"
 #include "comm/state.hpp"
 #include "gpu_comm/device_resources.hpp"
 #include "gpu_comm/device_support.hpp"
 #include "transport/mpi_runtime.hpp"
 #include "transport/nccl_support.hpp"
 
+#include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/containers/device/lane.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/device.hpp>
@@ -214,26 +216,22 @@ status copy(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind, s
   return hip::to_status(hipMemcpy(dst, src, bytes, kind), fmt::format("hipMemcpy of {} bytes ({})", bytes, what));
 }
 
-enum class collective { allreduce, reduce, broadcast, allgather };
-
 /// RCCL/NCCL take a collective when the path says so, they reduce this type, and the buffer lives on the
 /// communicator's device (a device_only<N> vector on another device goes through MPI instead).
-bool nccl_takes(const device_resources& res, collective kind, datatype type, const void* buffer) {
+bool nccl_takes(const device_resources& res, const collective_desc& d, const collective_args& a) {
   if (res.path != collective_path::nccl) return false;
-  if (kind != collective::broadcast && kind != collective::allgather && !nccl::supports(type)) return false;
-  const auto attr = hip::query_pointer(buffer);
+  if (d.reduces && !nccl::supports(a.type)) return false;
+  const auto attr = hip::query_pointer(a.send);
   return attr.has_value() && attr->device == res.device;
 }
 
-/// One collective on device buffers, blocking. `wait_device` first waits for all work on the device.
-/// What can fail before data moves (the device, the device's earlier work, RCCL/NCCL's communicator,
-/// the staging copy) is this rank's part of `call`'s agreement; a failure after the data moved (the copy
-/// back from staging) is this rank's own.
-status device_collective(device_resources& res, comm_backend& comm, collective_call& call, collective kind,
-                         const void* send, void* recv, std::size_t count, datatype type, reduce_op op, int root,
-                         bool wait_device) {
-  const std::size_t elem = kind == collective::broadcast || kind == collective::allgather ? 1 : datatype_size(type);
-  const std::size_t bytes = count * elem;
+/// One collective on device buffers, blocking, on the context's path. `wait_device` first waits for all
+/// work on the device. What can fail before data moves (the device, the device's earlier work, RCCL/NCCL's
+/// communicator, the staging copy) is this rank's part of `call`'s agreement, which every path runs once;
+/// a failure after the data moved (the copy back from staging) is this rank's own.
+status device_collective(device_resources& res, comm_backend& comm, collective_call& call, const collective_desc& d,
+                         const collective_args& a, bool wait_device) {
+  const std::size_t bytes = payload_bytes(d, a);
   const int rank = comm.rank(), size = comm.size();
   std::optional<hip::device_guard> guard;
   status ready = [&]() -> status {
@@ -246,34 +244,23 @@ status device_collective(device_resources& res, comm_backend& comm, collective_c
   }();
   if (res.path == collective_path::self) {
     DTL_TRY(call.agree(ready));
-    if (kind == collective::broadcast || send == recv) return {};
-    return copy(recv, send, bytes, hipMemcpyDeviceToDevice, "self collective");
+    if (d.one_buffer || a.send == a.recv) return {};
+    return copy(a.recv, a.send, bytes, hipMemcpyDeviceToDevice, "self collective");
   }
-  if (nccl_takes(res, kind, type, send)) {
+  if (nccl_takes(res, d, a)) {
     DTL_ASSIGN_OR_RETURN(const nccl_lane on, agreed_nccl_lane(res, comm, call, std::move(ready)));
-    nccl::communicator* nc = on.comm;
-    const hipStream_t stream = on.stream();
-    switch (kind) {
-      case collective::allreduce: DTL_TRY(nccl::allreduce(*nc, send, recv, count, type, op, stream)); break;
-      case collective::reduce: DTL_TRY(nccl::reduce(*nc, send, recv, count, type, op, root, stream)); break;
-      case collective::broadcast: DTL_TRY(nccl::broadcast(*nc, recv, bytes, root, stream)); break;
-      case collective::allgather: DTL_TRY(nccl::allgather(*nc, send, recv, bytes, stream)); break;
-    }
-    DTL_HIP_TRY(hipStreamSynchronize(stream));
+    DTL_TRY(d.on_nccl(*on.comm, a, on.stream()));
+    DTL_HIP_TRY(hipStreamSynchronize(on.stream()));
     return {};
   }
   if (res.mpi_gpu_aware && res.path != collective_path::mpi_staged) {
     DTL_TRY(call.agree(ready));
-    switch (kind) {
-      case collective::allreduce: return comm.allreduce(send, recv, count, type, op);
-      case collective::reduce: return comm.reduce(send, recv, count, type, op, root);
-      case collective::broadcast: return comm.broadcast(recv, bytes, root);
-      case collective::allgather: return comm.allgather(send, recv, bytes);
-    }
+    return d.on_comm(comm, a);
   }
-  // Staged through pinned host memory.
+  // Staged through pinned host memory: the same call on host copies of the buffers.
   std::lock_guard lock(res.mutex);
-  const std::size_t host_bytes = kind == collective::allgather ? bytes * static_cast<std::size_t>(size) : bytes;
+  const std::size_t mine = d.blocks_per_rank ? static_cast<std::size_t>(rank) * bytes : 0;
+  const std::size_t host_bytes = d.blocks_per_rank ? bytes * static_cast<std::size_t>(size) : bytes;
   std::byte* host = nullptr;
   if (ready.ok()) {
     auto staging = staging_of(res, std::max<std::size_t>(host_bytes, 1));
@@ -282,34 +269,15 @@ status device_collective(device_resources& res, comm_backend& comm, collective_c
     else
       ready = std::move(staging).error();
   }
-  if (ready.ok()) {
-    switch (kind) {
-      case collective::allreduce:
-      case collective::reduce: ready = copy(host, send, bytes, hipMemcpyDeviceToHost, "staging"); break;
-      case collective::broadcast:
-        if (rank == root) ready = copy(host, recv, bytes, hipMemcpyDeviceToHost, "staging");
-        break;
-      case collective::allgather:
-        ready = copy(host + static_cast<std::size_t>(rank) * bytes, send, bytes, hipMemcpyDeviceToHost, "staging");
-        break;
-    }
-  }
+  if (ready.ok() && includes(d.stage_in, rank, a.root))
+    ready = copy(host + mine, d.stage_from_recv ? a.recv : a.send, bytes, hipMemcpyDeviceToHost, "staging");
   DTL_TRY(call.agree(ready));
-  switch (kind) {
-    case collective::allreduce:
-      DTL_TRY(comm.allreduce(host, host, count, type, op));
-      return copy(recv, host, bytes, hipMemcpyHostToDevice, "staging");
-    case collective::reduce:
-      DTL_TRY(comm.reduce(host, host, count, type, op, root));
-      return rank == root ? copy(recv, host, bytes, hipMemcpyHostToDevice, "staging") : status{};
-    case collective::broadcast:
-      DTL_TRY(comm.broadcast(host, bytes, root));
-      return rank == root ? status{} : copy(recv, host, bytes, hipMemcpyHostToDevice, "staging");
-    case collective::allgather:
-      DTL_TRY(comm.allgather(host + static_cast<std::size_t>(rank) * bytes, host, bytes));
-      return copy(recv, host, host_bytes, hipMemcpyHostToDevice, "staging");
-  }
-  return {};
+  collective_args staged = a;
+  staged.send = host + mine;
+  staged.recv = host;
+  DTL_TRY(d.on_comm(comm, staged));
+  if (!includes(d.stage_out, rank, a.root)) return {};
+  return copy(a.recv, host, host_bytes, hipMemcpyHostToDevice, "staging");
 }
 
 }  // namespace
@@ -369,23 +337,9 @@ result<bool> is_device_memory(const void* ptr) {
   return device != no_device;
 }
 
-status allreduce(device_resources& res, comm_backend& comm, collective_call& call, const void* send, void* recv,
-                 std::size_t count, datatype type, reduce_op op) {
-  return device_collective(res, comm, call, collective::allreduce, send, recv, count, type, op, 0, true);
-}
-status reduce(device_resources& res, comm_backend& comm, collective_call& call, const void* send, void* recv,
-              std::size_t count, datatype type, reduce_op op, int root) {
-  return device_collective(res, comm, call, collective::reduce, send, recv, count, type, op, root, true);
-}
-status broadcast(device_resources& res, comm_backend& comm, collective_call& call, void* data, std::size_t bytes,
-                 int root) {
-  return device_collective(res, comm, call, collective::broadcast, data, data, bytes, datatype::u8, reduce_op::sum,
-                           root, true);
-}
-status allgather(device_resources& res, comm_backend& comm, collective_call& call, const void* send, void* recv,
-                 std::size_t bytes_each) {
-  return device_collective(res, comm, call, collective::allgather, send, recv, bytes_each, datatype::u8,
-                           reduce_op::sum, 0, true);
+status collective(device_resources& res, comm_backend& comm, collective_call& call, collective_kind kind,
+                  const collective_args& args) {
+  return device_collective(res, comm, call, describe(kind), args, true);
 }
 
 status fill(const context& ctx, int device, void* dst, std::size_t count, const void* pattern, std::size_t pattern_bytes) {
@@ -450,77 +404,38 @@ namespace {
 
 hip::future<void> failed(status s) { return hip::make_failed_future<void>(std::move(s)); }
 
-enum class stream_collective { allreduce, reduce, broadcast, allgather };
-
-hip::future<void> collective_on_stream(detail::context_state* state, stream_collective kind, const void* send,
-                                       void* recv, std::size_t count, detail::datatype type, reduce_op op, int root,
-                                       hip::stream_ref stream) {
-  const bool bytes_only = kind == stream_collective::broadcast || kind == stream_collective::allgather;
-  const detail::collective k = kind == stream_collective::allreduce ? detail::collective::allreduce
-                               : kind == stream_collective::reduce  ? detail::collective::reduce
-                               : kind == stream_collective::broadcast ? detail::collective::broadcast
-                                                                      : detail::collective::allgather;
-  // This rank's checks, agreed on below with the call's arguments.
-  const int size = state != nullptr ? state->comm->size() : 0, rank = state != nullptr ? state->comm->rank() : -1;
-  status local;
-  if (kind == stream_collective::reduce || kind == stream_collective::broadcast) local = detail::check_root(root, size);
-  const bool recv_here = kind != stream_collective::reduce || rank == root;
-  if (local.ok() && count != 0 && (send == nullptr || (recv_here && recv == nullptr)))
-    local = status(status_code::invalid_argument, "a collective's buffer is nullptr");
-  bool device_send = false;
-  if (local.ok() && count != 0) {
-    auto device = detail::device_support::is_device_memory(send);
-    if (device)
-      device_send = *device;
-    else
-      local = std::move(device).error();
-  }
-  static constexpr const char* names[] = {"allreduce (stream-ordered)", "reduce (stream-ordered)",
-                                          "broadcast (stream-ordered)", "allgather (stream-ordered)"};
-  detail::collective_call call(
-      state, {names[static_cast<int>(kind)],
-              {static_cast<std::int64_t>(count), static_cast<std::int64_t>(type), static_cast<std::int64_t>(op),
-               bytes_only && kind == stream_collective::allgather ? 0 : root, device_send ? 1 : 0},
-              {"count", "type", "operation", "root", "device buffers"}});
+/// The stream-ordered form of a collective of the dispatcher's table. `caller` (the caller's own failure
+/// so far) joins this rank's checks in the call's one agreement step. RCCL/NCCL enqueue on `stream`
+/// (only the agreement waits, for the other ranks); the MPI paths wait for the stream first, then move
+/// the data.
+hip::future<void> collective_on_stream(detail::context_state* state, detail::collective_kind kind,
+                                       const detail::collective_args& a, hip::stream_ref stream,
+                                       const status& caller) {
+  const detail::collective_desc& d = detail::describe(kind);
+  const detail::prepared_collective p = detail::prepare_collective(state, d, a, caller);
+  status local = p.local;
+  detail::collective_call call(state, detail::collective_signature(d, a, p.device, true));
   if (!call.usable().ok()) return failed(call.usable());
   detail::device_resources& res = *state->resources;
-  if (device_send && detail::nccl_takes(res, k, type, send)) {
-    // Ordered on the caller's stream; only the agreement waits (for the other ranks, not the stream).
+  if (p.device && local.ok() && detail::nccl_takes(res, d, a)) {
     auto guard = hip::device_guard::enter(res.device);
-    if (!guard && local.ok()) local = std::move(guard).error();
+    if (!guard) local = std::move(guard).error();
     if (status s = call.agree(local); !s.ok()) return failed(std::move(s));
     auto nc = detail::nccl_of(res, *state->comm);
     if (!nc) return failed(std::move(nc).error());
-    const std::size_t bytes = count * (bytes_only ? 1 : detail::datatype_size(type));
-    status s;
-    switch (kind) {
-      case stream_collective::allreduce: s = detail::nccl::allreduce(**nc, send, recv, count, type, op, stream.get()); break;
-      case stream_collective::reduce: s = detail::nccl::reduce(**nc, send, recv, count, type, op, root, stream.get()); break;
-      case stream_collective::broadcast: s = detail::nccl::broadcast(**nc, recv, bytes, root, stream.get()); break;
-      case stream_collective::allgather: s = detail::nccl::allgather(**nc, send, recv, bytes, stream.get()); break;
-    }
-    if (!s.ok()) return failed(std::move(s));
+    if (status s = d.on_nccl(**nc, a, stream.get()); !s.ok()) return failed(std::move(s));
     return hip::progress_engine::global().enqueue(stream, res.device);
   }
-  // The MPI paths: wait for the stream's earlier work, move the data, done.
   if (local.ok())
     if (result<void> w = stream.synchronize(); !w) local = std::move(w).error();
-  if (device_send && local.ok()) {
-    status s = detail::device_collective(res, *state->comm, call, k, send, recv, count, type, op, root, false);
+  if (p.device && local.ok()) {
+    status s = detail::device_collective(res, *state->comm, call, d, a, false);
     if (!s.ok()) return failed(std::move(s));
     return hip::make_ready_future();
   }
   if (status s = call.agree(local); !s.ok()) return failed(std::move(s));
-  if (count == 0) return hip::make_ready_future();
-  const std::size_t bytes = count * (bytes_only ? 1 : detail::datatype_size(type));
-  status s;
-  switch (kind) {
-    case stream_collective::allreduce: s = state->comm->allreduce(send, recv, count, type, op); break;
-    case stream_collective::reduce: s = state->comm->reduce(send, recv, count, type, op, root); break;
-    case stream_collective::broadcast: s = state->comm->broadcast(recv, bytes, root); break;
-    case stream_collective::allgather: s = state->comm->allgather(send, recv, bytes); break;
-  }
-  if (!s.ok()) return failed(std::move(s));
+  if (a.count == 0) return hip::make_ready_future();
+  if (status s = d.on_comm(*state->comm, a); !s.ok()) return failed(std::move(s));
   return hip::make_ready_future();
 }
 
@@ -528,20 +443,37 @@ hip::future<void> collective_on_stream(detail::context_state* state, stream_coll
 
 hip::future<void> context::allreduce_on_stream(const void* send, void* recv, std::size_t count, detail::datatype type,
                                                reduce_op op, hip::stream_ref stream) const {
-  return collective_on_stream(state_.get(), stream_collective::allreduce, send, recv, count, type, op, 0, stream);
+  return collective_on_stream(state_.get(), detail::collective_kind::allreduce, {send, recv, count, type, op, 0},
+                              stream, {});
 }
 hip::future<void> context::reduce_on_stream(const void* send, void* recv, std::size_t count, detail::datatype type,
                                             reduce_op op, int root, hip::stream_ref stream) const {
-  return collective_on_stream(state_.get(), stream_collective::reduce, send, recv, count, type, op, root, stream);
+  return collective_on_stream(state_.get(), detail::collective_kind::reduce, {send, recv, count, type, op, root},
+                              stream, {});
 }
 hip::future<void> context::broadcast_on_stream(void* data, std::size_t bytes, int root, hip::stream_ref stream) const {
-  return collective_on_stream(state_.get(), stream_collective::broadcast, data, data, bytes, detail::datatype::u8, reduce_op::sum, root,
-                   stream);
+  return collective_on_stream(state_.get(), detail::collective_kind::broadcast,
+                              {data, data, bytes, detail::datatype::u8, reduce_op::sum, root}, stream, {});
 }
 hip::future<void> context::allgather_on_stream(const void* send, void* recv, std::size_t bytes_each,
                                                hip::stream_ref stream) const {
-  return collective_on_stream(state_.get(), stream_collective::allgather, send, recv, bytes_each, detail::datatype::u8, reduce_op::sum,
-                   0, stream);
+  return collective_on_stream(state_.get(), detail::collective_kind::allgather,
+                              {send, recv, bytes_each, detail::datatype::u8, reduce_op::sum, 0}, stream, {});
 }
+
+namespace detail {
+
+hip::future<void> allreduce_on_stream(const context& ctx, const void* send, void* recv, std::size_t count,
+                                      datatype type, reduce_op op, hip::stream_ref stream, const status& local) {
+  return collective_on_stream(context_access::state(ctx), collective_kind::allreduce, {send, recv, count, type, op, 0},
+                              stream, local);
+}
+hip::future<void> reduce_on_stream(const context& ctx, const void* send, void* recv, std::size_t count, datatype type,
+                                   reduce_op op, int root, hip::stream_ref stream, const status& local) {
+  return collective_on_stream(context_access::state(ctx), collective_kind::reduce,
+                              {send, recv, count, type, op, root}, stream, local);
+}
+
+}  // namespace detail
 
 }  // namespace dtl

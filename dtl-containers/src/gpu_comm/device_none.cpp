@@ -43,19 +43,8 @@ bool mpi_takes_device_memory(const device_resources&) noexcept { return false; }
 status fill(const context&, int, void*, std::size_t, const void*, std::size_t) { return no_hip(); }
 status copy(void*, const void*, std::size_t, transfer_kind) { return no_hip(); }
 
-// Never reached (no pointer is device memory here); they still agree, so that no rank is left waiting.
-status allreduce(device_resources&, comm_backend&, collective_call& call, const void*, void*, std::size_t, datatype,
-                 reduce_op) {
-  return call.agree(no_hip());
-}
-status reduce(device_resources&, comm_backend&, collective_call& call, const void*, void*, std::size_t, datatype,
-              reduce_op, int) {
-  return call.agree(no_hip());
-}
-status broadcast(device_resources&, comm_backend&, collective_call& call, void*, std::size_t, int) {
-  return call.agree(no_hip());
-}
-status allgather(device_resources&, comm_backend&, collective_call& call, const void*, void*, std::size_t) {
+// Never reached (no pointer is device memory here); it still agrees, so that no rank is left waiting.
+status collective(device_resources&, comm_backend&, collective_call& call, collective_kind, const collective_args&) {
   return call.agree(no_hip());
 }
 

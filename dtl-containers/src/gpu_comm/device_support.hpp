@@ -2,6 +2,7 @@
 // Private: what the container layer needs from the GPU. device_hip.cpp implements it with the HIP
 // layers; device_none.cpp (builds without HIP) says there is no GPU.
 
+#include "comm/collective_dispatch.hpp"
 #include "transport/backend.hpp"
 
 #include <dtl/containers/communication/collective_types.hpp>
@@ -73,17 +74,12 @@ result<bool> is_device_memory(const void* ptr);
 /// The device whose memory (hipMalloc) `ptr` is, or dtl::no_device for any other memory.
 result<int> device_of_memory(const void* ptr);
 
-/// Blocking collectives on device buffers (the caller checked is_device_memory and its arguments). They
-/// first wait for all work on the device, so they see every earlier write. Each runs `call`'s agreement
-/// step once its own preparation is done (what fails before data moves fails on every rank).
-status allreduce(device_resources& resources, comm_backend& comm, collective_call& call, const void* send, void* recv,
-                 std::size_t count, datatype type, reduce_op op);
-status reduce(device_resources& resources, comm_backend& comm, collective_call& call, const void* send, void* recv,
-              std::size_t count, datatype type, reduce_op op, int root);
-status broadcast(device_resources& resources, comm_backend& comm, collective_call& call, void* data, std::size_t bytes,
-                 int root);
-status allgather(device_resources& resources, comm_backend& comm, collective_call& call, const void* send, void* recv,
-                 std::size_t bytes_each);
+/// A blocking collective of the dispatcher's table on device buffers (the caller checked its arguments
+/// and that they are device memory), on the context's device path. It first waits for all work on the
+/// device, so that it sees every earlier write, and runs `call`'s agreement step once its own
+/// preparation is done (what fails before data moves fails on every rank).
+status collective(device_resources& resources, comm_backend& comm, collective_call& call, collective_kind kind,
+                  const collective_args& args);
 /// `x` on device buffers (collectives_device_hip.cpp): RCCL/NCCL grouped send/recv (RCCL's
 /// ncclAllToAllv), MPI on device pointers, or MPI on pinned copies. A buffer of another device than the
 /// context's is invalid_argument, on every rank.

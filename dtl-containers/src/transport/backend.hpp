@@ -42,7 +42,6 @@ class comm_backend {
 
   [[nodiscard]] virtual int rank() const noexcept = 0;
   [[nodiscard]] virtual int size() const noexcept = 0;
-  [[nodiscard]] virtual bool is_mpi() const noexcept = 0;
 
   virtual status barrier() = 0;
   /// send == recv means in place.

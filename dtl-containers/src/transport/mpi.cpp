@@ -382,7 +382,6 @@ class mpi_comm final : public comm_backend {
 
   int rank() const noexcept override { return rank_; }
   int size() const noexcept override { return size_; }
-  bool is_mpi() const noexcept override { return true; }
 
   // Each collective runs through run_collective(): MPI's blocking call where it can, else the
   // non-blocking one, waited for without holding the turn.

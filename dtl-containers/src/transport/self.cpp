@@ -121,7 +121,6 @@ class self_comm final : public comm_backend {
  public:
   int rank() const noexcept override { return 0; }
   int size() const noexcept override { return 1; }
-  bool is_mpi() const noexcept override { return false; }
   status barrier() override { return {}; }
   status allreduce(const void* send, void* recv, std::size_t count, datatype type, reduce_op) override {
     copy_unless_in_place(send, recv, count * datatype_size(type));

@@ -7,6 +7,7 @@
 #include <dtl/containers/config.hpp>
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/communication/detail/agreement.hpp>
+#include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/containers/algorithms/detail/support.hpp>
 #include <dtl/containers/algorithms/detail/outcome.hpp>
 #include <dtl/core/memory_transfer.hpp>
@@ -162,7 +163,8 @@ auto reduce_source(const Policy& policy, const context& ctx, int device, const S
   using Pol = std::remove_cvref_t<Policy>;
   using R = reduce_result<T>;
   // A rank whose local part fails still takes part in the agreement before the ranks combine, so that the
-  // others return its failure instead of waiting for it.
+  // others return its failure instead of waiting for it: the combining collective's own agreement step
+  // carries it (one agreement per call); `agreed` is for a failure before anything was enqueued.
   auto agreed = [&](const status& local) {
     return agree_before(scope != reduce_scope::local, ctx, local, "reduce (the ranks' partial results)");
   };
@@ -179,19 +181,21 @@ auto reduce_source(const Policy& policy, const context& ctx, int device, const S
     constexpr auto native = *native_reduction_of<Op, T>();
     auto enqueue = [&]() -> result<void*> {
       T* d_local = nullptr;
-      DTL_TRY(agreed([&]() -> status {
+      const status folded = [&]() -> status {
         DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(2 * sizeof(T)));
         d_local = static_cast<T*>(slot);
         return source.fold(native.identity, op, f, d_local, scratch, stream);
-      }()));
-      if (single_rank) {
-        // The local value is the global one: nothing to combine (finish reads it twice).
-      } else if (scope == reduce_scope::all) {
-        auto done = ctx.allreduce(d_local, d_local + 1, 1, native.op, hip::stream_ref(stream));
-        if (!done.query().is_pending()) DTL_TRY(done.get());  // a failure the MPI path found at once
-      } else if (scope == reduce_scope::root) {
-        auto done = ctx.reduce(d_local, d_local + 1, 1, native.op, root, hip::stream_ref(stream));
-        if (!done.query().is_pending()) DTL_TRY(done.get());  // a failure the MPI path found at once
+      }();
+      if (single_rank || scope == reduce_scope::local) {
+        // Nothing to combine (one rank: the local value is the global one, finish reads it twice).
+        DTL_TRY(folded);
+      } else {
+        auto done = scope == reduce_scope::all
+                        ? allreduce_on_stream(ctx, d_local, d_local + 1, 1, datatype_of<T>(), native.op,
+                                              hip::stream_ref(stream), folded)
+                        : reduce_on_stream(ctx, d_local, d_local + 1, 1, datatype_of<T>(), native.op, root,
+                                           hip::stream_ref(stream), folded);
+        if (!done.query().is_pending()) DTL_TRY(done.get());  // the agreed failure, or one the MPI path found
       }
       DTL_ASSIGN_OR_RETURN(void* pinned, lane->take_slot());
       if (const hipError_t e = hipMemcpyAsync(pinned, d_local, (single_rank ? 1 : 2) * sizeof(T), hipMemcpyDeviceToHost, stream);
@@ -220,7 +224,7 @@ auto reduce_source(const Policy& policy, const context& ctx, int device, const S
     auto compute = [&]() -> result<R> {
       maybe<T> mine{};
       T local_value{};
-      DTL_TRY(agreed([&]() -> status {
+      const status folded = [&]() -> status {
         DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(sizeof(maybe<T>)));
         auto* d_mine = static_cast<maybe<T>*>(slot);
         DTL_TRY(source.fold(maybe<T>{T{}, 0}, make_maybe_op<T>(op),
@@ -229,10 +233,13 @@ auto reduce_source(const Policy& policy, const context& ctx, int device, const S
         DTL_TRY(read_back(&mine, d_mine, 1, stream));
         DTL_ASSIGN_OR_RETURN(local_value, fold_on_device(std::vector<maybe<T>>{mine}, init, op, scratch, stream));
         return {};
-      }()));
-      if (scope == reduce_scope::local) return R{local_value, local_value, false};
+      }();
+      if (scope == reduce_scope::local) {
+        DTL_TRY(folded);
+        return R{local_value, local_value, false};
+      }
       std::vector<maybe<T>> all(static_cast<std::size_t>(ctx.size()));
-      DTL_TRY(allgather_host(ctx, &mine, all.data(), sizeof(mine)));
+      DTL_TRY(allgather_host(ctx, &mine, all.data(), sizeof(mine), folded));
       if (!has_global) return R{local_value, T{}, false};
       DTL_ASSIGN_OR_RETURN(const T global, fold_on_device(all, init, op, scratch, stream));
       return R{local_value, global, true};
@@ -253,7 +260,8 @@ template <bool Inclusive, class Policy, class T, class Op>
 auto scan(const Policy& policy, const context& ctx, int device, const T* in, T* out, std::size_t n, const T& init,
           Op op) {
   using Pol = std::remove_cvref_t<Policy>;
-  // As in reduce: a rank whose local part fails takes part in the agreement before the ranks combine.
+  // As in reduce: a rank whose local part fails takes part in the agreement before the ranks combine (the
+  // allgather's own; `agreed` is for a failure before anything was enqueued).
   auto agreed = [&](const status& local) {
     return agree_before(true, ctx, local, "scan (the ranks' block totals)");
   };
@@ -265,7 +273,7 @@ auto scan(const Policy& policy, const context& ctx, int device, const T* in, T* 
   auto compute = [&]() -> result<void> {
     // This block's total: the last element of the inclusive scan, or a reduction before the exclusive one.
     maybe<T> total{T{}, 0};
-    DTL_TRY(agreed([&]() -> status {
+    const status totalled = [&]() -> status {
       if (n != 0) {
         if constexpr (Inclusive) {
           DTL_TRY(device::inclusive_scan(in, out, n, op, scratch, stream));
@@ -280,9 +288,9 @@ auto scan(const Policy& policy, const context& ctx, int device, const T* in, T* 
         total.present = 1;
       }
       return {};
-    }()));
+    }();
     std::vector<maybe<T>> all(static_cast<std::size_t>(ctx.size()));
-    DTL_TRY(allgather_host(ctx, &total, all.data(), sizeof(total)));
+    DTL_TRY(allgather_host(ctx, &total, all.data(), sizeof(total), totalled));
     all.resize(static_cast<std::size_t>(ctx.rank()));  // the blocks before this one
     DTL_ASSIGN_OR_RETURN(const T prefix, fold_on_device(all, init, op, scratch, stream));
     if (n == 0) return {};

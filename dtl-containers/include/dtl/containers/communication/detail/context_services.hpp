@@ -3,6 +3,7 @@
 
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/communication/detail/window.hpp>
+#include <dtl/containers/config.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/core/result.hpp>
 
@@ -24,8 +25,23 @@ namespace dtl::detail {
                                                       void* recv, const std::vector<std::size_t>& bytes_per_rank,
                                                       int root, const status& local = {});
 
-/// allgather on host buffers only, whatever the pointers are (for small host-side partials).
+/// allgather on host buffers only, whatever the pointers are (for small host-side partials). `local` is
+/// this rank's own failure so far (a failed local fold, say): it takes part in the call's one agreement
+/// step, so that every rank returns it instead of waiting for this one.
 [[nodiscard]] DTL_CONTAINERS_API result<void> allgather_host(const context& ctx, const void* send, void* recv,
-                                                             std::size_t bytes_each);
+                                                             std::size_t bytes_each, const status& local = {});
+
+#if DTL_CONTAINERS_HAS_HIP
+/// context::allreduce and reduce (to `root`) ordered on `stream`, whose one agreement step also carries
+/// `local`, this rank's own failure so far (a failed local fold before the ranks combine): every rank
+/// then returns a failed future with the agreed status, and no data moves.
+[[nodiscard]] DTL_CONTAINERS_API hip::future<void> allreduce_on_stream(const context& ctx, const void* send, void* recv,
+                                                                       std::size_t count, datatype type, reduce_op op,
+                                                                       hip::stream_ref stream, const status& local);
+[[nodiscard]] DTL_CONTAINERS_API hip::future<void> reduce_on_stream(const context& ctx, const void* send, void* recv,
+                                                                    std::size_t count, datatype type, reduce_op op,
+                                                                    int root, hip::stream_ref stream,
+                                                                    const status& local);
+#endif
 
 }  // namespace dtl::detail
