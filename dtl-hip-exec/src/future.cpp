@@ -87,16 +87,6 @@ bool state_base::wait_until(std::chrono::steady_clock::time_point deadline) noex
   }
 }
 
-status exception_to_status(std::string_view what) noexcept {
-  try {
-    throw;
-  } catch (const std::exception& e) {
-    return status(status_code::unknown_error, fmt::format("{} threw: {}", what, e.what()));
-  } catch (...) {
-    return status(status_code::unknown_error, fmt::format("{} threw an exception not derived from std::exception", what));
-  }
-}
-
 status ensure_error(status error) noexcept {
   if (!error.ok()) return error;
   return status(status_code::invalid_argument, "a future was completed with an ok status given as its error");

@@ -14,6 +14,7 @@
 
 #include <dtl/core/result.hpp>
 #include <dtl/core/status.hpp>
+#include <dtl/core/status_boundary.hpp>
 #include <dtl/core/status_error.hpp>
 #include <dtl/core/types.hpp>
 
@@ -79,23 +80,8 @@ class task_of final : public task {
   F f_;
 };
 
-/// The exception being handled as a status: a dtl::status_error's own, else unknown_error with what().
-/// Call only inside a catch block.
-inline status current_exception_status() noexcept {
-  try {
-    try {
-      throw;
-    } catch (const status_error& e) {
-      return e.error();
-    } catch (const std::exception& e) {
-      return status(status_code::unknown_error, e.what());
-    } catch (...) {
-      return status(status_code::unknown_error, "a future's continuation threw a non-std exception");
-    }
-  } catch (...) {
-    return status(status_code::out_of_memory);  // making the status itself failed
-  }
-}
+/// The exception being handled as a status (dtl/core/status_boundary.hpp). Call only inside a catch block.
+inline status current_exception_status() noexcept { return dtl::current_exception_status("a future's continuation"); }
 
 /// The tasks of ready states waiting to run on this thread, and finished ones waiting to be destroyed.
 /// Whoever finds the list idle drains it; a task that completes another state (or destroys one holding

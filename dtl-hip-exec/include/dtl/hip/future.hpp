@@ -153,7 +153,7 @@ class then_continuation final : public continuation {
         deliver(*child_, [&]() -> decltype(auto) { return std::invoke(f_, std::move(parent.take()).value()); });
       }
     } catch (...) {
-      child_->set_error(exception_to_status("a then() continuation"));
+      child_->set_error(dtl::current_exception_status("a then() continuation"));
     }
   }
 
@@ -187,7 +187,7 @@ class when_all_join {
         for (const auto& in : inputs_) values.push_back(std::move(static_cast<shared_state<T>&>(*in).take()).value());
         out_->set_value(std::move(values));
       } catch (...) {
-        out_->set_error(exception_to_status("when_all collecting values"));
+        out_->set_error(dtl::current_exception_status("when_all collecting values"));
       }
     }
   }

@@ -64,7 +64,7 @@ class source_node_impl final : public source_node {
     try {
       return std::invoke(f_);
     } catch (...) {
-      return event_status::failed(exception_to_status("a watch() poll function"));
+      return event_status::failed(dtl::current_exception_status("a watch() poll function"));
     }
   }
 
