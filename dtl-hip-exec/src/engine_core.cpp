@@ -448,6 +448,11 @@ void engine_core::background_loop(std::chrono::microseconds interval,
 // ---- events and shutdown ----
 
 status engine_core::reserve_events(int device, std::size_t count) {
+  if (count > event_pool::default_max_cached)  // the arguments first, with a device or without
+    return status(status_code::invalid_argument,
+                  fmt::format("progress_engine::reserve_events({}, {}): more than an engine's pool keeps idle "
+                              "(event_pool::default_max_cached {})",
+                              device, count, event_pool::default_max_cached));
   if (status s = check_device(device); !s.ok()) return s;
   event_pool_core* events = pool(device);
   if (events == nullptr)
