@@ -28,7 +28,8 @@ status current_exception_status(std::string_view what) noexcept {
     } catch (const std::exception& e) {
       return status(status_code::unknown_error, fmt::format("{} threw: {}", what, e.what()));
     } catch (...) {
-      return status(status_code::unknown_error, fmt::format("{} threw an exception not derived from std::exception", what));
+      return status(status_code::unknown_error,
+                    fmt::format("{} threw an exception not derived from std::exception", what));
     }
   } catch (...) {
     return no_memory_to_report;
