@@ -338,6 +338,26 @@ class valued_state<Base, void> : public Base {
 template <class T>
 class shared_state final : public valued_state<state_core, T> {};
 
+/// The count behind every when_all (these futures' and dtl::hip's): each input's arrival counts down,
+/// and the (n+1)-th arrival, the caller's own once every input is registered, runs `done`.
+template <class Done>
+class join {
+ public:
+  join(std::size_t inputs, Done done) : remaining_(inputs + 1), done_(std::move(done)) {}
+  void arrive() noexcept {
+    if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_();
+  }
+
+ private:
+  std::atomic<std::size_t> remaining_;
+  Done done_;
+};
+
+template <class Done>
+auto make_join(std::size_t inputs, Done done) {
+  return std::make_shared<join<Done>>(inputs, std::move(done));
+}
+
 /// Completes `out` with thunk()'s value (or nothing, for void), or the exception it throws.
 template <class U, class Thunk>
 void deliver(shared_state<U>& out, Thunk&& thunk) noexcept {
