@@ -21,7 +21,7 @@ dtl::distributed_future<int> long_chain(dtl::distributed_future<int> head) {
 
 }  // namespace
 
-TEST_SUITE("futures") {
+TEST_SUITE("futures_chain") {
   TEST_CASE("a chain of a million continuations completed on this thread") {
     dtl::distributed_promise<int> p;
     auto last = long_chain(p.get_future());
