@@ -5,12 +5,13 @@
 //
 // A state completes once: claim() picks the one completer, publish() makes the outcome visible, wakes
 // the waiters and then runs the continuations on the completing thread. A continuation added to a ready
-// state runs at once, on the adding thread. Continuations run from a per-thread work list, never one
-// inside another: completing the head of a chain of a million then()s costs heap, not stack, whoever
-// completes it (a user thread, a GPU poller, a dropped promise); the outermost completion returns once
-// the whole chain has run. Waiting blocks on a condition variable; a state whose
-// completion needs someone to drive a progress engine (GPU work, dtl/hip/distributed_future.hpp) lists
-// that engine's drivers, and a waiter drives them between short sleeps instead.
+// state runs at once, on the adding thread (from inside a continuation: once that one returns).
+// Continuations run from a per-thread work list, never one inside another: completing the head of a
+// chain of a million then()s costs heap, not stack, whoever completes it (a user thread, a GPU poller,
+// a dropped promise); the outermost completion returns once the whole chain has run. Waiting blocks on a
+// condition variable; a state whose completion needs someone to drive a progress engine (GPU work,
+// dtl/hip/distributed_future.hpp) lists that engine's drivers, and a waiter drives them between short
+// sleeps instead.
 
 #include <dtl/core/result.hpp>
 #include <dtl/core/status.hpp>
@@ -162,7 +163,8 @@ class completion : public std::enable_shared_from_this<completion> {
   }
   [[nodiscard]] bool has_error() const noexcept { return ready() && !outcome().ok(); }
 
-  /// Runs `t` once this state is ready: at once, here, if it already is.
+  /// Runs `t` once this state is ready: at once, here, if it already is (added from inside a
+  /// continuation: on this thread, once that continuation returns).
   void add_task(std::unique_ptr<task> t) {
     {
       std::lock_guard lock(mutex_);
