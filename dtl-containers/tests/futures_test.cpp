@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <functional>
 #include <numeric>
+#include <stdexcept>
+#include <string_view>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -92,6 +94,19 @@ TEST_SUITE("mpi.futures") {
     sums.push_back(dtl::async_reduce(a, 0.0));
     sums.push_back(dtl::async_reduce(b, 0.0));
     CHECK(dtl::when_all(std::move(sums)).get() == std::vector<double>{50.0, 114.0});
+  }
+
+  TEST_CASE("a throwing function fails the async form's future instead of leaving the call") {
+    const auto ctx = test_support::world();
+    dtl::distributed_vector<int> v(10, ctx);
+    dtl::distributed_future<void> f;
+    CHECK_NOTHROW(f = dtl::async_for_each(v, [](int&) { throw std::runtime_error("bad element"); }));
+    auto r = f.get_result();
+    if (v.local_size() > 0) {
+      REQUIRE_FALSE(r.has_value());
+      CHECK(r.error().code() == dtl::status_code::unknown_error);
+      CHECK(r.error().message().find("bad element") != std::string_view::npos);
+    }
   }
 
   TEST_CASE("a failed algorithm fails its future on every rank; get() throws, then() does not run") {

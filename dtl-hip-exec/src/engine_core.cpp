@@ -49,7 +49,7 @@ status gpu_failure(hipError_t error, int device) noexcept {
   try {
     return to_status(error, fmt::format("the GPU work behind a future (hipEventQuery, device {})", device));
   } catch (...) {
-    return exception_to_status("progress_engine::poll");
+    return dtl::current_exception_status("progress_engine::poll");
   }
 }
 
@@ -125,7 +125,7 @@ future<void> engine_core::enqueue_current(hipStream_t stream, int device) {
     }
   } catch (...) {
     events->recycle(event);
-    return make_failed_future<void>(exception_to_status("progress_engine::enqueue"));
+    return make_failed_future<void>(dtl::current_exception_status("progress_engine::enqueue"));
   }
   if (recorded != hipSuccess) {
     status s = to_status(recorded, fmt::format("hipEventRecord (progress engine, device {})", device));
@@ -268,7 +268,7 @@ watch_handle engine_core::watch(std::unique_ptr<source_node> node) {
     wake_background();
     return watch_handle{id, std::move(done)};
   } catch (...) {
-    return watch_handle{0, make_failed_future<void>(exception_to_status("progress_engine::watch"))};
+    return watch_handle{0, make_failed_future<void>(dtl::current_exception_status("progress_engine::watch"))};
   }
 }
 
@@ -392,7 +392,7 @@ status engine_core::start_background(std::chrono::microseconds interval) {
     bg_stop_ = std::move(stop);
     bg_running_.store(true, std::memory_order_release);
   } catch (...) {
-    return exception_to_status("starting the background progress thread");
+    return dtl::current_exception_status("starting the background progress thread");
   }
   return {};
 }
@@ -448,6 +448,11 @@ void engine_core::background_loop(std::chrono::microseconds interval,
 // ---- events and shutdown ----
 
 status engine_core::reserve_events(int device, std::size_t count) {
+  if (count > event_pool::default_max_cached)  // the arguments first, with a device or without
+    return status(status_code::invalid_argument,
+                  fmt::format("progress_engine::reserve_events({}, {}): more than an engine's pool keeps idle "
+                              "(event_pool::default_max_cached {})",
+                              device, count, event_pool::default_max_cached));
   if (status s = check_device(device); !s.ok()) return s;
   event_pool_core* events = pool(device);
   if (events == nullptr)

@@ -1,3 +1,4 @@
+#include <dtl/core/status_boundary.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/device.hpp>
 #include <dtl/hip/device_guard.hpp>
@@ -8,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <utility>
@@ -89,24 +91,42 @@ void event_pool_core::destroy(hipEvent_t event) noexcept {
 }
 
 status event_pool_core::reserve(std::size_t count) {
+  if (count > impl_->max_cached)
+    return status(status_code::invalid_argument,
+                  fmt::format("event_pool::reserve({}): more than the pool keeps idle (max_cached {}) on device {}",
+                              count, impl_->max_cached, device_));
   DTL_ASSIGN_OR_RETURN(device_guard guard, device_guard::enter(device_));
-  std::vector<hipEvent_t> fresh;
   std::size_t missing = 0;
   {
     std::lock_guard lock(impl_->mutex);
     if (impl_->idle.size() >= count) return {};
     missing = count - impl_->idle.size();
   }
-  fresh.reserve(missing);
+  std::vector<hipEvent_t> fresh;
+  fresh.reserve(missing);  // at most max_cached: bounded above
   while (fresh.size() < missing) {
     hipEvent_t e = nullptr;
     if (status s = create_event(device_, impl_->created, e); !s.ok()) {
-      for (hipEvent_t f : fresh) recycle(f);
+      for (hipEvent_t f : fresh) destroy(f);  // a failed reserve leaves the pool as it was
       return s;
     }
     fresh.push_back(e);
   }
-  for (hipEvent_t f : fresh) recycle(f);
+  std::lock_guard lock(impl_->mutex);
+  // Other threads may have returned events meanwhile: keep what fits under max_cached, which is count or more.
+  try {
+    impl_->idle.reserve(std::min(impl_->max_cached, impl_->idle.size() + fresh.size()));
+  } catch (...) {  // no room to keep them: the pool stays as it was
+    for (hipEvent_t f : fresh) destroy(f);
+    return current_exception_status("event_pool::reserve");
+  }
+  for (hipEvent_t f : fresh) {  // no allocation: the capacity is there
+    if (impl_->idle.size() < impl_->max_cached) {
+      impl_->idle.push_back(f);
+    } else {
+      destroy(f);
+    }
+  }
   return {};
 }
 
@@ -174,8 +194,10 @@ void pooled_event::discard() noexcept {
 // ---- event_pool ----
 
 result<event_pool> event_pool::create(std::optional<int> device, std::size_t max_cached) {
-  DTL_ASSIGN_OR_RETURN(const int dev, resolve_device(device));
-  return event_pool(std::make_shared<detail::event_pool_core>(dev, max_cached));
+  return status_boundary("event_pool::create", [&]() -> result<event_pool> {
+    DTL_ASSIGN_OR_RETURN(const int dev, resolve_device(device));
+    return event_pool(std::make_shared<detail::event_pool_core>(dev, max_cached));
+  });
 }
 
 result<pooled_event> event_pool::acquire() {
@@ -184,7 +206,9 @@ result<pooled_event> event_pool::acquire() {
   return pooled_event(core_, e);
 }
 
-result<void> event_pool::reserve(std::size_t count) { return core_->reserve(count); }
+result<void> event_pool::reserve(std::size_t count) {
+  return status_boundary("event_pool::reserve", [&] { return core_->reserve(count); });
+}
 
 int event_pool::device() const noexcept { return core_->device(); }
 std::size_t event_pool::idle() const noexcept { return core_->idle(); }

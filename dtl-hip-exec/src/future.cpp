@@ -57,13 +57,17 @@ bool state_base::polled_in_background() const noexcept {
 
 bool state_base::wait_until(std::chrono::steady_clock::time_point deadline) noexcept {
   if (ready()) return true;
+  futures::detail::task_list::run_queued();  // a continuation waiting: what completes it may be queued
   const bool has_engine = !engine_.expired();
   auto sleep = std::chrono::duration_cast<std::chrono::nanoseconds>(first_sleep);
   for (int pass = 0;; ++pass) {
     const bool spinning = has_engine && pass < spin_passes;
     // Past the spin, a background poller does the polling and wakes this thread (publish() notifies).
     const bool left_to_poller = has_engine && !spinning && polled_in_background();
-    if (has_engine && !left_to_poller) drive();
+    if (has_engine && !left_to_poller) {
+      drive();
+      futures::detail::task_list::run_queued();
+    }
     if (ready()) return true;
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline) return false;
@@ -80,16 +84,6 @@ bool state_base::wait_until(std::chrono::steady_clock::time_point deadline) noex
       ready_cv().wait_for(lock, slice, [this] { return ready(); });
     }
     if (!left_to_poller) sleep = std::min<std::chrono::nanoseconds>(sleep * 2, longest_sleep);
-  }
-}
-
-status exception_to_status(std::string_view what) noexcept {
-  try {
-    throw;
-  } catch (const std::exception& e) {
-    return status(status_code::unknown_error, fmt::format("{} threw: {}", what, e.what()));
-  } catch (...) {
-    return status(status_code::unknown_error, fmt::format("{} threw an exception not derived from std::exception", what));
   }
 }
 

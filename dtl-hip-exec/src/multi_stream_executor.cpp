@@ -1,5 +1,7 @@
 #include <dtl/hip/multi_stream_executor.hpp>
 
+#include <dtl/core/status_boundary.hpp>
+
 #include <fmt/format.h>
 
 #include <utility>
@@ -19,16 +21,21 @@ hip_executor& empty_executor() noexcept {
 result<multi_stream_executor> multi_stream_executor::create(std::size_t count, stream_flags flags,
                                                             stream_priority priority, std::optional<int> device) {
   if (count == 0) return status(status_code::invalid_argument, "multi_stream_executor needs at least one stream");
-  std::vector<hip_executor> executors;
-  executors.reserve(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    auto stream = hip_stream::create(flags, priority, device);
-    if (!stream.has_value())
-      return status(stream.error().code(), fmt::format("multi_stream_executor: stream {} of {}: {}", i, count,
-                                                       stream.error().to_string()));
-    executors.emplace_back(std::move(stream).value());
-  }
-  return multi_stream_executor(std::move(executors));
+  if (count > max_streams)
+    return status(status_code::invalid_argument,
+                  fmt::format("multi_stream_executor::create({}): more than max_streams ({})", count, max_streams));
+  return status_boundary("multi_stream_executor::create", [&]() -> result<multi_stream_executor> {
+    std::vector<hip_executor> executors;
+    executors.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      auto stream = hip_stream::create(flags, priority, device);
+      if (!stream.has_value())
+        return status(stream.error().code(), fmt::format("multi_stream_executor: stream {} of {}: {}", i, count,
+                                                         stream.error().to_string()));
+      executors.emplace_back(std::move(stream).value());
+    }
+    return multi_stream_executor(std::move(executors));
+  });
 }
 
 multi_stream_executor::multi_stream_executor(std::vector<hip_executor> executors) noexcept

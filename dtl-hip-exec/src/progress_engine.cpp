@@ -2,6 +2,8 @@
 #include <dtl/hip/hip_stream.hpp>
 #include <dtl/hip/progress_engine.hpp>
 
+#include <dtl/core/status_boundary.hpp>
+
 #include "engine_core.hpp"
 
 #include <cstdlib>
@@ -67,7 +69,8 @@ result<void> progress_engine::stop_background() {
 bool progress_engine::background_running() const noexcept { return core_->background_running(); }
 
 result<void> progress_engine::reserve_events(int device, std::size_t count) {
-  if (status s = core_->reserve_events(device, count); !s.ok()) return s;
+  auto reserve = [&] { return core_->reserve_events(device, count); };
+  if (status s = status_boundary("progress_engine::reserve_events", reserve); !s.ok()) return s;
   return {};
 }
 

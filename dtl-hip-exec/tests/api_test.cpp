@@ -13,6 +13,8 @@
 
 #include <array>
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -177,6 +179,25 @@ TEST_SUITE("api") {
     hip_stream taker(std::move(moved));
     CHECK(copy_async(a.data(), b.data(), 4, transfer_kind::host_to_host, moved).get().error().code() ==
           status_code::invalid_state);  // NOLINT(bugprone-use-after-move)
+  }
+
+  TEST_CASE("counts are judged before anything is made, with a device or without") {
+    // Each used to go straight to a container: SIZE_MAX threw std::length_error, 2^40 std::bad_alloc.
+    for (const std::size_t count : {SIZE_MAX, std::size_t{1} << 40, multi_stream_executor::max_streams + 1}) {
+      const auto r = multi_stream_executor::create(count);
+      REQUIRE_FALSE(r.has_value());
+      CHECK(r.error().code() == status_code::invalid_argument);
+      CHECK(r.error().message().find("max_streams") != std::string::npos);
+    }
+    CHECK(multi_stream_executor::create(0).error().code() == status_code::invalid_argument);
+
+    progress_engine engine;
+    for (const std::size_t count : {SIZE_MAX, event_pool::default_max_cached + 1}) {
+      const auto r = engine.reserve_events(0, count);
+      REQUIRE_FALSE(r.has_value());
+      CHECK(r.error().code() == status_code::invalid_argument);
+      CHECK(r.error().message().find("default_max_cached") != std::string::npos);
+    }
   }
 
   TEST_CASE("an empty pooled event") {

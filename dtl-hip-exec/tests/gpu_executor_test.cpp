@@ -7,6 +7,8 @@
 #include <backends/hip/hip_executor.hpp>
 
 #include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <set>
 #include <stdexcept>
 
@@ -76,6 +78,15 @@ TEST_SUITE("gpu.executor") {
     REQUIRE(b.synchronize().has_value());
     CHECK(y.read() == 42);
     CHECK(gate.outcome() == 1);
+  }
+
+  TEST_CASE("a multi-stream executor of max_streams is made; one more is refused before any stream") {
+    // 2^40 used to run for minutes making streams; SIZE_MAX threw length_error.
+    auto widest = multi_stream_executor::create(multi_stream_executor::max_streams);
+    REQUIRE(widest.has_value());
+    CHECK(widest->size() == multi_stream_executor::max_streams);
+    for (const std::size_t count : {multi_stream_executor::max_streams + 1, std::size_t{1} << 40, SIZE_MAX})
+      CHECK(multi_stream_executor::create(count).error().code() == status_code::invalid_argument);
   }
 
   TEST_CASE("a multi-stream executor hands out its streams round-robin") {

@@ -6,6 +6,12 @@
 #include <backends/hip/hip_event.hpp>
 #include <backends/hip/hip_executor.hpp>
 #include <dtl/hip/hip_pool_memory_space.hpp>
+#include <dtl/hip/progress_engine.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
 
 using namespace dtl::hip;
 using dtl::status_code;
@@ -192,6 +198,28 @@ TEST_SUITE("gpu.event") {
     CHECK(pool->idle() == 7);  // a came back, b was destroyed
     for (int i = 0; i < 20; ++i) CHECK(pool->acquire().has_value());
     CHECK(pool->created() == 8);  // no event was created after the reserve
+  }
+
+  TEST_CASE("the event pool's reserve refuses counts above max_cached and keeps what it makes") {
+    // It used to create them all and destroy all but max_cached again (and SIZE_MAX threw length_error).
+    auto pool = event_pool::create(std::nullopt, 10);
+    REQUIRE(pool.has_value());
+    CHECK(pool->reserve(0).has_value());
+    CHECK(pool->created() == 0);
+    REQUIRE(pool->reserve(10).has_value());
+    CHECK(pool->idle() == 10);
+    for (const std::size_t count : {std::size_t{11}, std::size_t{100000}, SIZE_MAX}) {
+      const auto r = pool->reserve(count);
+      REQUIRE_FALSE(r.has_value());
+      CHECK(r.error().code() == status_code::invalid_argument);
+      CHECK(r.error().message().find("max_cached 10") != std::string::npos);
+    }
+    CHECK(pool->idle() == 10);  // as it was
+    CHECK(pool->created() == 10);
+
+    progress_engine engine;
+    REQUIRE(engine.reserve_events(current(), 100).has_value());
+    CHECK(engine.reserve_events(current(), SIZE_MAX).error().code() == status_code::invalid_argument);
   }
 }
 

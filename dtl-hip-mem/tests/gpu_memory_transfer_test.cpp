@@ -199,6 +199,22 @@ TEST_SUITE("gpu.transfer") {
     CHECK(hip_memory_transfer::copy(bytes + 128, bytes, 128, transfer_kind::device_to_device).has_value());
   }
 
+  TEST_CASE("a copy past the end of an allocation says so, with the allocation's size") {
+    // It used to get the runtime's unclear error, or "overlap" when it ran into the next allocation.
+    hip_memory_space space;
+    device_buffer a(space, 1024);
+    std::vector<unsigned char> host(4096);
+    const auto past = hip_memory_transfer::copy(a.get() + 512, host.data(), 1024, transfer_kind::host_to_device);
+    REQUIRE(past.has_error());
+    CHECK(past.error() == status_code::invalid_argument);
+    CHECK(past.error().message().find("past the end of its 1024-byte allocation (512 bytes left)") !=
+          std::string::npos);
+    const auto from = hip_memory_transfer::copy(host.data(), a.get(), 2048, transfer_kind::device_to_host);
+    REQUIRE(from.has_error());
+    CHECK(from.error().message().find("src") != std::string::npos);
+    CHECK(hip_memory_transfer::copy(a.get() + 512, host.data(), 512, transfer_kind::host_to_device).has_value());
+  }
+
   TEST_CASE("query_pointer classifies every kind of memory") {
     dtl_test::clear_pending_hip_error();
     std::array<unsigned char, 64> stack_bytes{};

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -225,6 +226,22 @@ TEST_SUITE("gpu.pool") {
     CHECK(pool.stats().live_allocations == 0);
   }
 
+  TEST_CASE("reserve judges its count: 0 is nothing to do, too many or an overflowing total is refused") {
+    hip_pool_memory_space pool;
+    const pool_stats before = pool.stats();
+    CHECK(pool.reserve(1024, 0).ok());
+    for (const std::size_t count : {hip_pool_memory_space::max_reserve_count + 1, SIZE_MAX}) {
+      const dtl::status s = pool.reserve(1024, count);
+      CHECK(s == status_code::invalid_argument);
+      CHECK(s.message().find("max_reserve_count") != std::string_view::npos);
+    }
+    const dtl::status overflow = pool.reserve(std::size_t{1} << 50, hip_pool_memory_space::max_reserve_count);
+    CHECK(overflow == status_code::invalid_argument);
+    CHECK(overflow.message().find("overflows") != std::string_view::npos);
+    CHECK(pool.stats().bytes_cached == before.bytes_cached);
+    CHECK(pool.stats().total_allocations == 0);
+  }
+
   TEST_CASE("trim gives the cache back, after pending work that used it") {
     hip_pool_memory_space pool;
     dtl_test::owned_stream stream;
@@ -419,6 +436,29 @@ TEST_SUITE("gpu.pool_oom") {
     CHECK(read_back(*ok, n)[12345] == ((12345u * 2654435761u) ^ 9u));
     pool.deallocate(*ok, n * sizeof(unsigned), stream_ref{});
     CHECK(pool.stats().live_allocations == 0);
+  }
+
+  TEST_CASE("a reserve the device cannot hold returns out_of_memory and leaves the pool as it was") {
+    // It used to trim its own blocks to retry: ok with most of them gone, or (SIZE_MAX) never returning.
+    hip_pool_memory_space pool;
+    const auto props = get_device_properties(hip_current_device());
+    REQUIRE(props.has_value());
+    constexpr std::size_t gib = std::size_t{1} << 30;
+    REQUIRE(pool.reserve(std::size_t{1} << 20, 2).ok());  // something cached before
+    const pool_stats before = pool.stats();
+    const dtl::status s = pool.reserve(gib, props->total_memory / gib + 2);
+    if (pool.backing() == pool_backing::direct) {
+      CHECK(s.ok());  // keeps nothing, asks for nothing
+    } else {
+      CHECK(s == status_code::out_of_memory);
+      CHECK(hipGetLastError() == hipSuccess);
+    }
+    const pool_stats after = pool.stats();
+    CHECK(after.trims == before.trims);
+    CHECK(after.out_of_memory_retries == before.out_of_memory_retries);
+    if (pool.backing() == pool_backing::caching) CHECK(after.bytes_cached == before.bytes_cached);
+    if (pool.backing() == pool_backing::runtime) CHECK(after.bytes_reserved < before.bytes_reserved + gib);
+    CHECK(pool.reserve(gib, 1).ok());  // still usable
   }
 
   // The direct backing caches nothing: this case is for the other two.

@@ -6,8 +6,10 @@
 #include <dtl/hip/hip_memory_transfer.hpp>
 #include <dtl/hip/hip_pool_memory_space.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string_view>
 #include <type_traits>
 
 using dtl::status_code;
@@ -103,6 +105,22 @@ TEST_SUITE("pool") {
     CHECK(select_pool_backing(static_cast<pool_backing>(9), "", true, true).error() == status_code::invalid_argument);
   }
 
+  TEST_CASE("reserve judges its count before any device is involved") {
+    // SIZE_MAX used to throw std::length_error (runtime backing) or never return (caching).
+    hip_pool_memory_space pool;
+    for (const std::size_t count : {hip_pool_memory_space::max_reserve_count + 1, SIZE_MAX}) {
+      const dtl::status s = pool.reserve(std::size_t{1} << 20, count);
+      CHECK(s == status_code::invalid_argument);
+      CHECK(s.message().find("max_reserve_count") != std::string_view::npos);
+    }
+    const dtl::status overflow = pool.reserve(std::size_t{1} << 50, hip_pool_memory_space::max_reserve_count);
+    CHECK(overflow == status_code::invalid_argument);
+    CHECK(overflow.message().find("overflows") != std::string_view::npos);
+    CHECK(pool.reserve(0, 4) == status_code::invalid_argument);  // 0 bytes
+    const dtl::status none = pool.reserve(1024, 0);  // nothing to do: ok, or the pool's own unavailability
+    CHECK((none.ok() || none == pool.availability()));
+  }
+
   TEST_CASE("requests are checked before any device is involved") {
     hip_pool_memory_space pool;
     CHECK(pool.allocate(0).error() == status_code::invalid_argument);
@@ -110,7 +128,8 @@ TEST_SUITE("pool") {
     CHECK(pool.allocate(64, 3).error() == status_code::invalid_argument);
     CHECK(pool.allocate(64, 512).error() == status_code::invalid_argument);
     CHECK(pool.allocate(~std::size_t{0}).error() == status_code::out_of_memory);
-    CHECK(pool.try_deallocate(nullptr, 64).ok());
+    CHECK(pool.try_deallocate(nullptr, 64).ok());  // as free(nullptr), whatever the size
+    CHECK(pool.try_deallocate(nullptr, 0).ok());
     pool.deallocate(nullptr, 64);
     CHECK(pool.stats().total_allocations == 0);
     CHECK_FALSE(pool.contains(nullptr));
@@ -180,6 +199,9 @@ TEST_SUITE("no_device") {
       CHECK(pool.stats().bytes_reserved == 0);
       if (b != pool_backing::automatic) CHECK(pool.backing() == b);
     }
+    // A backing that is no backing at all is the caller's argument, reported before the missing device.
+    hip_pool_memory_space bad(with_backing(static_cast<pool_backing>(9)));
+    CHECK(bad.availability() == status_code::invalid_argument);
     // The runtime's pools cannot be had without a device; the missing device is the answer.
     hip_pool_memory_space runtime(with_backing(pool_backing::runtime));
     CHECK(runtime.availability() == status_code::backend_not_available);

@@ -6,12 +6,15 @@
 #include <dtl/hip/error.hpp>
 #include <dtl/hip/pointer.hpp>
 
+#include "known_memory.hpp"
 #include "staging.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
+#include <utility>
 
 namespace dtl::hip {
 
@@ -69,6 +72,14 @@ status check_copy_arguments(const void* dst, const void* src, std::size_t bytes,
   if (dst == nullptr) return status(status_code::invalid_argument, fmt::format("{} {}: dst is nullptr", call, kind));
   if (src == nullptr) return status(status_code::invalid_argument, fmt::format("{} {}: src is nullptr", call, kind));
   if (bytes == 0) return status(status_code::invalid_argument, fmt::format("{} {}: 0 bytes", call, kind));
+  // Memory of our own spaces has a known extent: running past it is said as such (before the overlap
+  // test, which an overrun into the next allocation would otherwise trip).
+  for (const auto& [side, ptr] : {std::pair<const char*, const void*>{"src", src}, {"dst", dst}}) {
+    if (const std::optional<detail::known_room> room = detail::room_after(ptr); room && room->left < bytes)
+      return status(status_code::invalid_argument,
+                    fmt::format("{} {}: {} bytes at {} ({}) run past the end of its {}-byte allocation ({} bytes left)",
+                                call, kind, bytes, side, ptr, room->region_bytes, room->left));
+  }
   // Addresses are unique across host and devices (unified addressing), so this overlap test is exact.
   const auto d = reinterpret_cast<std::uintptr_t>(dst);
   const auto s = reinterpret_cast<std::uintptr_t>(src);

@@ -62,6 +62,17 @@ status forget(const void* ptr, owner_id owner, std::size_t bytes, std::string_vi
                             bytes, allocated));
 }
 
+std::optional<known_room> room_after(const void* ptr) noexcept {
+  known_memory& t = table();
+  const std::shared_lock lock(t.mutex);
+  auto it = t.regions.upper_bound(address(ptr));
+  if (it == t.regions.begin()) return std::nullopt;
+  --it;
+  const std::size_t offset = address(ptr) - it->first;
+  if (offset >= it->second.bytes) return std::nullopt;
+  return known_room{it->second.bytes - offset, it->second.bytes};
+}
+
 std::optional<known_region> find_known(const void* ptr) noexcept {
   known_memory& t = table();
   const std::shared_lock lock(t.mutex);

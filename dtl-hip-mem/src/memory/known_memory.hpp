@@ -44,4 +44,13 @@ void remember(const void* ptr, const known_region& region);
 /// The remembered region that contains `ptr`, if there is one.
 [[nodiscard]] std::optional<known_region> find_known(const void* ptr) noexcept;
 
+/// Where `ptr` stands in the remembered region that contains it: the bytes from ptr to the region's end,
+/// and the region's size.
+struct known_room {
+  std::size_t left = 0;
+  std::size_t region_bytes = 0;
+};
+/// nullopt when no remembered region contains `ptr`.
+[[nodiscard]] std::optional<known_room> room_after(const void* ptr) noexcept;
+
 }  // namespace dtl::hip::detail

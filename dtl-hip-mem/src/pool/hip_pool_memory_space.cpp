@@ -1,5 +1,6 @@
 #include <dtl/hip/hip_pool_memory_space.hpp>
 
+#include <dtl/core/status_boundary.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/device.hpp>
 
@@ -7,7 +8,10 @@
 #include "../platform.hpp"
 #include "pool_core.hpp"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
+#include <limits>
 
 namespace dtl::hip {
 
@@ -40,7 +44,9 @@ hip_pool_memory_space::hip_pool_memory_space(const pool_options& options) : stre
   result<pool_backing> chosen = select_pool_backing(options.backing, backing_from_environment(), runtime_pools,
                                                     platform::prefer_runtime_pools());
   if (!chosen.has_value()) {
-    if (availability_.ok()) availability_ = std::move(chosen).error();
+    // A bad backing value is the caller's argument: it is reported before a missing device.
+    if (availability_.ok() || chosen.error().code() == status_code::invalid_argument)
+      availability_ = std::move(chosen).error();
     return;  // backing_ stays direct, the plainest: nothing is ever allocated anyway
   }
   backing_ = *chosen;
@@ -58,19 +64,19 @@ hip_pool_memory_space::~hip_pool_memory_space() = default;
 result<void*> hip_pool_memory_space::allocate(std::size_t bytes, stream_ref stream) {
   DTL_TRY(check_allocation_request(bytes, max_alignment, max_alignment));
   DTL_TRY(availability_);
-  return core_->allocate(bytes, stream.get());
+  return status_boundary("hip_pool allocate", [&] { return core_->allocate(bytes, stream.get()); });
 }
 
 result<void*> hip_pool_memory_space::allocate(std::size_t bytes, std::size_t alignment) {
   DTL_TRY(check_allocation_request(bytes, alignment, max_alignment));
   DTL_TRY(availability_);
-  return core_->allocate(bytes, stream_.get());
+  return status_boundary("hip_pool allocate", [&] { return core_->allocate(bytes, stream_.get()); });
 }
 
 status hip_pool_memory_space::try_deallocate(void* ptr, std::size_t bytes, stream_ref stream) {
-  if (ptr == nullptr) return {};
+  if (ptr == nullptr) return {};  // as free(nullptr), whatever `bytes`
   DTL_TRY(availability_);  // such a pool never allocated anything
-  return core_->deallocate(ptr, bytes, stream.get());
+  return status_boundary("hip_pool deallocate", [&] { return core_->deallocate(ptr, bytes, stream.get()); });
 }
 
 void hip_pool_memory_space::deallocate(void* ptr, std::size_t bytes, stream_ref stream) noexcept {
@@ -83,13 +89,20 @@ void hip_pool_memory_space::deallocate(void* ptr, std::size_t bytes, stream_ref 
 
 status hip_pool_memory_space::reserve(std::size_t bytes, std::size_t count) {
   DTL_TRY(check_allocation_request(bytes, max_alignment, max_alignment));
+  if (count > max_reserve_count)
+    return status(status_code::invalid_argument,
+                  fmt::format("hip_pool reserve({} bytes, {} blocks): more than max_reserve_count ({}) blocks", bytes,
+                              count, max_reserve_count));
+  if (count > std::numeric_limits<std::size_t>::max() / bytes)
+    return status(status_code::invalid_argument,
+                  fmt::format("hip_pool reserve({} bytes, {} blocks): the total overflows std::size_t", bytes, count));
   DTL_TRY(availability_);
-  return core_->reserve(bytes, count, stream_.get());
+  return status_boundary("hip_pool reserve", [&] { return core_->reserve(bytes, count, stream_.get()); });
 }
 
 status hip_pool_memory_space::trim() {
   DTL_TRY(availability_);
-  return core_->trim();
+  return status_boundary("hip_pool trim", [&] { return core_->trim(); });
 }
 
 pool_stats hip_pool_memory_space::stats() const noexcept {

@@ -1,5 +1,6 @@
 #include "pool_core.hpp"
 
+#include <dtl/core/status_boundary.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/error.hpp>
@@ -105,12 +106,12 @@ hipError_t pool_core::ask_runtime(void** out, std::size_t held, hipStream_t stre
   return hipMalloc(out, held);
 }
 
-result<void*> pool_core::obtain(std::size_t held, hipStream_t stream) {
+result<void*> pool_core::obtain(std::size_t held, hipStream_t stream, bool may_trim) {
   DTL_ASSIGN_OR_RETURN(const device_guard guard, device_guard::enter(device_));
   void* ptr = nullptr;
   hipError_t e = ask_runtime(&ptr, held, stream);
   bool retried = false;
-  if (e == hipErrorOutOfMemory && backing_ != pool_backing::direct) {  // direct has no cache to give back
+  if (e == hipErrorOutOfMemory && may_trim && backing_ != pool_backing::direct) {  // direct has no cache
     clear_pending(e);
     {
       const std::lock_guard lock(mutex_);
@@ -189,43 +190,80 @@ status pool_core::give_back(void* ptr, std::size_t held, hipStream_t stream) {
 status pool_core::reserve(std::size_t bytes, std::size_t count, hipStream_t stream) {
   if (count == 0) return {};
   switch (backing_) {
-    case pool_backing::caching: {
-      const std::size_t held = hip_pool_memory_space::block_size(bytes);
-      if (held == 0)
-        return status(status_code::out_of_memory, fmt::format("{}: no device has {} bytes", describe(0), bytes));
-      for (std::size_t i = 0; i < count; ++i) {
-        DTL_ASSIGN_OR_RETURN(void* block, obtain(held, stream));
-        const std::lock_guard lock(mutex_);
-        cache_.put_ready(block, held);
-      }
-      return {};
-    }
-    case pool_backing::runtime: {
-      // Grow the runtime's pool: allocate, free, and let the release threshold keep the memory.
-      DTL_ASSIGN_OR_RETURN(const device_guard guard, device_guard::enter(device_));
-      std::vector<void*> blocks;
-      blocks.reserve(count);
-      status first;
-      for (std::size_t i = 0; i < count && first.ok(); ++i) {
-        void* block = nullptr;
-        if (const hipError_t e = hipMallocFromPoolAsync(&block, bytes, memory_pool_, stream); e != hipSuccess)
-          first = to_status(e, fmt::format("hipMallocFromPoolAsync in reserve() for {}", describe(bytes)));
-        else
-          blocks.push_back(block);
-      }
-      for (void* block : blocks) {
-        if (const hipError_t e = hipFreeAsync(block, stream); e != hipSuccess && first.ok())
-          first = to_status(e, fmt::format("hipFreeAsync in reserve() for {}", describe(bytes)));
-      }
-      if (const hipError_t e = hipStreamSynchronize(stream); e != hipSuccess && first.ok())
-        first = to_status(e, fmt::format("hipStreamSynchronize in reserve() for {}", describe(bytes)));
-      return first;
-    }
+    case pool_backing::caching:
+      return reserve_blocks(bytes, count, stream);
+    case pool_backing::runtime:
+      return reserve_runtime(bytes, count, stream);
     case pool_backing::automatic:
     case pool_backing::direct:
       break;
   }
   return {};  // direct keeps nothing
+}
+
+// All `count` blocks, or none: a block the device cannot give fails the call, and the blocks made before
+// it are given back (the cache is left as it was). Never trims: that would free this call's own blocks.
+status pool_core::reserve_blocks(std::size_t bytes, std::size_t count, hipStream_t stream) {
+  const std::size_t held = hip_pool_memory_space::block_size(bytes);
+  if (held == 0)
+    return status(status_code::out_of_memory, fmt::format("{}: no device has {} bytes", describe(0), bytes));
+  std::vector<void*> made;
+  made.reserve(count);  // count was checked against max_reserve_count
+  auto give_back_from = [&](std::size_t first) {
+    for (std::size_t i = first; i < made.size(); ++i)
+      if (status s = give_back(made[i], held, stream); !s.ok()) report_unhandled(s);
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    result<void*> block = obtain(held, stream, /*may_trim=*/false);
+    if (!block.has_value()) {
+      give_back_from(0);
+      return status(block.error().code(),
+                    fmt::format("{}: reserve of {} blocks failed at block {}, and the {} made were given back: {}",
+                                describe(bytes), count, i + 1, i, block.error().message()));
+    }
+    made.push_back(*block);
+  }
+  const std::lock_guard lock(mutex_);
+  for (std::size_t i = 0; i < made.size(); ++i) {
+    try {
+      cache_.put_ready(made[i], held);
+    } catch (...) {  // no host memory to keep the rest: give them back (those kept stay until trim())
+      give_back_from(i);
+      return current_exception_status(describe(bytes) + ": reserve");
+    }
+  }
+  return {};
+}
+
+// Grows the runtime's pool: allocate, free, and let the release threshold keep the memory. On failure the
+// pool is trimmed back to what it held before.
+status pool_core::reserve_runtime(std::size_t bytes, std::size_t count, hipStream_t stream) {
+  DTL_ASSIGN_OR_RETURN(const device_guard guard, device_guard::enter(device_));
+  const result<platform::memory_pool_usage> before = platform::memory_pool_usage_of(memory_pool_);
+  std::vector<void*> blocks;
+  blocks.reserve(count);  // count was checked against max_reserve_count
+  status first;
+  for (std::size_t i = 0; i < count && first.ok(); ++i) {
+    void* block = nullptr;
+    if (const hipError_t e = hipMallocFromPoolAsync(&block, bytes, memory_pool_, stream); e != hipSuccess) {
+      clear_pending(e);
+      first = to_status(e, fmt::format("hipMallocFromPoolAsync in reserve() of {} blocks for {}, at block {}", count,
+                                       describe(bytes), i + 1));
+    } else {
+      blocks.push_back(block);
+    }
+  }
+  for (void* block : blocks) {
+    if (const hipError_t e = hipFreeAsync(block, stream); e != hipSuccess && first.ok())
+      first = to_status(e, fmt::format("hipFreeAsync in reserve() for {}", describe(bytes)));
+  }
+  if (const hipError_t e = hipStreamSynchronize(stream); e != hipSuccess && first.ok())
+    first = to_status(e, fmt::format("hipStreamSynchronize in reserve() for {}", describe(bytes)));
+  if (!first.ok() && before.has_value()) {
+    if (const hipError_t e = hipMemPoolTrimTo(memory_pool_, before->reserved); e != hipSuccess)
+      report_unhandled(to_status(e, fmt::format("hipMemPoolTrimTo after a failed reserve() for {}", describe(bytes))));
+  }
+  return first;
 }
 
 status pool_core::trim() {

@@ -45,8 +45,11 @@ class pool_core {
   };
   using live_table = std::unordered_map<void*, live_allocation>;
 
-  /// New memory from the runtime: out of memory trims the cache and retries once.
-  [[nodiscard]] result<void*> obtain(std::size_t held, hipStream_t stream);
+  /// New memory from the runtime. Out of memory trims the cache and retries once, when `may_trim` (reserve
+  /// does not: the cache it would give back may be its own work).
+  [[nodiscard]] result<void*> obtain(std::size_t held, hipStream_t stream, bool may_trim = true);
+  [[nodiscard]] status reserve_blocks(std::size_t bytes, std::size_t count, hipStream_t stream);
+  [[nodiscard]] status reserve_runtime(std::size_t bytes, std::size_t count, hipStream_t stream);
   [[nodiscard]] hipError_t ask_runtime(void** out, std::size_t held, hipStream_t stream) noexcept;
   /// Gives memory that obtain() returned back to the runtime.
   [[nodiscard]] status give_back(void* ptr, std::size_t held, hipStream_t stream);

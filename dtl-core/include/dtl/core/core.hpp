@@ -12,6 +12,7 @@
 #include <dtl/core/placement.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/status.hpp>
+#include <dtl/core/status_boundary.hpp>
 #include <dtl/core/status_code.hpp>
 #include <dtl/core/status_error.hpp>
 #include <dtl/core/types.hpp>

@@ -31,25 +31,6 @@ namespace detail {
 template <class T>
 using when_all_value_t = std::conditional_t<std::is_void_v<T>, std::monostate, T>;
 
-/// Counts arrivals: the (n+1)-th, after every input registered, runs `done`.
-template <class Done>
-class join {
- public:
-  join(std::size_t inputs, Done done) : remaining_(inputs + 1), done_(std::move(done)) {}
-  void arrive() noexcept {
-    if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_();
-  }
-
- private:
-  std::atomic<std::size_t> remaining_;
-  Done done_;
-};
-
-template <class Done>
-auto make_join(std::size_t inputs, Done done) {
-  return std::make_shared<join<Done>>(inputs, std::move(done));
-}
-
 /// An input's state, or a failed one standing for an invalid future.
 template <class T>
 std::shared_ptr<shared_state<T>> state_or_failed(const distributed_future<T>& f) {

@@ -5,12 +5,17 @@
 //
 // A state completes once: claim() picks the one completer, publish() makes the outcome visible, wakes
 // the waiters and then runs the continuations on the completing thread. A continuation added to a ready
-// state runs at once, on the adding thread. Waiting blocks on a condition variable; a state whose
-// completion needs someone to drive a progress engine (GPU work, dtl/hip/distributed_future.hpp) lists
-// that engine's drivers, and a waiter drives them between short sleeps instead.
+// state runs at once, on the adding thread (from inside a continuation: once that one returns).
+// Continuations run from a per-thread work list, never one inside another: completing the head of a
+// chain of a million then()s costs heap, not stack, whoever completes it (a user thread, a GPU poller,
+// a dropped promise); the outermost completion returns once the whole chain has run. Waiting blocks on a
+// condition variable; a state whose completion needs someone to drive a progress engine (GPU work,
+// dtl/hip/distributed_future.hpp) lists that engine's drivers, and a waiter drives them between short
+// sleeps instead.
 
 #include <dtl/core/result.hpp>
 #include <dtl/core/status.hpp>
+#include <dtl/core/status_boundary.hpp>
 #include <dtl/core/status_error.hpp>
 #include <dtl/core/types.hpp>
 
@@ -18,6 +23,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -75,33 +81,79 @@ class task_of final : public task {
   F f_;
 };
 
-/// The exception being handled as a status: a dtl::status_error's own, else unknown_error with what().
-/// Call only inside a catch block.
-inline status current_exception_status() noexcept {
-  try {
+/// The exception being handled as a status (dtl/core/status_boundary.hpp). Call only inside a catch block.
+inline status current_exception_status() noexcept { return dtl::current_exception_status("a future's continuation"); }
+
+/// The tasks of ready states waiting to run on this thread, and finished ones waiting to be destroyed.
+/// Whoever finds the list idle drains it; a task that completes another state (or destroys one holding
+/// tasks) only appends, so a chain of continuations runs in a loop instead of a recursion.
+class task_list {
+ public:
+  /// Runs `t` on `state` (destroys it unrun when `state` is null), now or from the drain under way.
+  static void run(std::shared_ptr<completion> state, std::unique_ptr<task> t) noexcept {
+    auto& list = of_this_thread();
     try {
-      throw;
-    } catch (const status_error& e) {
-      return e.error();
-    } catch (const std::exception& e) {
-      return status(status_code::unknown_error, e.what());
-    } catch (...) {
-      return status(status_code::unknown_error, "a future's continuation threw a non-std exception");
+      list.items_.emplace_back();
+    } catch (...) {  // no memory to queue it: run it here, recursion and all
+      run_one(state, t);
+      return;
     }
-  } catch (...) {
-    return status(status_code::out_of_memory);  // making the status itself failed
+    list.items_.back().state = std::move(state);
+    list.items_.back().t = std::move(t);
+    if (list.depth_ == 0) list.drain();
   }
-}
+  /// Runs what this thread has queued, for a continuation about to block on a future: the work that
+  /// completes it may be queued behind the continuation itself.
+  static void run_queued() noexcept {
+    auto& list = of_this_thread();
+    if (list.depth_ > 0) list.drain();
+  }
+
+ private:
+  struct item {
+    std::shared_ptr<completion> state;  // keeps the state alive until its task has run
+    std::unique_ptr<task> t;
+  };
+  static task_list& of_this_thread() noexcept {
+    static thread_local task_list list;
+    return list;
+  }
+  static void run_one(const std::shared_ptr<completion>& state, std::unique_ptr<task>& t) noexcept;
+  void drain() noexcept {
+    ++depth_;
+    while (next_ < items_.size()) {  // in order; running an item may append more
+      item it = std::move(items_[next_++]);
+      run_one(it.state, it.t);
+      // `it` goes here: destroying the task may release states, whose tasks only join the list.
+    }
+    if (--depth_ > 0) return;
+    next_ = 0;
+    if (items_.capacity() > 1024) {
+      std::vector<item>().swap(items_);  // a long chain's list does not stay with the thread
+    } else {
+      items_.clear();
+    }
+  }
+
+  std::vector<item> items_;  // those before next_ have run
+  std::size_t next_ = 0;
+  int depth_ = 0;  // drains under way on this thread (more than one: run_queued() from a task)
+};
 
 /// What every future state is, these futures' and dtl::hip's (dtl/hip/future_state.hpp): it completes
 /// once, with an outcome, and then runs the tasks added to it. How a waiter waits is the derived
-/// state's; it waits on ready_cv() under mutex(), which publish() notifies.
-class completion {
+/// state's; it waits on ready_cv() under mutex(), which publish() notifies. States live in shared_ptrs
+/// (make_shared): the work list holds each one until its tasks have run.
+class completion : public std::enable_shared_from_this<completion> {
  public:
   completion() = default;
   completion(const completion&) = delete;
   completion& operator=(const completion&) = delete;
-  virtual ~completion() = default;
+  /// Tasks never run (a chain dropped before its head completed) are destroyed through the work list,
+  /// so destroying a long pending chain does not recurse either.
+  virtual ~completion() {
+    for (auto& t : tasks_) task_list::run(nullptr, std::move(t));
+  }
 
   [[nodiscard]] bool ready() const noexcept { return ready_.load(std::memory_order_acquire); }
   /// ok on success, the error otherwise; meaningful once ready().
@@ -111,7 +163,8 @@ class completion {
   }
   [[nodiscard]] bool has_error() const noexcept { return ready() && !outcome().ok(); }
 
-  /// Runs `t` once this state is ready: at once, here, if it already is.
+  /// Runs `t` once this state is ready: at once, here, if it already is (added from inside a
+  /// continuation: on this thread, once that continuation returns).
   void add_task(std::unique_ptr<task> t) {
     {
       std::lock_guard lock(mutex_);
@@ -120,7 +173,7 @@ class completion {
         return;
       }
     }
-    t->run(*this);
+    run_task(std::move(t));
   }
   /// Runs f() once this state is ready: at once, here, if it already is.
   template <class F>
@@ -143,7 +196,7 @@ class completion {
       tasks.swap(tasks_);
       cv_.notify_all();
     }
-    for (auto& t : tasks) t->run(*this);
+    for (auto& t : tasks) run_task(std::move(t));
   }
 
   /// Guards the tasks (and what a derived state keeps with them); publish() notifies ready_cv() under it.
@@ -151,6 +204,15 @@ class completion {
   [[nodiscard]] std::condition_variable& ready_cv() noexcept { return cv_; }
 
  private:
+  /// Runs `t` on this state through the work list; here and now if no shared_ptr owns this state.
+  void run_task(std::unique_ptr<task> t) noexcept {
+    if (auto self = weak_from_this().lock()) {
+      task_list::run(std::move(self), std::move(t));
+    } else {
+      t->run(*this);
+    }
+  }
+
   std::atomic<bool> claimed_{false};
   std::atomic<bool> ready_{false};
   std::optional<status> outcome_;  // set once, by publish()
@@ -158,6 +220,11 @@ class completion {
   std::condition_variable cv_;
   std::vector<std::unique_ptr<task>> tasks_;
 };
+
+inline void task_list::run_one(const std::shared_ptr<completion>& state, std::unique_ptr<task>& t) noexcept {
+  if (state) t->run(*state);
+  t.reset();
+}
 
 /// The state of these futures: a waiter blocks on the condition variable or, when the state is
 /// completed by an engine someone must drive, drives that engine between short sleeps.
@@ -185,6 +252,7 @@ class state_core : public completion {
   /// Blocks until ready or `deadline`; true when ready.
   [[nodiscard]] bool wait_until(std::chrono::steady_clock::time_point deadline) {
     if (ready()) return true;
+    task_list::run_queued();
     auto is_ready = [this] { return ready(); };
     std::unique_lock lock(mutex());
     auto pause = std::chrono::microseconds(5);
@@ -200,6 +268,7 @@ class state_core : public completion {
       auto drivers = drivers_;
       lock.unlock();
       for (const auto& d : drivers) d->drive();
+      task_list::run_queued();
       lock.lock();
       const auto now = std::chrono::steady_clock::now();
       if (is_ready()) break;
@@ -270,6 +339,26 @@ class valued_state<Base, void> : public Base {
 /// A state with a value of type T on success.
 template <class T>
 class shared_state final : public valued_state<state_core, T> {};
+
+/// The count behind every when_all (these futures' and dtl::hip's): each input's arrival counts down,
+/// and the (n+1)-th arrival, the caller's own once every input is registered, runs `done`.
+template <class Done>
+class join {
+ public:
+  join(std::size_t inputs, Done done) : remaining_(inputs + 1), done_(std::move(done)) {}
+  void arrive() noexcept {
+    if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) done_();
+  }
+
+ private:
+  std::atomic<std::size_t> remaining_;
+  Done done_;
+};
+
+template <class Done>
+auto make_join(std::size_t inputs, Done done) {
+  return std::make_shared<join<Done>>(inputs, std::move(done));
+}
 
 /// Completes `out` with thunk()'s value (or nothing, for void), or the exception it throws.
 template <class U, class Thunk>

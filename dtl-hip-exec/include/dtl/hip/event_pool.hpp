@@ -67,7 +67,10 @@ class DTL_HIP_EXEC_API event_pool {
 
   /// An idle event, or a new one when none is idle.
   [[nodiscard]] result<pooled_event> acquire();
-  /// Creates events until `count` are idle, so later acquire() calls make no driver call.
+  /// Creates events until `count` are idle, so later acquire() calls make no driver call. A count above
+  /// the pool's max_cached is refused (invalid_argument naming it), never created and then trimmed: make
+  /// the pool with a larger max_cached instead. When an event cannot be created, the events this call
+  /// made are destroyed and the error is returned (the pool is left as it was).
   [[nodiscard]] result<void> reserve(std::size_t count);
 
   [[nodiscard]] int device() const noexcept;

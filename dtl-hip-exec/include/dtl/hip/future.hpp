@@ -153,7 +153,7 @@ class then_continuation final : public continuation {
         deliver(*child_, [&]() -> decltype(auto) { return std::invoke(f_, std::move(parent.take()).value()); });
       }
     } catch (...) {
-      child_->set_error(exception_to_status("a then() continuation"));
+      child_->set_error(dtl::current_exception_status("a then() continuation"));
     }
   }
 
@@ -162,58 +162,38 @@ class then_continuation final : public continuation {
   F f_;
 };
 
-/// Completes `out` once every input is ready: the first error (in input order), or success. Out is
+/// Completes `out` from its ready inputs: the first error (in input order), or success. Out is
 /// shared_state<void>, or shared_state<std::vector<T>> collecting the inputs' values.
 template <class Out, class T>
-class when_all_join {
- public:
-  when_all_join(std::shared_ptr<Out> out, std::vector<std::shared_ptr<state_base>> inputs) noexcept
-      : out_(std::move(out)), inputs_(std::move(inputs)), remaining_(inputs_.size() + 1) {}
-
-  void arrive() noexcept {
-    if (remaining_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-    for (const auto& in : inputs_) {
-      if (!in->outcome().ok()) {
-        out_->set_error(in->outcome());
-        return;
-      }
-    }
-    if constexpr (std::is_void_v<T>) {
-      out_->set_value();
-    } else {
-      try {
-        std::vector<T> values;
-        values.reserve(inputs_.size());
-        for (const auto& in : inputs_) values.push_back(std::move(static_cast<shared_state<T>&>(*in).take()).value());
-        out_->set_value(std::move(values));
-      } catch (...) {
-        out_->set_error(exception_to_status("when_all collecting values"));
-      }
+void complete_when_all(Out& out, const std::vector<std::shared_ptr<state_base>>& inputs) noexcept {
+  for (const auto& in : inputs) {
+    if (!in->outcome().ok()) {
+      out.set_error(in->outcome());
+      return;
     }
   }
+  if constexpr (std::is_void_v<T>) {
+    out.set_value();
+  } else {
+    try {
+      std::vector<T> values;
+      values.reserve(inputs.size());
+      for (const auto& in : inputs) values.push_back(std::move(static_cast<shared_state<T>&>(*in).take()).value());
+      out.set_value(std::move(values));
+    } catch (...) {
+      out.set_error(dtl::current_exception_status("when_all collecting values"));
+    }
+  }
+}
 
- private:
-  std::shared_ptr<Out> out_;
-  std::vector<std::shared_ptr<state_base>> inputs_;
-  std::atomic<std::size_t> remaining_;
-};
-
-template <class Join>
-class arrival final : public continuation {
- public:
-  explicit arrival(std::shared_ptr<Join> join) noexcept : join_(std::move(join)) {}
-  void run(futures::detail::completion&) noexcept override { join_->arrive(); }
-
- private:
-  std::shared_ptr<Join> join_;
-};
-
+/// when_all's state: completed through dtl-core's join (the one count behind every when_all).
 template <class Out, class T>
 std::shared_ptr<Out> start_when_all(std::vector<std::shared_ptr<state_base>> inputs) {
   auto out = std::make_shared<Out>();
   for (const auto& in : inputs) out->add_engines_of(*in);
-  auto join = std::make_shared<when_all_join<Out, T>>(out, inputs);
-  for (const auto& in : inputs) in->add_continuation(std::make_unique<arrival<when_all_join<Out, T>>>(join));
+  auto join = futures::detail::make_join(inputs.size(),
+                                         [out, inputs]() noexcept { complete_when_all<Out, T>(*out, inputs); });
+  for (const auto& in : inputs) in->on_ready([join] { join->arrive(); });
   join->arrive();  // the extra count: completes only after every arrival is registered
   return out;
 }

@@ -8,6 +8,7 @@
 
 #include <dtl/hip/export_exec.hpp>
 #include <dtl/core/result.hpp>
+#include <dtl/core/status_boundary.hpp>
 #include <dtl/futures/shared_state.hpp>
 
 #include <chrono>
@@ -24,9 +25,6 @@ class engine_core;
 DTL_HIP_EXEC_API void drive_engine(const std::weak_ptr<engine_core>& engine) noexcept;
 /// true while `engine` exists and its background thread polls it.
 [[nodiscard]] DTL_HIP_EXEC_API bool engine_polled_in_background(const std::weak_ptr<engine_core>& engine) noexcept;
-
-/// The exception being handled, as a status naming `what` threw it. Call only inside a catch block.
-[[nodiscard]] DTL_HIP_EXEC_API status exception_to_status(std::string_view what) noexcept;
 
 /// `error` itself, or invalid_argument when it is (wrongly) ok: an error must never read as success.
 [[nodiscard]] DTL_HIP_EXEC_API status ensure_error(status error) noexcept;
@@ -67,7 +65,7 @@ class DTL_HIP_EXEC_API state_base : public futures::detail::completion {
  protected:
   /// The status a state fails with when its value's constructor throws (valued_state).
   [[nodiscard]] static status value_construction_error() noexcept {
-    return exception_to_status("constructing a future's value");
+    return dtl::current_exception_status("constructing a future's value");
   }
 
  private:

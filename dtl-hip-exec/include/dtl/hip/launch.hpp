@@ -68,7 +68,7 @@ status invoke_work(F& work, hipStream_t stream) noexcept {
       return {};
     }
   } catch (...) {
-    return exception_to_status("the work given to hip_executor");
+    return dtl::current_exception_status("the work given to hip_executor");
   }
 }
 

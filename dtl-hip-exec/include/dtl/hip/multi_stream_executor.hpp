@@ -25,7 +25,11 @@ class DTL_HIP_EXEC_API multi_stream_executor {
  public:
   using native_handle_type = hipStream_t;
 
-  /// `count` new streams on `device` (default: the current one). count == 0 is invalid_argument.
+  /// The most streams one executor makes: each is a driver object, and work spread wider gains nothing.
+  static constexpr std::size_t max_streams = 1024;
+
+  /// `count` new streams on `device` (default: the current one). count == 0 or above max_streams is
+  /// invalid_argument, checked before anything is made.
   [[nodiscard]] static result<multi_stream_executor> create(std::size_t count,
                                                             stream_flags flags = stream_flags::non_blocking,
                                                             stream_priority priority = stream_priority::normal,

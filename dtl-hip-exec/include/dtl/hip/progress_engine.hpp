@@ -64,7 +64,7 @@ class source_node_impl final : public source_node {
     try {
       return std::invoke(f_);
     } catch (...) {
-      return event_status::failed(exception_to_status("a watch() poll function"));
+      return event_status::failed(dtl::current_exception_status("a watch() poll function"));
     }
   }
 
@@ -135,7 +135,8 @@ class DTL_HIP_EXEC_API progress_engine {
   [[nodiscard]] bool background_running() const noexcept;
 
   /// Creates `count` idle events on `device` ahead of time, so enqueue() makes no event-creation call.
-  /// The statuses of check_device() for a bad id or no device.
+  /// The statuses of check_device() for a bad id or no device; as event_pool::reserve otherwise (a count
+  /// above the engine's event_pool::default_max_cached is invalid_argument).
   [[nodiscard]] result<void> reserve_events(int device, std::size_t count);
 
  private:

@@ -33,6 +33,9 @@
 // out_of_memory. Errors are statuses; deallocate of a pointer this pool did not hand out (or handed out
 // with another size) is an error that frees nothing and changes no count.
 //
+// pool_options::stream must outlive the pool: allocate(bytes), deallocate(ptr, bytes) and reserve() use it
+// (a destroyed one is undefined behaviour; the runtime backing crashes inside hipMallocFromPoolAsync).
+//
 // Thread-safe; statistics are exact. A stream whose blocks are cached may be destroyed: its blocks wait
 // for trim() (which synchronises the device first). A destroyed stream's handle that the runtime hands out
 // again for a new stream would inherit them while the old stream's work may still run, so destroy a stream
@@ -128,7 +131,8 @@ class DTL_HIP_MEM_API hip_pool_memory_space {
   [[nodiscard]] result<void*> allocate(std::size_t bytes, stream_ref stream);
   /// Returns `ptr` for reuse after the work on `stream` before this call. `bytes` must be what was
   /// allocated: a wrong size (invalid_argument) or a pointer this pool did not hand out (invalid_pointer)
-  /// frees nothing. A failure goes to dtl::report_unhandled().
+  /// frees nothing. A null `ptr` does nothing, whatever `bytes` (as free(nullptr)). A failure goes to
+  /// dtl::report_unhandled().
   void deallocate(void* ptr, std::size_t bytes, stream_ref stream) noexcept;
   /// Like deallocate(ptr, bytes, stream), but returns the failure.
   [[nodiscard]] status try_deallocate(void* ptr, std::size_t bytes, stream_ref stream);
@@ -140,9 +144,16 @@ class DTL_HIP_MEM_API hip_pool_memory_space {
   void deallocate(void* ptr, std::size_t bytes) noexcept { deallocate(ptr, bytes, stream_); }
   [[nodiscard]] status try_deallocate(void* ptr, std::size_t bytes) { return try_deallocate(ptr, bytes, stream_); }
 
+  /// The most blocks one reserve() call makes.
+  static constexpr std::size_t max_reserve_count = std::size_t{1} << 20;
+
   /// Warms the pool up: makes `count` blocks of `bytes` ready for reuse on any stream, so that the first
   /// allocations of that size do not ask the runtime (caching), or grows the runtime's pool by
   /// count * bytes, kept by its release threshold (runtime). The direct backing keeps nothing: ok.
+  /// All or nothing: when the device cannot give every block, the call returns out_of_memory and gives
+  /// back what it made (the cache, or the runtime's pool, is left as it was); it never trims the cache to
+  /// make room. A count above max_reserve_count, or whose total overflows, is invalid_argument, judged
+  /// before the device is.
   [[nodiscard]] status reserve(std::size_t bytes, std::size_t count = 1);
   /// Gives the cached memory back to the device. Synchronises the device first when some cached memory
   /// may still be in use by pending work. Live allocations are untouched.

@@ -9,7 +9,8 @@
 // made a distributed_future: host work is done before it returns (a ready future, as upstream's are);
 // device work under async returns once enqueued and the future completes through the HIP progress
 // engine (dtl::hip::to_distributed_future), which waiting on it drives. Failures fail the future (get()
-// throws dtl::status_error); nothing throws from the call itself. The reductions are collective, as
+// throws dtl::status_error); nothing throws from the call itself, not even the user's function (its
+// exception fails the future, in host-only builds as in HIP builds). The reductions are collective, as
 // dtl::reduce is: every rank calls them, and every rank's future gets the global value.
 
 #include <dtl/containers/algorithms/execution.hpp>
@@ -18,9 +19,11 @@
 #include <dtl/containers/config.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/core/result.hpp>
+#include <dtl/core/status_boundary.hpp>
 #include <dtl/futures/futures.hpp>
 
 #include <functional>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -56,39 +59,55 @@ futures::distributed_future<R> as_distributed_future(hip::future<R> f) {
 }
 #endif
 
+/// call()'s outcome as a distributed_future. What the user's function throws fails the future, as it
+/// does in HIP builds (where it runs in the future's work), instead of leaving the call.
+template <class Call>
+auto async_form(std::string_view what, Call&& call) -> decltype(as_distributed_future(call())) {
+  using future_type = decltype(as_distributed_future(call()));
+  try {
+    return as_distributed_future(call());
+  } catch (...) {
+    return futures::make_failed_distributed_future<typename future_type::value_type>(current_exception_status(what));
+  }
+}
+
 }  // namespace detail
 
 /// init op (every element of every rank), on every rank, as a future. Collective.
 template <class T, class P, class Init, class Op = std::plus<>>
 [[nodiscard]] auto async_reduce(const distributed_vector<T, P>& vec, Init init, Op op = {}) {
-  return detail::as_distributed_future(try_reduce(detail::async_form_policy{}, vec, std::move(init), std::move(op)));
+  return detail::async_form("async_reduce", [&] {
+    return try_reduce(detail::async_form_policy{}, vec, std::move(init), std::move(op));
+  });
 }
 
 /// init reduce_op (transform_op(x) for every element of every rank), on every rank. Collective.
 template <class T, class P, class Init, class ReduceOp, class TransformOp>
 [[nodiscard]] auto async_transform_reduce(const distributed_vector<T, P>& vec, Init init, ReduceOp reduce_op,
                                           TransformOp transform_op) {
-  return detail::as_distributed_future(try_transform_reduce(detail::async_form_policy{}, vec, std::move(init),
-                                                            std::move(reduce_op), std::move(transform_op)));
+  return detail::async_form("async_transform_reduce", [&] {
+    return try_transform_reduce(detail::async_form_policy{}, vec, std::move(init), std::move(reduce_op),
+                                std::move(transform_op));
+  });
 }
 
 /// f(x) for every local element; the future completes when all are done.
 template <class T, class P, class F>
 [[nodiscard]] futures::distributed_future<void> async_for_each(distributed_vector<T, P>& vec, F f) {
-  return detail::as_distributed_future(for_each(detail::async_form_policy{}, vec, std::move(f)));
+  return detail::async_form("async_for_each", [&] { return for_each(detail::async_form_policy{}, vec, std::move(f)); });
 }
 
 /// out[i] = op(in[i]) for every local element.
 template <class T, class P, class U, class Q, class F>
 [[nodiscard]] futures::distributed_future<void> async_transform(const distributed_vector<T, P>& in,
                                                                 distributed_vector<U, Q>& out, F op) {
-  return detail::as_distributed_future(transform(detail::async_form_policy{}, in, out, std::move(op)));
+  return detail::async_form("async_transform", [&] { return transform(detail::async_form_policy{}, in, out, std::move(op)); });
 }
 
 /// vec[i] = op(vec[i]) for every local element (in place).
 template <class T, class P, class F>
 [[nodiscard]] futures::distributed_future<void> async_transform(distributed_vector<T, P>& vec, F op) {
-  return detail::as_distributed_future(transform(detail::async_form_policy{}, vec, vec, std::move(op)));
+  return detail::async_form("async_transform", [&] { return transform(detail::async_form_policy{}, vec, vec, std::move(op)); });
 }
 
 }  // namespace dtl
