@@ -7,7 +7,7 @@
 #include "nccl_support.hpp"
 #include "state.hpp"
 
-#include <dtl/containers/device/lane.hpp>
+#include <dtl/containers/gpu/lane.hpp>
 #include <dtl/containers/placement_traits.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/device.hpp>
@@ -416,10 +416,10 @@ device_lane::~device_lane() {
     if (const hipError_t e = hipHostFree(chunk); e != hipSuccess) report_unhandled(hip::to_status(e, "hipHostFree"));
 }
 
-device::device_scratch& device_lane::scratch_for(hipStream_t s) {
+gpu::device_scratch& device_lane::scratch_for(hipStream_t s) {
   for (auto& [stream_of, scratch] : scratches_)
     if (stream_of == s) return scratch;
-  return scratches_.emplace_back(s, device::device_scratch(device, s)).second;
+  return scratches_.emplace_back(s, gpu::device_scratch(device, s)).second;
 }
 
 result<void*> device_lane::take_slot() {

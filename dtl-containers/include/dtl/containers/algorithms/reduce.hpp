@@ -20,8 +20,7 @@
 // something fails (the GPU can); the try_ forms return dtl::result.
 
 #include <dtl/containers/algorithms/detail/support.hpp>
-#include <dtl/containers/device/algorithms.hpp>
-#include <dtl/containers/device/indexed_algorithms.hpp>
+#include <dtl/containers/algorithms/device/reduce.hpp>
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
 #include <dtl/containers/algorithms/detail/communicator_forms.hpp>
 #include <dtl/containers/algorithms/detail/message_forms.hpp>
@@ -102,8 +101,8 @@ result<reduce_result<T>> reduce_pairs_on_host(const distributed_vector<A, PA>& a
 template <class Policy, class In, class P, class T, class Op, class F>
 auto reduce_vector_on_device(const Policy& policy, const distributed_vector<In, P>& vec, const T& init, Op op, F f,
                              reduce_scope scope, int root) {
-  return device_algo::reduce(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(), init, op,
-                             f, scope, root);
+  return device::reduce(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(), init, op,
+                        f, scope, root);
 }
 template <class Policy, class In, class P, class T, class Op, class F>
 result<reduce_result<T>> reduce_vector_on_host(const Policy&, const distributed_vector<In, P>& vec, const T& init,
@@ -202,8 +201,8 @@ struct transform_reduce_impl : global_value {
   template <class Pol, class A, class PA, class B, class PB, class Init, class ReduceOp, class TransformOp>
   static auto device(const Pol& p, const distributed_vector<A, PA>& a, const distributed_vector<B, PB>& b,
                      const Init& init, ReduceOp reduce_op, TransformOp transform_op) {
-    return device_algo::reduce_pairs(p, a.get_context(), a.device_id(), a.local_data(), b.local_data(), a.local_size(),
-                                     init, reduce_op, transform_op);
+    return device::reduce_pairs(p, a.get_context(), a.device_id(), a.local_data(), b.local_data(), a.local_size(),
+                                init, reduce_op, transform_op);
   }
 };
 

@@ -11,7 +11,7 @@
 // Returns result<void> (a future under dtl::async; on the GPU the exchange waits for the local scan).
 
 #include <dtl/containers/algorithms/detail/support.hpp>
-#include <dtl/containers/device/algorithms.hpp>
+#include <dtl/containers/algorithms/device/scan.hpp>
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
@@ -70,8 +70,8 @@ struct scan_impl {
   template <class Pol, class T, class P, class Q, class Init = T, class Op = std::plus<>>
   static auto device(const Pol& policy, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out,
                      const Init& init = Init{}, Op op = {}) {
-    return device_algo::scan<Inclusive>(policy, in.get_context(), out.device_id(), in.local_data(), out.local_data(),
-                                        in.local_size(), static_cast<T>(init), op);
+    return device::scan<Inclusive>(policy, in.get_context(), out.device_id(), in.local_data(), out.local_data(),
+                                   in.local_size(), static_cast<T>(init), op);
   }
 };
 

@@ -5,11 +5,11 @@
 #include <dtl/containers/config.hpp>
 
 #if !DTL_CONTAINERS_HAS_HIP
-#error "dtl/containers/device/lane.hpp is for HIP builds"
+#error "dtl/containers/gpu/lane.hpp is for HIP builds"
 #endif
 
 #include <dtl/containers/communication/context.hpp>
-#include <dtl/containers/device/scratch.hpp>
+#include <dtl/containers/gpu/scratch.hpp>
 #include <dtl/containers/algorithms/detail/outcome.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/containers/export.hpp>
@@ -43,14 +43,14 @@ struct device_lane {
   hip::hip_stream stream;  // non-blocking, owned
 
   /// The scratch of `s` (made on first use). Call with `mutex` held.
-  DTL_CONTAINERS_API device::device_scratch& scratch_for(hipStream_t s);
+  DTL_CONTAINERS_API gpu::device_scratch& scratch_for(hipStream_t s);
   /// A pinned host slot of `slot_bytes` for one result, until give_back(). Thread-safe, also without `mutex`.
   DTL_CONTAINERS_API result<void*> take_slot();
   DTL_CONTAINERS_API void give_back(void* slot) noexcept;
   static constexpr std::size_t slot_bytes = 64;
 
  private:
-  std::vector<std::pair<hipStream_t, device::device_scratch>> scratches_;
+  std::vector<std::pair<hipStream_t, gpu::device_scratch>> scratches_;
   std::mutex slots_mutex_;
   std::vector<void*> chunks_;  // pinned memory, 64 slots each
   std::vector<void*> free_slots_;
@@ -80,7 +80,7 @@ struct lane_session {
   std::unique_lock<std::mutex> lock;
   hip::device_guard guard;
   hipStream_t stream;
-  device::device_scratch* scratch;
+  gpu::device_scratch* scratch;
 };
 
 template <class Policy>
@@ -89,7 +89,7 @@ result<lane_session> enter_lane(const Policy& policy, const context& ctx, int de
   std::unique_lock lock(lane->mutex);
   DTL_ASSIGN_OR_RETURN(hip::device_guard guard, hip::device_guard::enter(device));
   const hipStream_t stream = stream_for(policy, *lane);
-  device::device_scratch* scratch = &lane->scratch_for(stream);
+  gpu::device_scratch* scratch = &lane->scratch_for(stream);
   return lane_session{std::move(lane), std::move(lock), std::move(guard), stream, scratch};
 }
 
