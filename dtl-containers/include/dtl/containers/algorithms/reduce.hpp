@@ -76,23 +76,12 @@ struct maybe_pair_at {
   maybe<T> operator()(std::size_t i) const { return maybe<T>{static_cast<T>(f(a[i], b[i])), 1}; }
 };
 
-/// Present partials folded with op (the host side of maybe_op).
-template <class T, class Op>
-struct host_maybe_op {
-  Op& op;
-  maybe<T> operator()(const maybe<T>& x, const maybe<T>& y) const {
-    if (x.present == 0) return y;
-    if (y.present == 0) return x;
-    return maybe<T>{static_cast<T>(op(x.value, y.value)), 1};
-  }
-};
-
 /// init op f(a[i], b[i]) over every rank's pairs, on every rank: one pass over each block.
 template <class Policy, class A, class PA, class B, class PB, class T, class Op, class F>
 result<reduce_result<T>> reduce_pairs_on_host(const distributed_vector<A, PA>& a, const distributed_vector<B, PB>& b,
                                               const T& init, Op op, F f) {
   maybe_pair_at<T, A, B, F> at{a.local_data(), b.local_data(), f};
-  host_maybe_op<T, Op> fold_op{op};
+  maybe_op<T, Op&> fold_op{op};
   const maybe<T> mine = host_fold_indexed<is_parallel_v<Policy>>(a.local_size(), maybe<T>{T{}, 0}, fold_op, at);
   return combine_host_partial(a.get_context(), mine, init, op, reduce_scope::all, 0);
 }

@@ -37,6 +37,7 @@ inline constexpr bool needs_kernel_compiler_v = false;
 
 #if DTL_CONTAINERS_DEVICE_ALGORITHMS
 
+/// f(x...) as a present partial.
 template <class T, class F>
 struct maybe_transform {
   F f;
@@ -47,17 +48,7 @@ struct maybe_transform {
   }
 };
 
-template <class T, class Op>
-struct maybe_op {
-  Op op;
-  DTL_DEVICE_EXEC_CHECK_DISABLE
-  __host__ __device__ maybe<T> operator()(const maybe<T>& a, const maybe<T>& b) const {
-    if (a.present == 0) return b;
-    if (b.present == 0) return a;
-    return maybe<T>{static_cast<T>(op(a.value, b.value)), 1};
-  }
-};
-
+/// op as the device folds partials with it (maybe_op: algorithms/detail/support.hpp).
 template <class T, class Op>
 maybe_op<T, gpu::device_callable_t<Op>> make_maybe_op(const Op& op) {
   return {gpu::to_device(op)};
