@@ -5,6 +5,7 @@
 #include <dtl/containers/communication/collective_types.hpp>
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/communication/detail/context_services.hpp>
+#include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/host_device.hpp>
 #include <dtl/containers/algorithms/ops.hpp>
 #include <dtl/containers/algorithms/reduce_result.hpp>
@@ -122,10 +123,9 @@ void parallel_for(std::size_t n, Body body, std::size_t grain = std::size_t{1} <
   };
   std::vector<std::thread> threads;
   threads.reserve(chunks - 1);
-  const std::size_t step = n / chunks, extra = n % chunks;
   std::size_t begin = 0;
   for (std::size_t c = 0; c < chunks; ++c) {
-    const std::size_t end = begin + step + (c < extra ? 1 : 0);
+    const std::size_t end = even_block_begin(n, chunks, c + 1);
     if (c + 1 == chunks) {
       run(begin, end);
     } else {
@@ -154,7 +154,7 @@ std::vector<Part> fold_in_chunks(std::size_t n, const Part& empty, Fold&& fold) 
   const std::size_t chunks = host_chunks(n);
   std::vector<Part> parts(chunks, empty);
   parallel_for(chunks, [&](std::size_t b, std::size_t e) {
-    for (std::size_t c = b; c < e; ++c) parts[c] = fold(n * c / chunks, n * (c + 1) / chunks);
+    for (std::size_t c = b; c < e; ++c) parts[c] = fold(even_block_begin(n, chunks, c), even_block_begin(n, chunks, c + 1));
   }, 1);
   return parts;
 }
