@@ -155,9 +155,7 @@ struct copy_impl {
   }
   template <class Pol, class T, class P, class Q>
   static auto device(const Pol& policy, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out) {
-    constexpr transfer_kind kind = !P::device_accessible   ? transfer_kind::host_to_device
-                                   : !Q::device_accessible ? transfer_kind::device_to_host
-                                                           : transfer_kind::device_to_device;
+    constexpr transfer_kind kind = transfer_between_v<P, Q>;
     return device::copy(policy, in.get_context(), Q::device_accessible ? out.device_id() : in.device_id(),
                         in.local_data(), out.local_data(), in.local_size(), kind);
   }
