@@ -1,6 +1,7 @@
 #pragma once
-// A context's GPU resources for the algorithms on one device ("lane"), and how an algorithm runs on a
-// lane under each execution policy. HIP builds only; plain C++ (no kernels). Not for users.
+// A context's GPU resources on one device ("lane"): its stream, scratch and pinned result slots, for the
+// algorithms and the collectives. How an algorithm holds a lane under each execution policy is the
+// algorithms' (algorithms/device/lane_session.hpp). HIP builds only; plain C++ (no kernels). Not for users.
 
 #include <dtl/containers/config.hpp>
 
@@ -10,8 +11,6 @@
 
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/gpu/scratch.hpp>
-#include <dtl/containers/algorithms/detail/outcome.hpp>
-#include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
@@ -63,45 +62,5 @@ struct device_lane {
 /// enqueued on `stream` (the device current). Compiled into the library, so any compiler can call it.
 [[nodiscard]] DTL_CONTAINERS_API status fill_pattern(void* dst, std::size_t count, const void* pattern,
                                                      std::size_t pattern_bytes, hipStream_t stream);
-
-/// Where a lane runs an algorithm: the policy's stream for on_stream, else the lane's.
-template <class Policy>
-hipStream_t stream_for(const Policy& policy, const device_lane& lane) noexcept {
-  if constexpr (is_on_stream_v<Policy>)
-    return policy.stream.get();
-  else
-    return lane.stream.native_handle();
-}
-
-/// One algorithm's hold on a lane: the lane's mutex locked, its device current, the policy's stream and
-/// that stream's scratch.
-struct lane_session {
-  std::shared_ptr<device_lane> lane;
-  std::unique_lock<std::mutex> lock;
-  hip::device_guard guard;
-  hipStream_t stream;
-  gpu::device_scratch* scratch;
-};
-
-template <class Policy>
-result<lane_session> enter_lane(const Policy& policy, const context& ctx, int device) {
-  DTL_ASSIGN_OR_RETURN(std::shared_ptr<device_lane> lane, acquire_lane(ctx, device));
-  std::unique_lock lock(lane->mutex);
-  DTL_ASSIGN_OR_RETURN(hip::device_guard guard, hip::device_guard::enter(device));
-  const hipStream_t stream = stream_for(policy, *lane);
-  gpu::device_scratch* scratch = &lane->scratch_for(stream);
-  return lane_session{std::move(lane), std::move(lock), std::move(guard), stream, scratch};
-}
-
-/// Runs enqueue(stream, scratch) -> status for an algorithm without a value, under `Policy`
-/// (outcome.hpp says what each policy returns).
-template <class Policy, class Enqueue>
-auto run_on_lane(const Policy& policy, const context& ctx, int device, Enqueue&& enqueue) {
-  using Pol = std::remove_cvref_t<Policy>;
-  auto session = enter_lane(policy, ctx, device);
-  if (!session) return failed_outcome<Pol, void>(std::move(session).error());
-  if (status s = enqueue(session->stream, *session->scratch); !s.ok()) return failed_outcome<Pol, void>(std::move(s));
-  return outcome_on_stream<Pol>(session->stream, device, nothing_to_read{});
-}
 
 }  // namespace dtl::detail

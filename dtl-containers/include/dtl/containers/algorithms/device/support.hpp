@@ -18,7 +18,7 @@
 #include <vector>
 
 #if DTL_CONTAINERS_HAS_HIP
-#include <dtl/containers/gpu/lane.hpp>
+#include <dtl/containers/algorithms/device/lane_session.hpp>
 #include <dtl/hip/hip_memory_transfer.hpp>
 #endif
 
