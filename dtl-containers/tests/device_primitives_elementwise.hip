@@ -12,32 +12,32 @@ struct add_index {
 
 template <class T>
 dtl::status fill(T* data, std::size_t n, T value, hipStream_t stream) {
-  return device::fill(data, n, value, stream);
+  return gpu::fill(data, n, value, stream);
 }
 
 template <class T>
 dtl::status iota(T* data, std::size_t n, T first, hipStream_t stream) {
-  return device::iota(data, n, first, stream);
+  return gpu::iota(data, n, first, stream);
 }
 
 template <class T>
 dtl::status for_each_affine(T* data, std::size_t n, hipStream_t stream) {
-  return device::for_each(data, n, [] __device__(T& x) { x = T(2) * x + T(1); }, stream);
+  return gpu::for_each(data, n, [] __device__(T& x) { x = T(2) * x + T(1); }, stream);
 }
 
 template <class T>
 dtl::status for_each_indexed_add(T* data, std::size_t n, std::size_t first_index, hipStream_t stream) {
-  return device::for_each_indexed(data, n, first_index, add_index<T>{}, stream);
+  return gpu::for_each_indexed(data, n, first_index, add_index<T>{}, stream);
 }
 
 template <class T>
 dtl::status transform_affine(const T* in, T* out, std::size_t n, hipStream_t stream) {
-  return device::transform(in, out, n, [] __device__(T x) { return T(2) * x + T(1); }, stream);
+  return gpu::transform(in, out, n, [] __device__(T x) { return T(2) * x + T(1); }, stream);
 }
 
 template <class T>
 dtl::status transform_add(const T* a, const T* b, T* out, std::size_t n, hipStream_t stream) {
-  return device::transform(a, b, out, n, std::plus<>{}, stream);
+  return gpu::transform(a, b, out, n, std::plus<>{}, stream);
 }
 
 template <class T>
@@ -48,7 +48,7 @@ struct apply_prefix_call {
   hipStream_t stream;
   template <class Op>
   dtl::status operator()(Op op) const {
-    return device::apply_prefix(data, n, prefix, op, stream);
+    return gpu::apply_prefix(data, n, prefix, op, stream);
   }
 };
 

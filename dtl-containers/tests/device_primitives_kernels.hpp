@@ -3,7 +3,7 @@
 // C++. Defined (and instantiated for the types below) in device_primitives_*.hip, compiled by
 // dtl-hip-kc: that is where the operators, device lambdas among them, meet the kernels.
 
-#include <dtl/containers/device/scratch.hpp>
+#include <dtl/containers/gpu/scratch.hpp>
 #include <dtl/containers/host_device.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/runtime.hpp>
@@ -15,7 +15,7 @@
 
 namespace prim_test {
 
-using dtl::detail::device::device_scratch;
+using dtl::detail::gpu::device_scratch;
 
 /// A 12-byte value type: no vectorised path, a user-defined operator+.
 struct vec3 {

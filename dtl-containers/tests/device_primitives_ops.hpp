@@ -3,14 +3,14 @@
 
 #include "device_primitives_kernels.hpp"
 
-#include <dtl/containers/device/primitives.hpp>
+#include <dtl/containers/gpu/primitives.hpp>
 #include <dtl/containers/algorithms/ops.hpp>
 
 #include <functional>
 
 namespace prim_test {
 
-namespace device = dtl::detail::device;
+namespace gpu = dtl::detail::gpu;
 
 /// Adds, with a templated call operator.
 struct add_functor {

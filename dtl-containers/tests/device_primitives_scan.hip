@@ -12,7 +12,7 @@ struct inclusive_scan_call {
   hipStream_t stream;
   template <class Op>
   dtl::status operator()(Op op) const {
-    return device::inclusive_scan(in, out, n, op, *scratch, stream);
+    return gpu::inclusive_scan(in, out, n, op, *scratch, stream);
   }
 };
 
@@ -26,7 +26,7 @@ struct exclusive_scan_call {
   hipStream_t stream;
   template <class Op>
   dtl::status operator()(Op op) const {
-    return device::exclusive_scan(in, out, n, init, op, *scratch, stream);
+    return gpu::exclusive_scan(in, out, n, init, op, *scratch, stream);
   }
 };
 

@@ -2,13 +2,13 @@
 // device it cannot use. Its allocations are tested on the GPU (gpu_device_primitives_test.cpp).
 #include "doctest.hpp"
 
-#include <dtl/containers/device/scratch.hpp>
+#include <dtl/containers/gpu/scratch.hpp>
 #include <dtl/hip/device.hpp>
 
 TEST_SUITE("device_scratch") {
   TEST_CASE("a device it cannot use is a status from the first reserve, and nothing is held") {
     const int count = dtl::hip::device_count();
-    dtl::detail::device::device_scratch scratch(count + 3, nullptr);
+    dtl::detail::gpu::device_scratch scratch(count + 3, nullptr);
     const auto temp = scratch.reserve(100);
     REQUIRE(temp.has_error());
     CHECK(temp.error() ==

@@ -1,8 +1,8 @@
 // Pattern fills of device memory, compiled into the library so that code built by a plain C++ compiler
 // can fill device placements (constructors with a value, dtl::fill). Element sizes of 1, 2, 4, 8 and 16
 // bytes use the vectorised device fill; other sizes up to 256 bytes a byte-wise kernel.
-#include <dtl/containers/device/lane.hpp>
-#include <dtl/containers/device/primitives.hpp>
+#include <dtl/containers/communication/detail/lane.hpp>
+#include <dtl/containers/gpu/primitives.hpp>
 
 #include <cstdint>
 #include <cstring>
@@ -32,7 +32,7 @@ template <class T>
 status fill_as(void* dst, std::size_t count, const void* pattern, hipStream_t stream) {
   T value;
   std::memcpy(&value, pattern, sizeof(T));
-  return device::fill(static_cast<T*>(dst), count, value, stream);
+  return gpu::fill(static_cast<T*>(dst), count, value, stream);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 #include "transport/nccl_support.hpp"
 
 #include <dtl/containers/communication/detail/context_services.hpp>
-#include <dtl/containers/device/lane.hpp>
+#include <dtl/containers/communication/detail/lane.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/device.hpp>
 #include <dtl/hip/device_guard.hpp>
@@ -369,10 +369,10 @@ device_lane::~device_lane() {
     if (const hipError_t e = hipHostFree(chunk); e != hipSuccess) report_unhandled(hip::to_status(e, "hipHostFree"));
 }
 
-device::device_scratch& device_lane::scratch_for(hipStream_t s) {
+gpu::device_scratch& device_lane::scratch_for(hipStream_t s) {
   for (auto& [stream_of, scratch] : scratches_)
     if (stream_of == s) return scratch;
-  return scratches_.emplace_back(s, device::device_scratch(device, s)).second;
+  return scratches_.emplace_back(s, gpu::device_scratch(device, s)).second;
 }
 
 result<void*> device_lane::take_slot() {

@@ -6,7 +6,7 @@
 #include "transport/nccl_support.hpp"
 
 #include <dtl/containers/communication/collective_types.hpp>
-#include <dtl/containers/device/lane.hpp>
+#include <dtl/containers/communication/detail/lane.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/error.hpp>

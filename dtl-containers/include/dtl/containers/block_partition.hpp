@@ -19,6 +19,14 @@
 
 namespace dtl {
 
+/// Where block `r` of n elements split into `blocks` even blocks begins (r == blocks: n): the first
+/// n % blocks blocks hold one element more. The one block formula of the partitions and of the
+/// algorithms' host chunks.
+[[nodiscard]] constexpr std::size_t even_block_begin(std::size_t n, std::size_t blocks, std::size_t r) noexcept {
+  const std::size_t base = n / blocks, extra = n % blocks;
+  return r * base + (r < extra ? r : extra);
+}
+
 struct index_range {
   std::size_t begin = 0;
   std::size_t end = 0;
@@ -84,10 +92,8 @@ class block_partition {
     const auto r = static_cast<std::size_t>(rank);
     if (offsets_) return index_range{(*offsets_)[r], (*offsets_)[r + 1]};
     const std::size_t units = size_ / unit_;
-    const std::size_t base = units / static_cast<std::size_t>(ranks_);
-    const std::size_t extra = units % static_cast<std::size_t>(ranks_);
-    const std::size_t begin = r * base + (r < extra ? r : extra);
-    return index_range{begin * unit_, (begin + base + (r < extra ? 1 : 0)) * unit_};
+    const auto ranks = static_cast<std::size_t>(ranks_);
+    return index_range{even_block_begin(units, ranks, r) * unit_, even_block_begin(units, ranks, r + 1) * unit_};
   }
 
   /// The rank owning global index i; out_of_range when i >= global_size().

@@ -21,6 +21,7 @@
 // __host__ __device__, and the span is trivially copyable, so a kernel may take it by value). The span
 // does not keep the container alive, and a redistribute()/resize() of it invalidates the span.
 
+#include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/host_device.hpp>
 #include <dtl/core/types.hpp>
 
@@ -173,10 +174,8 @@ class distributed_span {
   }
   static constexpr size_type even_block_offset(size_type global, rank_t rank, rank_t ranks) noexcept {
     if (ranks <= 0 || rank <= 0) return 0;
-    const auto p = static_cast<size_type>(ranks);
     const auto r = static_cast<size_type>(rank < ranks ? rank : ranks);
-    const size_type base = global / p, extra = global % p;
-    return r * base + (r < extra ? r : extra);
+    return even_block_begin(global, static_cast<size_type>(ranks), r);
   }
 
   pointer data_ = nullptr;

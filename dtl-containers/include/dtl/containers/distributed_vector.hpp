@@ -255,7 +255,7 @@ class distributed_vector {
   [[nodiscard]] result<void> copy_to_host(T* dst, size_type count) const {
     DTL_TRY(check_host_buffer(dst, count));
     if (count == 0) return {};
-    return detail::copy_segment(dst, local_data(), count * sizeof(T), from_segment());
+    return detail::copy_segment(dst, local_data(), count * sizeof(T), transfer_between_v<P, host_only>);
   }
   [[nodiscard]] result<std::vector<T>> copy_to_host() const {
     std::vector<T> out(local_size());
@@ -266,24 +266,8 @@ class distributed_vector {
   [[nodiscard]] result<void> copy_from_host(const T* src, size_type count) {
     DTL_TRY(check_host_buffer(src, count));
     if (count == 0) return {};
-    return detail::copy_segment(local_data(), src, count * sizeof(T), to_segment());
+    return detail::copy_segment(local_data(), src, count * sizeof(T), transfer_between_v<host_only, P>);
   }
-
-#if DTL_CONTAINERS_HAS_HIP
-  /// copy_to_host ordered on `stream` (dtl::hip::hip_memory_transfer::copy_async): read dst only once the
-  /// stream has reached the copy. Pinned dst memory makes it truly asynchronous.
-  [[nodiscard]] result<void> copy_to_host_async(T* dst, size_type count, hip::stream_ref stream) const {
-    DTL_TRY(check_host_buffer(dst, count));
-    if (count == 0) return {};
-    return hip::hip_memory_transfer::copy_async(dst, local_data(), count * sizeof(T), from_segment(), stream);
-  }
-  /// copy_from_host ordered on `stream`; reuse src only once the stream has reached the copy.
-  [[nodiscard]] result<void> copy_from_host_async(const T* src, size_type count, hip::stream_ref stream) {
-    DTL_TRY(check_host_buffer(src, count));
-    if (count == 0) return {};
-    return hip::hip_memory_transfer::copy_async(local_data(), src, count * sizeof(T), to_segment(), stream);
-  }
-#endif
 
   /// Every element, in global order, on `root` (an empty vector on the other ranks). Collective.
   /// A rank that fails (the root cannot hold every element, say) fails the gather on every rank.
@@ -309,10 +293,8 @@ class distributed_vector {
     DTL_ASSIGN_OR_RETURN(distributed_vector copy, make(global_size(), ctx_, nullptr, std::shared_ptr<memory_space_type>(),
                                                        /*initialise=*/false, plan_ ? &ghosts_ : nullptr, &partition_));
     if (local_size() != 0) {
-      const transfer_kind kind = P::location == memory_location::host ? transfer_kind::host_to_host
-                                                                      : transfer_kind::device_to_device;
       DTL_TRY(detail::copy_segment(copy.local_data_with_ghosts(), local_data_with_ghosts(),
-                                   local_size_with_ghosts() * sizeof(T), kind));
+                                   local_size_with_ghosts() * sizeof(T), transfer_between_v<P, P>));
     }
     return copy;
   }
@@ -467,9 +449,8 @@ class distributed_vector {
         if (ghosts_.next != 0) DTL_TRY(detail::fill_segment(ctx_, fill_device, data + count, ghosts_.next, &zero, sizeof(T)));
       }
       if (plan.keep_count != 0) {
-        const transfer_kind kind = P::location == memory_location::host ? transfer_kind::host_to_host
-                                                                        : transfer_kind::device_to_device;
-        DTL_TRY(detail::copy_segment(data + plan.keep_to, local_data() + plan.keep_from, plan.keep_count * sizeof(T), kind));
+        DTL_TRY(detail::copy_segment(data + plan.keep_to, local_data() + plan.keep_from, plan.keep_count * sizeof(T),
+                                     transfer_between_v<P, P>));
       }
       if (plan.fill_count != 0)
         DTL_TRY(detail::fill_segment(ctx_, fill_device, data + plan.fill_begin, plan.fill_count, value, sizeof(T)));
@@ -571,12 +552,6 @@ class distributed_vector {
     return data != nullptr ? static_cast<const T*>(data) + ghosts_.prev : nullptr;
   }
   static block_partition empty_partition() noexcept { return block_partition::create(0, 1).value(); }
-  static constexpr transfer_kind from_segment() noexcept {
-    return P::location == memory_location::host ? transfer_kind::host_to_host : transfer_kind::device_to_host;
-  }
-  static constexpr transfer_kind to_segment() noexcept {
-    return P::location == memory_location::host ? transfer_kind::host_to_host : transfer_kind::host_to_device;
-  }
 
   context ctx_;
   block_partition partition_;

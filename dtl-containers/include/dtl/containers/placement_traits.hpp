@@ -16,6 +16,7 @@
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/core/host_memory_space.hpp>
+#include <dtl/core/memory_transfer.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/result.hpp>
 
@@ -41,6 +42,13 @@ template <class P>
 inline constexpr bool always_false_v = false;
 
 }  // namespace detail
+
+/// How bytes move from the memory of placement From to that of placement To: host_only memory is the
+/// host's; every other placement's memory (device, managed or device-preferred) is copied as the device's.
+template <PlacementPolicy From, PlacementPolicy To>
+inline constexpr transfer_kind transfer_between_v =
+    !From::device_accessible ? (!To::device_accessible ? transfer_kind::host_to_host : transfer_kind::host_to_device)
+                             : (!To::device_accessible ? transfer_kind::device_to_host : transfer_kind::device_to_device);
 
 /// The process-wide host memory space that host_only vectors allocate from.
 [[nodiscard]] DTL_CONTAINERS_API std::shared_ptr<host_memory_space> shared_host_memory_space();

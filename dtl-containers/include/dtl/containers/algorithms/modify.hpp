@@ -15,7 +15,7 @@
 
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
 #include <dtl/containers/algorithms/detail/support.hpp>
-#include <dtl/containers/device/algorithms.hpp>
+#include <dtl/containers/algorithms/device/modify.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 
 #include <cstddef>
@@ -46,8 +46,8 @@ struct fill_impl {
   }
   template <class Pol, class T, class P, class V>
   static auto device(const Pol& policy, distributed_vector<T, P>& vec, const V& value) {
-    return device_algo::fill(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(),
-                             static_cast<T>(value));
+    return device::fill(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(),
+                        static_cast<T>(value));
   }
 };
 
@@ -68,8 +68,8 @@ struct iota_impl {
   }
   template <class Pol, class T, class P, class V>
   static auto device(const Pol& policy, distributed_vector<T, P>& vec, const V& first) {
-    return device_algo::iota(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(),
-                             start_of(vec, first));
+    return device::iota(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(),
+                        start_of(vec, first));
   }
 };
 
@@ -85,7 +85,7 @@ struct for_each_impl {
   }
   template <class Pol, class T, class P, class F>
   static auto device(const Pol& policy, distributed_vector<T, P>& vec, F f) {
-    return device_algo::for_each(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(), f);
+    return device::for_each(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(), f);
   }
 };
 
@@ -102,8 +102,8 @@ struct for_each_indexed_impl {
   }
   template <class Pol, class T, class P, class F>
   static auto device(const Pol& policy, distributed_vector<T, P>& vec, F f) {
-    return device_algo::for_each_indexed(policy, vec.get_context(), vec.device_id(), vec.local_data(),
-                                         vec.local_size(), vec.global_offset(), f);
+    return device::for_each_indexed(policy, vec.get_context(), vec.device_id(), vec.local_data(),
+                                    vec.local_size(), vec.global_offset(), f);
   }
 };
 
@@ -130,14 +130,14 @@ struct transform_impl {
   }
   template <class Pol, class T, class P, class U, class Q, class F>
   static auto device(const Pol& policy, const distributed_vector<T, P>& in, distributed_vector<U, Q>& out, F op) {
-    return device_algo::transform(policy, in.get_context(), out.device_id(), in.local_data(), out.local_data(),
-                                  in.local_size(), op);
+    return device::transform(policy, in.get_context(), out.device_id(), in.local_data(), out.local_data(),
+                             in.local_size(), op);
   }
   template <class Pol, class A, class PA, class B, class PB, class U, class Q, class F>
   static auto device(const Pol& policy, const distributed_vector<A, PA>& a, const distributed_vector<B, PB>& b,
                      distributed_vector<U, Q>& out, F op) {
-    return device_algo::transform2(policy, a.get_context(), out.device_id(), a.local_data(), b.local_data(),
-                                   out.local_data(), a.local_size(), op);
+    return device::transform2(policy, a.get_context(), out.device_id(), a.local_data(), b.local_data(),
+                              out.local_data(), a.local_size(), op);
   }
 };
 
@@ -155,11 +155,9 @@ struct copy_impl {
   }
   template <class Pol, class T, class P, class Q>
   static auto device(const Pol& policy, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out) {
-    constexpr transfer_kind kind = !P::device_accessible   ? transfer_kind::host_to_device
-                                   : !Q::device_accessible ? transfer_kind::device_to_host
-                                                           : transfer_kind::device_to_device;
-    return device_algo::copy(policy, in.get_context(), Q::device_accessible ? out.device_id() : in.device_id(),
-                             in.local_data(), out.local_data(), in.local_size(), kind);
+    constexpr transfer_kind kind = transfer_between_v<P, Q>;
+    return device::copy(policy, in.get_context(), Q::device_accessible ? out.device_id() : in.device_id(),
+                        in.local_data(), out.local_data(), in.local_size(), kind);
   }
 };
 

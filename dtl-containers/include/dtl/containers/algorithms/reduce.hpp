@@ -20,8 +20,7 @@
 // something fails (the GPU can); the try_ forms return dtl::result.
 
 #include <dtl/containers/algorithms/detail/support.hpp>
-#include <dtl/containers/device/algorithms.hpp>
-#include <dtl/containers/device/indexed_algorithms.hpp>
+#include <dtl/containers/algorithms/device/reduce.hpp>
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
 #include <dtl/containers/algorithms/detail/communicator_forms.hpp>
 #include <dtl/containers/algorithms/detail/message_forms.hpp>
@@ -77,23 +76,12 @@ struct maybe_pair_at {
   maybe<T> operator()(std::size_t i) const { return maybe<T>{static_cast<T>(f(a[i], b[i])), 1}; }
 };
 
-/// Present partials folded with op (the host side of maybe_op).
-template <class T, class Op>
-struct host_maybe_op {
-  Op& op;
-  maybe<T> operator()(const maybe<T>& x, const maybe<T>& y) const {
-    if (x.present == 0) return y;
-    if (y.present == 0) return x;
-    return maybe<T>{static_cast<T>(op(x.value, y.value)), 1};
-  }
-};
-
 /// init op f(a[i], b[i]) over every rank's pairs, on every rank: one pass over each block.
 template <class Policy, class A, class PA, class B, class PB, class T, class Op, class F>
 result<reduce_result<T>> reduce_pairs_on_host(const distributed_vector<A, PA>& a, const distributed_vector<B, PB>& b,
                                               const T& init, Op op, F f) {
   maybe_pair_at<T, A, B, F> at{a.local_data(), b.local_data(), f};
-  host_maybe_op<T, Op> fold_op{op};
+  maybe_op<T, Op&> fold_op{op};
   const maybe<T> mine = host_fold_indexed<is_parallel_v<Policy>>(a.local_size(), maybe<T>{T{}, 0}, fold_op, at);
   return combine_host_partial(a.get_context(), mine, init, op, reduce_scope::all, 0);
 }
@@ -102,8 +90,8 @@ result<reduce_result<T>> reduce_pairs_on_host(const distributed_vector<A, PA>& a
 template <class Policy, class In, class P, class T, class Op, class F>
 auto reduce_vector_on_device(const Policy& policy, const distributed_vector<In, P>& vec, const T& init, Op op, F f,
                              reduce_scope scope, int root) {
-  return device_algo::reduce(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(), init, op,
-                             f, scope, root);
+  return device::reduce(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(), init, op,
+                        f, scope, root);
 }
 template <class Policy, class In, class P, class T, class Op, class F>
 result<reduce_result<T>> reduce_vector_on_host(const Policy&, const distributed_vector<In, P>& vec, const T& init,
@@ -202,8 +190,8 @@ struct transform_reduce_impl : global_value {
   template <class Pol, class A, class PA, class B, class PB, class Init, class ReduceOp, class TransformOp>
   static auto device(const Pol& p, const distributed_vector<A, PA>& a, const distributed_vector<B, PB>& b,
                      const Init& init, ReduceOp reduce_op, TransformOp transform_op) {
-    return device_algo::reduce_pairs(p, a.get_context(), a.device_id(), a.local_data(), b.local_data(), a.local_size(),
-                                     init, reduce_op, transform_op);
+    return device::reduce_pairs(p, a.get_context(), a.device_id(), a.local_data(), b.local_data(), a.local_size(),
+                                init, reduce_op, transform_op);
   }
 };
 

@@ -11,13 +11,14 @@
 // Returns result<void> (a future under dtl::async; on the GPU the exchange waits for the local scan).
 
 #include <dtl/containers/algorithms/detail/support.hpp>
-#include <dtl/containers/device/algorithms.hpp>
+#include <dtl/containers/algorithms/device/scan.hpp>
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
 
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -30,10 +31,7 @@ template <class T, class Op>
 result<T> scan_prefix_on_host(const context& ctx, const maybe<T>& total, const T& init, Op& op) {
   std::vector<maybe<T>> all(static_cast<std::size_t>(ctx.size()));
   if (result<void> r = allgather_host(ctx, &total, all.data(), sizeof(total)); !r) return std::move(r).error();
-  T prefix = init;
-  for (int r = 0; r < ctx.rank(); ++r)
-    if (all[static_cast<std::size_t>(r)].present != 0) prefix = op(prefix, all[static_cast<std::size_t>(r)].value);
-  return prefix;
+  return fold_partials<T>(init, std::span<const maybe<T>>(all).first(static_cast<std::size_t>(ctx.rank())), op);
 }
 
 
@@ -51,10 +49,11 @@ struct scan_impl {
     const std::size_t n = in.local_size();
     // Local scan without init (the block's running fold), then the rank's offset.
     maybe<T> total{T{}, 0};
+    const maybe_op<T, Op&> combine{op};
     for (std::size_t i = 0; i < n; ++i) {
       const T x = src[i];
       if constexpr (!Inclusive) dst[i] = total.value;  // fixed below once the prefix is known
-      total = total.present == 0 ? maybe<T>{x, 1} : maybe<T>{op(total.value, x), 1};
+      total = combine(total, maybe<T>{x, 1});
       if constexpr (Inclusive) dst[i] = total.value;
     }
     DTL_ASSIGN_OR_RETURN(const T offset, scan_prefix_on_host(in.get_context(), total, static_cast<T>(init), op));
@@ -70,8 +69,8 @@ struct scan_impl {
   template <class Pol, class T, class P, class Q, class Init = T, class Op = std::plus<>>
   static auto device(const Pol& policy, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out,
                      const Init& init = Init{}, Op op = {}) {
-    return device_algo::scan<Inclusive>(policy, in.get_context(), out.device_id(), in.local_data(), out.local_data(),
-                                        in.local_size(), static_cast<T>(init), op);
+    return device::scan<Inclusive>(policy, in.get_context(), out.device_id(), in.local_data(), out.local_data(),
+                                   in.local_size(), static_cast<T>(init), op);
   }
 };
 

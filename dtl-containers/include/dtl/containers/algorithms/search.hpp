@@ -16,7 +16,7 @@
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
 #include <dtl/containers/algorithms/detail/indexed_fold.hpp>
 #include <dtl/containers/algorithms/reduce.hpp>
-#include <dtl/containers/device/indexed_algorithms.hpp>
+#include <dtl/containers/algorithms/device/search.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 
 #include <cstddef>
@@ -51,7 +51,7 @@ result<C> locate_on_host(const distributed_vector<T, P>& vec, const C& none, Op 
 template <class Pol, class T, class P, class C, class Op, class At>
 result<C> locate_on_device(const Pol& p, const distributed_vector<T, P>& vec, const C& none, Op op, At at,
                            const char* what) {
-  return device_algo::locate(p, vec.get_context(), vec.device_id(), vec.local_size(), none, op, at, what);
+  return device::locate(p, vec.get_context(), vec.device_id(), vec.local_size(), none, op, at, what);
 }
 
 template <class T, class P>

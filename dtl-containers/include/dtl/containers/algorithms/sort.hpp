@@ -24,7 +24,7 @@
 // compiled by the kernel compiler (dtl-hip-kc).
 
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
-#include <dtl/containers/algorithms/detail/device_sort.hpp>
+#include <dtl/containers/algorithms/device/sort.hpp>
 #include <dtl/containers/algorithms/detail/host_sort.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/placement_traits.hpp>
@@ -63,8 +63,8 @@ struct sort_bodies {
   }
   template <class Pol, class T, class P, class Comp = std::less<>>
   static auto device(const Pol& policy, distributed_vector<T, P>& vec, Comp comp = {}) {
-    return device_algo::sort<Stable, P, Traffic>(policy, vec.get_context(), vec.device_id(), vec.local_data(),
-                                                 static_cast<void*>(nullptr), vec.local_size(), comp);
+    return device::sort<Stable, P, Traffic>(policy, vec.get_context(), vec.device_id(), vec.local_data(),
+                                            static_cast<void*>(nullptr), vec.local_size(), comp);
   }
   /// The forms that report what this rank moved give it as upstream's distributed_sort_result.
   template <class Outcome>
@@ -112,8 +112,8 @@ struct sort_by_key_impl {
   }
   template <class Pol, class K, class P, class V, class Q, class Comp = std::less<>>
   static auto device(const Pol& policy, distributed_vector<K, P>& keys, distributed_vector<V, Q>& values, Comp comp = {}) {
-    return device_algo::sort<true, P>(policy, keys.get_context(), keys.device_id(), keys.local_data(),
-                                      values.local_data(), keys.local_size(), comp);
+    return device::sort<true, P>(policy, keys.get_context(), keys.device_id(), keys.local_data(),
+                                 values.local_data(), keys.local_size(), comp);
   }
 };
 
@@ -127,7 +127,7 @@ struct is_sorted_impl {
   }
   template <class Pol, class T, class P, class Comp = std::less<>>
   static auto device(const Pol& policy, const distributed_vector<T, P>& vec, Comp comp = {}) {
-    return device_algo::is_sorted(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(), comp);
+    return device::is_sorted(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(), comp);
   }
 };
 

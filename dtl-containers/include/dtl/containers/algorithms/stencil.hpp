@@ -21,7 +21,7 @@
 #include <dtl/containers/algorithms/detail/support.hpp>
 #include <dtl/containers/algorithms/modify.hpp>
 #include <dtl/containers/block_partition.hpp>
-#include <dtl/containers/device/algorithms.hpp>
+#include <dtl/containers/algorithms/device/stencil.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 
 #include <cstddef>
@@ -30,36 +30,6 @@
 namespace dtl {
 
 namespace detail {
-
-#if DTL_CONTAINERS_DEVICE_ALGORITHMS
-namespace device_algo {
-template <class T, class U, class F>
-struct stencil_body {
-  const T* in;
-  U* out;
-  F f;
-  __device__ void operator()(std::size_t i) const { out[i] = static_cast<U>(f(in + i)); }
-};
-
-template <class Policy, class T, class U, class F>
-auto stencil(const Policy& policy, const context& ctx, int device, const T* in, U* out, std::size_t n, F f) {
-  return run_on_lane(policy, ctx, device, [&](hipStream_t s, device::device_scratch&) -> status {
-    if (n == 0) return {};
-    return device::launch_each(n, stencil_body<T, U, F>{in, out, f}, s, "device stencil_transform kernel launch");
-  });
-}
-}  // namespace device_algo
-#else
-namespace device_algo {
-template <class... Args>
-auto stencil(Args&&...) {
-  static_assert(needs_kernel_compiler_v<Args...>,
-                "dtl::stencil_transform on a device placement launches a kernel for your function: compile this "
-                "file with the kernel compiler (hipcc or nvcc, through dtl-hip-kc; see docs/containers.md)");
-  return result<void>();
-}
-}  // namespace device_algo
-#endif
 
 /// out[i] = op(&in[i]) for the owned i in `range` (every owned i without one).
 struct stencil_transform_impl {
@@ -107,7 +77,7 @@ struct stencil_transform_impl {
                      const index_range& range) {
     const T* src = range.size() != 0 ? in.local_data() + range.begin : nullptr;
     U* dst = range.size() != 0 ? out.local_data() + range.begin : nullptr;
-    return device_algo::stencil(policy, in.get_context(), out.device_id(), src, dst, range.size(), op);
+    return device::stencil(policy, in.get_context(), out.device_id(), src, dst, range.size(), op);
   }
 };
 

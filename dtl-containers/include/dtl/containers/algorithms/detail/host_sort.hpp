@@ -13,6 +13,7 @@
 
 #include <dtl/containers/algorithms/detail/sort_plan.hpp>
 #include <dtl/containers/algorithms/detail/support.hpp>
+#include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/communication/detail/agreement.hpp>
 #include <dtl/containers/detail/layout_moves.hpp>
@@ -88,7 +89,7 @@ void host_local_sort(Item* data, std::size_t n, Less& less) {
     return;
   }
   std::vector<std::size_t> bounds(chunks + 1);
-  for (std::size_t c = 0; c <= chunks; ++c) bounds[c] = n * c / chunks;
+  for (std::size_t c = 0; c <= chunks; ++c) bounds[c] = even_block_begin(n, chunks, c);
   parallel_for(chunks, [&](std::size_t b, std::size_t e) {
     for (std::size_t c = b; c < e; ++c) sort_range(data + bounds[c], data + bounds[c + 1]);
   }, 1);

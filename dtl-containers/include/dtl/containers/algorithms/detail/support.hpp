@@ -5,6 +5,7 @@
 #include <dtl/containers/communication/collective_types.hpp>
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/communication/detail/context_services.hpp>
+#include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/host_device.hpp>
 #include <dtl/containers/algorithms/ops.hpp>
 #include <dtl/containers/algorithms/reduce_result.hpp>
@@ -17,6 +18,7 @@
 #include <limits>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -73,6 +75,31 @@ struct maybe {
   int present;  // int, not bool: a fixed layout for every compiler and collective
 };
 
+/// The one rule that combines two partials, on the host and on the device: an absent one leaves the
+/// other as it is; two present ones meet in op, in their order. Op is a reference on the host (the
+/// caller's operator) and a device-callable copy on the device (device/support.hpp: make_maybe_op).
+template <class T, class Op>
+struct maybe_op {
+  Op op;
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+  DTL_HOST_DEVICE maybe<T> operator()(const maybe<T>& a, const maybe<T>& b) const {
+    if (a.present == 0) return b;
+    if (b.present == 0) return a;
+    return maybe<T>{static_cast<T>(op(a.value, b.value)), 1};
+  }
+};
+
+/// init combined with every present partial, in order (on the host: host operators).
+template <class T, class Op>
+T fold_partials(const T& init, std::span<const maybe<T>> partials, Op& op) {
+  const maybe_op<T, Op&> combine{op};
+  maybe<T> acc{init, 1};
+  for (const maybe<T>& p : partials) acc = combine(acc, p);
+  return acc.value;
+}
+
 /// Runs body(begin, end) over [0, n) on up to hardware_concurrency threads (one thread below `grain`).
 /// A body that throws behaves as under seq: every chunk finishes or fails, then the first exception
 /// is rethrown on the calling thread (an exception must not leave a std::thread: std::terminate).
@@ -96,10 +123,9 @@ void parallel_for(std::size_t n, Body body, std::size_t grain = std::size_t{1} <
   };
   std::vector<std::thread> threads;
   threads.reserve(chunks - 1);
-  const std::size_t step = n / chunks, extra = n % chunks;
   std::size_t begin = 0;
   for (std::size_t c = 0; c < chunks; ++c) {
-    const std::size_t end = begin + step + (c < extra ? 1 : 0);
+    const std::size_t end = even_block_begin(n, chunks, c + 1);
     if (c + 1 == chunks) {
       run(begin, end);
     } else {
@@ -128,7 +154,7 @@ std::vector<Part> fold_in_chunks(std::size_t n, const Part& empty, Fold&& fold) 
   const std::size_t chunks = host_chunks(n);
   std::vector<Part> parts(chunks, empty);
   parallel_for(chunks, [&](std::size_t b, std::size_t e) {
-    for (std::size_t c = b; c < e; ++c) parts[c] = fold(n * c / chunks, n * (c + 1) / chunks);
+    for (std::size_t c = b; c < e; ++c) parts[c] = fold(even_block_begin(n, chunks, c), even_block_begin(n, chunks, c + 1));
   }, 1);
   return parts;
 }
@@ -136,14 +162,10 @@ std::vector<Part> fold_in_chunks(std::size_t n, const Part& empty, Fold&& fold) 
 /// Folds [begin, end) of `data` (transformed by `f`) into a maybe<T> on host threads.
 template <bool Parallel, class In, class T, class Op, class F>
 maybe<T> host_fold(const In* data, std::size_t n, Op& op, F& f) {
+  const maybe_op<T, Op&> combine{op};
   auto fold = [&](std::size_t begin, std::size_t end) {
     maybe<T> acc{T{}, 0};
-    for (std::size_t i = begin; i < end; ++i) {
-      if (acc.present == 0)
-        acc = {static_cast<T>(f(data[i])), 1};
-      else
-        acc.value = op(acc.value, static_cast<T>(f(data[i])));
-    }
+    for (std::size_t i = begin; i < end; ++i) acc = combine(acc, maybe<T>{static_cast<T>(f(data[i])), 1});
     return acc;
   };
   if constexpr (!Parallel) {
@@ -151,10 +173,7 @@ maybe<T> host_fold(const In* data, std::size_t n, Op& op, F& f) {
   } else {
     const std::vector<maybe<T>> parts = fold_in_chunks(n, maybe<T>{T{}, 0}, fold);
     maybe<T> acc{T{}, 0};
-    for (const auto& p : parts) {
-      if (p.present == 0) continue;
-      acc = acc.present == 0 ? p : maybe<T>{op(acc.value, p.value), 1};
-    }
+    for (const auto& p : parts) acc = combine(acc, p);
     return acc;
   }
 }
@@ -164,10 +183,7 @@ template <class T, class Op>
 result<T> combine_partials_on_host(const context& ctx, const maybe<T>& mine, const T& init, Op& op) {
   std::vector<maybe<T>> all(static_cast<std::size_t>(ctx.size()));
   if (result<void> r = allgather_host(ctx, &mine, all.data(), sizeof(mine)); !r) return std::move(r).error();
-  T acc = init;
-  for (const auto& p : all)
-    if (p.present != 0) acc = op(acc, p.value);
-  return acc;
+  return fold_partials<T>(init, all, op);
 }
 
 }  // namespace dtl::detail

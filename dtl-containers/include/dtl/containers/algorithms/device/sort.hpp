@@ -21,7 +21,7 @@
 #include <dtl/containers/communication/detail/agreement.hpp>
 #include <dtl/containers/detail/layout_moves.hpp>
 #include <dtl/containers/detail/segment_ops.hpp>
-#include <dtl/containers/device/algorithms.hpp>
+#include <dtl/containers/algorithms/device/support.hpp>
 #include <dtl/containers/placement_traits.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
@@ -33,10 +33,10 @@
 #include <vector>
 
 #if DTL_CONTAINERS_DEVICE_ALGORITHMS
-#include <dtl/containers/device/sort_kernels.hpp>
+#include <dtl/containers/algorithms/device/sort_kernels.hpp>
 #endif
 
-namespace dtl::detail::device_algo {
+namespace dtl::detail::device {
 
 #if DTL_CONTAINERS_DEVICE_ALGORITHMS
 
@@ -58,16 +58,16 @@ struct sort_buffer {
 
 /// Sorts keys[0, n) (and values alongside, when V is not void) on the device, by comp.
 template <class K, class V, class Comp>
-status device_local_sort(K* keys, V* values, std::size_t n, const Comp& comp, device::device_scratch& scratch,
+status device_local_sort(K* keys, V* values, std::size_t n, const Comp& comp, gpu::device_scratch& scratch,
                          hipStream_t stream) {
   using Val = std::conditional_t<std::is_void_v<V>, unsigned char, V>;
   Val* vals = nullptr;
   if constexpr (!std::is_void_v<V>) vals = values;
-  constexpr int radix = device::radix_order<Comp, K>();
+  constexpr int radix = radix_order<Comp, K>();
   if constexpr (radix != 0)
-    return device::radix_sort(keys, vals, n, radix == 2, scratch, stream);
+    return gpu::radix_sort(keys, vals, n, radix == 2, scratch, stream);
   else
-    return device::merge_sort(keys, vals, n, to_portable(comp), scratch, stream);
+    return gpu::merge_sort(keys, vals, n, to_portable(comp), scratch, stream);
 }
 
 /// Copies `bytes` between two device buffers on `stream`.
@@ -89,18 +89,18 @@ status upload(T* device_ptr, const T* host, std::size_t count, hipStream_t strea
 template <class K, class Comp>
 result<std::vector<std::size_t>> device_cuts(const context& ctx, const K* keys, std::size_t n,
                                              const std::vector<std::size_t>& sizes, const Comp& comp,
-                                             device::device_scratch& scratch, hipStream_t stream) {
+                                             gpu::device_scratch& scratch, hipStream_t stream) {
   const std::size_t p = sizes.size(), me = static_cast<std::size_t>(ctx.rank());
   const auto dcomp = to_portable(comp);
   const sort_plan::gathered_samples g = sort_plan::describe_samples(sizes);
   const std::size_t total = g.refs.size();
   // The result slot holds the small arrays: samples, their indices, splitters and cuts.
-  const std::size_t keys_bytes = device::primitives_detail::aligned(total * sizeof(K));
-  const std::size_t index_bytes = device::primitives_detail::aligned(total * sizeof(std::size_t));
-  const std::size_t split_bytes = device::primitives_detail::aligned(p * sizeof(device::device_splitter<K>));
+  const std::size_t keys_bytes = gpu::primitives_detail::aligned(total * sizeof(K));
+  const std::size_t index_bytes = gpu::primitives_detail::aligned(total * sizeof(std::size_t));
+  const std::size_t split_bytes = gpu::primitives_detail::aligned(p * sizeof(device_splitter<K>));
   K* d_keys = nullptr;
   std::size_t* d_index = nullptr;
-  device::device_splitter<K>* d_split = nullptr;
+  device_splitter<K>* d_split = nullptr;
   std::size_t* d_cuts = nullptr;
   std::vector<K> mine(g.counts[me]), keys_all(total);
   // A rank that fails here meets the others at this agreement, not in the allgatherv.
@@ -109,11 +109,11 @@ result<std::vector<std::size_t>> device_cuts(const context& ctx, const K* keys, 
     auto* base = static_cast<unsigned char*>(slot);
     d_keys = reinterpret_cast<K*>(base);
     d_index = reinterpret_cast<std::size_t*>(base + keys_bytes);
-    d_split = reinterpret_cast<device::device_splitter<K>*>(base + keys_bytes + index_bytes);
+    d_split = reinterpret_cast<device_splitter<K>*>(base + keys_bytes + index_bytes);
     d_cuts = reinterpret_cast<std::size_t*>(base + keys_bytes + index_bytes + split_bytes);
     if (mine.empty()) return {};
-    DTL_TRY(device::launch_each(mine.size(), device::sample_body<K>{keys, n, mine.size(), d_keys}, stream,
-                                "sort: sample kernel launch"));
+    DTL_TRY(gpu::launch_each(mine.size(), sample_body<K>{keys, n, mine.size(), d_keys}, stream,
+                             "sort: sample kernel launch"));
     return read_back(mine.data(), d_keys, mine.size(), stream);
   }(), "sort (the samples)"));
   DTL_TRY(ctx.allgatherv(mine.data(), mine.size(), keys_all.data(), g.counts, g.displs));
@@ -123,12 +123,12 @@ result<std::vector<std::size_t>> device_cuts(const context& ctx, const K* keys, 
   std::iota(order.begin(), order.end(), std::size_t{0});
   DTL_TRY(upload(d_keys, keys_all.data(), total, stream));
   DTL_TRY(upload(d_index, order.data(), total, stream));
-  DTL_TRY(device::merge_sort(d_keys, d_index, total, dcomp, scratch, stream));
+  DTL_TRY(gpu::merge_sort(d_keys, d_index, total, dcomp, scratch, stream));
   DTL_TRY(read_back(order.data(), d_index, total, stream));
 
   const std::vector<std::size_t> offsets = layout_offsets(sizes);
   const std::vector<sort_plan::splitter> chosen = sort_plan::choose_splitters(g, order, offsets);
-  std::vector<device::device_splitter<K>> splitters(p - 1);
+  std::vector<device_splitter<K>> splitters(p - 1);
   for (std::size_t j = 0; j + 1 < p; ++j) {
     const std::size_t s = chosen[j].exists ? chosen[j].sample : 0;
     splitters[j] = {keys_all[s], g.refs[s].rank, chosen[j].position, chosen[j].exists ? 1 : 0};
@@ -136,8 +136,8 @@ result<std::vector<std::size_t>> device_cuts(const context& ctx, const K* keys, 
   std::vector<std::size_t> cuts(p - 1, n);
   if (n != 0) {
     DTL_TRY(upload(d_split, splitters.data(), p - 1, stream));
-    DTL_TRY(device::launch_each(p - 1, device::cut_body<K, decltype(dcomp)>{keys, n, me, d_split, dcomp, d_cuts}, stream,
-                                "sort: cut kernel launch"));
+    DTL_TRY(gpu::launch_each(p - 1, cut_body<K, decltype(dcomp)>{keys, n, me, d_split, dcomp, d_cuts}, stream,
+                             "sort: cut kernel launch"));
     DTL_TRY(read_back(cuts.data(), d_cuts, p - 1, stream));  // the one copy of the counts to the host
   }
   return cuts;
@@ -158,7 +158,7 @@ auto sort(const Policy& policy, const context& ctx, int device, K* keys, V* valu
   auto session = enter_lane(policy, ctx, device);
   if (!session) return failed_outcome<Pol, R>(agreed(session.error(), "sort (the local sorts)"));
   const hipStream_t stream = session->stream;
-  device::device_scratch& scratch = *session->scratch;
+  gpu::device_scratch& scratch = *session->scratch;
 
   auto compute = [&]() -> result<sort_traffic> {
     DTL_TRY(agreed(device_local_sort(keys, values, n, comp, scratch, stream), "sort (the local sorts)"));
@@ -235,7 +235,7 @@ auto is_sorted(const Policy& policy, const context& ctx, int device, const K* ke
   auto session = enter_lane(policy, ctx, device);
   if (!session) return failed_outcome<Pol, bool>(agreed(session.error()));
   const hipStream_t stream = session->stream;
-  device::device_scratch& scratch = *session->scratch;
+  gpu::device_scratch& scratch = *session->scratch;
   const auto dcomp = to_portable(comp);
 
   // A descent anywhere in data[0, count): one flag, set by a kernel, read back.
@@ -243,8 +243,8 @@ auto is_sorted(const Policy& policy, const context& ctx, int device, const K* ke
     int flag = 0;
     if (count < 2) return false;
     DTL_TRY(upload(d_flag, &flag, 1, stream));
-    DTL_TRY(device::launch_each(count - 1, device::descent_body<K, decltype(dcomp)>{data, dcomp, d_flag}, stream,
-                                "is_sorted: descent kernel launch"));
+    DTL_TRY(gpu::launch_each(count - 1, descent_body<K, decltype(dcomp)>{data, dcomp, d_flag}, stream,
+                             "is_sorted: descent kernel launch"));
     DTL_TRY(read_back(&flag, d_flag, 1, stream));
     return flag != 0;
   };
@@ -254,7 +254,7 @@ auto is_sorted(const Policy& policy, const context& ctx, int device, const K* ke
   };
   auto compute = [&]() -> result<bool> {
     const std::size_t p = static_cast<std::size_t>(ctx.size());
-    const std::size_t edges_bytes = device::primitives_detail::aligned(2 * p * sizeof(K));
+    const std::size_t edges_bytes = gpu::primitives_detail::aligned(2 * p * sizeof(K));
     edge mine{K{}, K{}, n != 0 ? 1 : 0, 1};
     int* d_flag = nullptr;
     K* d_edges = nullptr;
@@ -307,4 +307,4 @@ auto is_sorted(Args&&...) {
 
 #endif
 
-}  // namespace dtl::detail::device_algo
+}  // namespace dtl::detail::device

@@ -14,7 +14,7 @@
 #include <string>
 #include <utility>
 
-namespace dtl::detail::device {
+namespace dtl::detail::gpu {
 
 /// Holds two device buffers of one device: the temporary storage and a small result slot. Both grow
 /// when asked for more than they hold, geometrically, so that steady use allocates nothing.
@@ -147,4 +147,4 @@ class device_scratch {
   buffer slot_;
 };
 
-}  // namespace dtl::detail::device
+}  // namespace dtl::detail::gpu

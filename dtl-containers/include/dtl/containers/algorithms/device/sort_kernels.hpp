@@ -1,11 +1,12 @@
 #pragma once
 // The small kernels of the distributed sort (algorithms/sort.hpp): regular samples of a sorted block,
-// where the splitters cut it, and whether a range has a descent. Kernel-compiled; not for users.
+// where the splitters cut it, and whether a range has a descent. Kernel-compiled; not for users. They
+// sit with the sort, not with the shared GPU machinery (gpu/), because they follow its plan (sort_plan.hpp).
 
 #include <dtl/containers/algorithms/detail/portable_compare.hpp>
 #include <dtl/containers/algorithms/detail/sort_plan.hpp>
-#include <dtl/containers/device/kernels.hpp>
-#include <dtl/containers/device/ops.hpp>
+#include <dtl/containers/gpu/kernels.hpp>
+#include <dtl/containers/gpu/ops.hpp>
 #include <dtl/containers/host_device.hpp>
 
 #include <cstddef>

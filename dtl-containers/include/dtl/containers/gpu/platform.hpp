@@ -1,7 +1,7 @@
 #pragma once
 // The one place that chooses the device-primitive library for the HIP platform: CUB (from the CUDA
 // toolkit) on NVIDIA, rocPRIM on AMD. Both backends give the same functions in
-// dtl::detail::device::backend (see either header) and the macro DTL_DEVICE_EXEC_CHECK_DISABLE.
+// dtl::detail::gpu::backend (see either header) and the macro DTL_DEVICE_EXEC_CHECK_DISABLE.
 // Only the kernel compilers (nvcc, hipcc: dtl-hip-kc) can compile this: it contains kernels.
 
 #if !defined(__CUDACC__) && !defined(__HIPCC__)
@@ -15,9 +15,9 @@
 // The kernel compiler decides: nvcc is HIP's compiler on NVIDIA (it defines __CUDACC__), clang in HIP
 // mode (hipcc) on AMD (it defines __HIP__). The platform macros themselves stay in dtl-hip-mem.
 #if defined(__CUDACC__)
-#include <dtl/containers/device/backend_cub.hpp>
+#include <dtl/containers/gpu/backend_cub.hpp>
 #elif defined(__HIP__)
-#include <dtl/containers/device/backend_rocprim.hpp>
+#include <dtl/containers/gpu/backend_rocprim.hpp>
 #else
 #error "DTL device primitives: neither nvcc (CUB) nor clang's HIP mode (rocPRIM) is compiling this file"
 #endif

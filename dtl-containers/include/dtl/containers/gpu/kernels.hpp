@@ -3,7 +3,7 @@
 // rocPRIM leave to the user) and their launch configuration. Grid-stride loops with std::size_t
 // indices, so that any n works; a grid of as many blocks as the device holds at once.
 
-#include <dtl/containers/device/platform.hpp>
+#include <dtl/containers/gpu/platform.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/error.hpp>
@@ -15,7 +15,7 @@
 #include <cstring>
 #include <type_traits>
 
-namespace dtl::detail::device {
+namespace dtl::detail::gpu {
 
 /// Threads per block: a multiple of every wavefront size (32 on NVIDIA and AMD RDNA, 64 on AMD CDNA).
 inline constexpr unsigned block_size = 256;
@@ -67,7 +67,7 @@ __global__ void __launch_bounds__(block_size) each_index_kernel(std::size_t n, B
 template <class Body>
 [[nodiscard]] status launch_each(std::size_t n, const Body& body, hipStream_t stream, const char* what) {
   DTL_ASSIGN_OR_RETURN(const unsigned resident, resident_blocks());
-  device::each_index_kernel<Body><<<grid_for(n, resident), block_size, 0, stream>>>(n, body);
+  gpu::each_index_kernel<Body><<<grid_for(n, resident), block_size, 0, stream>>>(n, body);
   return launch_status(what);
 }
 
@@ -97,7 +97,7 @@ struct iota_generator {
   __device__ uint4 vector(std::size_t i) const {
     T v[16 / sizeof(T)];
     for (std::size_t k = 0; k < 16 / sizeof(T); ++k) v[k] = element(i + k);
-    return device::pack16<T>(v);
+    return gpu::pack16<T>(v);
   }
 };
 
@@ -140,11 +140,11 @@ template <class T, class Gen>
       const std::size_t vectors = (n - head) / per_vector;
       DTL_ASSIGN_OR_RETURN(const unsigned resident, resident_blocks());
       const unsigned grid = grid_for(vectors, resident);
-      device::store_vectorised_kernel<T, Gen><<<grid, block_size, 0, stream>>>(data, n, head, vectors, gen);
+      gpu::store_vectorised_kernel<T, Gen><<<grid, block_size, 0, stream>>>(data, n, head, vectors, gen);
       return launch_status(what);
     }
   }
-  return device::launch_each(n, generate_body<T, Gen>{data, gen}, stream, what);
+  return gpu::launch_each(n, generate_body<T, Gen>{data, gen}, stream, what);
 }
 
 template <class T, class F>
@@ -170,4 +170,4 @@ struct apply_prefix_body {
   __device__ void operator()(std::size_t i) const { data[i] = op(prefix, data[i]); }
 };
 
-}  // namespace dtl::detail::device
+}  // namespace dtl::detail::gpu

@@ -1,6 +1,6 @@
 #pragma once
 // The NVIDIA backend of the device primitives: CUB, from the CUDA toolkit (CCCL). Include
-// device_platform.hpp, not this file. The rocPRIM backend (device_backend_rocprim.hpp) gives the same
+// platform.hpp, not this file. The rocPRIM backend (backend_rocprim.hpp) gives the same
 // functions; every function returns the hipError_t of the library call.
 // The functions that take (temp, bytes) follow CUB's convention: with temp == nullptr they only
 // write the temporary storage they need into `bytes`.
@@ -21,10 +21,10 @@
 #include <limits>
 
 // nvcc checks that a __host__ __device__ function calls no __device__-only function. The wrappers of
-// user operators (device_ops.hpp) call __device__ lambdas, and only ever run on the device.
+// user operators (ops.hpp) call __device__ lambdas, and only ever run on the device.
 #define DTL_DEVICE_EXEC_CHECK_DISABLE _Pragma("nv_exec_check_disable")
 
-namespace dtl::detail::device::backend {
+namespace dtl::detail::gpu::backend {
 
 /// CUB scans in place for any n (DeviceScan's documentation: d_in == d_out is an in-place scan).
 inline constexpr std::size_t exclusive_scan_in_place_limit = std::numeric_limits<std::size_t>::max();
@@ -157,4 +157,4 @@ hipError_t merge_sort_pairs(void* temp, std::size_t& bytes, const K* keys_in, K*
   });
 }
 
-}  // namespace dtl::detail::device::backend
+}  // namespace dtl::detail::gpu::backend

@@ -1,6 +1,6 @@
 #pragma once
 // The AMD backend of the device primitives: rocPRIM (Debian's librocprim-dev). Include
-// device_platform.hpp, not this file. The CUB backend (device_backend_cub.hpp) gives the same
+// platform.hpp, not this file. The CUB backend (backend_cub.hpp) gives the same
 // functions; every function returns the hipError_t of the library call.
 // The functions that take (temp, bytes) follow rocPRIM's convention: with temp == nullptr they only
 // write the temporary storage they need into `bytes`.
@@ -18,7 +18,7 @@
 // clang checks calls across host and device only in code it emits, so nothing needs silencing here.
 #define DTL_DEVICE_EXEC_CHECK_DISABLE
 
-namespace dtl::detail::device::backend {
+namespace dtl::detail::gpu::backend {
 
 /// rocPRIM (2.10, ROCm 5.3) scans more than about 2^32 elements in several launches, and its exclusive
 /// scan then reads the input element before each launch's range (input[-1]), which an in-place scan has
@@ -110,4 +110,4 @@ hipError_t merge_sort_pairs(void* temp, std::size_t& bytes, const K* keys_in, K*
   return rocprim::merge_sort(temp, bytes, keys_in, keys_out, values_in, values_out, n, comp, stream);
 }
 
-}  // namespace dtl::detail::device::backend
+}  // namespace dtl::detail::gpu::backend

@@ -7,13 +7,13 @@
 //   return type of a __device__ lambda: operators given to them are wrapped in returning<R, Op>, which
 //   states the type.
 
-#include <dtl/containers/device/platform.hpp>
+#include <dtl/containers/gpu/platform.hpp>
 #include <dtl/containers/host_device.hpp>
 
 #include <functional>
 #include <type_traits>
 
-namespace dtl::detail::device {
+namespace dtl::detail::gpu {
 
 template <class T = void>
 struct plus {
@@ -80,7 +80,7 @@ struct returning {
 /// `op`, device-callable, with its result converted to R.
 template <class R, class Op>
 returning<R, device_callable_t<Op>> returns(const Op& op) {
-  return {device::to_device(op)};
+  return {gpu::to_device(op)};
 }
 
-}  // namespace dtl::detail::device
+}  // namespace dtl::detail::gpu

@@ -20,10 +20,10 @@
 //
 // A translation unit that includes this header is compiled by the kernel compiler (dtl-hip-kc).
 
-#include <dtl/containers/device/kernels.hpp>
-#include <dtl/containers/device/ops.hpp>
-#include <dtl/containers/device/platform.hpp>
-#include <dtl/containers/device/scratch.hpp>
+#include <dtl/containers/gpu/kernels.hpp>
+#include <dtl/containers/gpu/ops.hpp>
+#include <dtl/containers/gpu/platform.hpp>
+#include <dtl/containers/gpu/scratch.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
@@ -32,7 +32,7 @@
 #include <cstddef>
 #include <string>
 
-namespace dtl::detail::device {
+namespace dtl::detail::gpu {
 
 namespace primitives_detail {
 
@@ -79,9 +79,9 @@ template <class T>
   if constexpr (vectorisable_v<T>) {
     T copies[16 / sizeof(T)];
     for (T& c : copies) c = value;
-    gen.pattern = device::pack16<T>(copies);
+    gen.pattern = gpu::pack16<T>(copies);
   }
-  return device::launch_generate(data, n, gen, stream, "device fill kernel launch");
+  return gpu::launch_generate(data, n, gen, stream, "device fill kernel launch");
 }
 
 /// data[i] = first + T(i) for i in [0, n).
@@ -89,7 +89,7 @@ template <class T>
 [[nodiscard]] status iota(T* data, std::size_t n, const T& first, hipStream_t stream) {
   if (n == 0) return {};
   if (data == nullptr) return primitives_detail::null_pointer("device iota");
-  return device::launch_generate(data, n, iota_generator<T>{first}, stream, "device iota kernel launch");
+  return gpu::launch_generate(data, n, iota_generator<T>{first}, stream, "device iota kernel launch");
 }
 
 /// f(data[i]) for i in [0, n); f takes T&.
@@ -97,7 +97,7 @@ template <class T, class F>
 [[nodiscard]] status for_each(T* data, std::size_t n, F f, hipStream_t stream) {
   if (n == 0) return {};
   if (data == nullptr) return primitives_detail::null_pointer("device for_each");
-  return device::launch_each(n, for_each_body<T, F>{data, f}, stream, "device for_each kernel launch");
+  return gpu::launch_each(n, for_each_body<T, F>{data, f}, stream, "device for_each kernel launch");
 }
 
 /// f(first_index + i, data[i]) for i in [0, n): the index is global when first_index is the offset of
@@ -106,7 +106,7 @@ template <class T, class F>
 [[nodiscard]] status for_each_indexed(T* data, std::size_t n, std::size_t first_index, F f, hipStream_t stream) {
   if (n == 0) return {};
   if (data == nullptr) return primitives_detail::null_pointer("device for_each_indexed");
-  return device::launch_each(n, for_each_indexed_body<T, F>{data, first_index, f}, stream,
+  return gpu::launch_each(n, for_each_indexed_body<T, F>{data, first_index, f}, stream,
                      "device for_each_indexed kernel launch");
 }
 
@@ -115,7 +115,7 @@ template <class In, class Out, class F>
 [[nodiscard]] status transform(const In* in, Out* out, std::size_t n, F f, hipStream_t stream) {
   if (n == 0) return {};
   if (in == nullptr || out == nullptr) return primitives_detail::null_pointer("device transform");
-  return hip::to_status(backend::transform(in, out, n, device::returns<Out>(f), stream), "device transform");
+  return hip::to_status(backend::transform(in, out, n, gpu::returns<Out>(f), stream), "device transform");
 }
 
 /// out[i] = f(a[i], b[i]) for i in [0, n). out may be a or b.
@@ -123,7 +123,7 @@ template <class A, class B, class Out, class F>
 [[nodiscard]] status transform(const A* a, const B* b, Out* out, std::size_t n, F f, hipStream_t stream) {
   if (n == 0) return {};
   if (a == nullptr || b == nullptr || out == nullptr) return primitives_detail::null_pointer("device transform");
-  return hip::to_status(backend::transform(a, b, out, n, device::returns<Out>(f), stream),
+  return hip::to_status(backend::transform(a, b, out, n, gpu::returns<Out>(f), stream),
                         "device transform (binary)");
 }
 
@@ -132,9 +132,9 @@ template <class T, class Op>
 [[nodiscard]] status reduce(const T* in, std::size_t n, const T& init, Op op, T* d_result, device_scratch& scratch,
                             hipStream_t stream) {
   if (d_result == nullptr) return primitives_detail::null_pointer("device reduce (result)");
-  if (n == 0) return device::fill(d_result, 1, init, stream);
+  if (n == 0) return gpu::fill(d_result, 1, init, stream);
   if (in == nullptr) return primitives_detail::null_pointer("device reduce");
-  const auto reduce_op = device::returns<T>(op);
+  const auto reduce_op = gpu::returns<T>(op);
   return primitives_detail::with_temporary_storage(
       "device reduce", scratch, stream, [&](void* temp, std::size_t& bytes) {
         return backend::reduce(temp, bytes, in, n, init, reduce_op, d_result, stream);
@@ -148,10 +148,10 @@ template <class In, class T, class ReduceOp, class TransformOp>
                                       TransformOp transform_op, T* d_result, device_scratch& scratch,
                                       hipStream_t stream) {
   if (d_result == nullptr) return primitives_detail::null_pointer("device transform_reduce (result)");
-  if (n == 0) return device::fill(d_result, 1, init, stream);
+  if (n == 0) return gpu::fill(d_result, 1, init, stream);
   if (in == nullptr) return primitives_detail::null_pointer("device transform_reduce");
-  const auto reduce_fn = device::returns<T>(reduce_op);
-  const auto transform_fn = device::returns<T>(transform_op);
+  const auto reduce_fn = gpu::returns<T>(reduce_op);
+  const auto transform_fn = gpu::returns<T>(transform_op);
   return primitives_detail::with_temporary_storage(
       "device transform_reduce", scratch, stream, [&](void* temp, std::size_t& bytes) {
         return backend::transform_reduce(temp, bytes, in, n, init, reduce_fn, transform_fn, d_result, stream);
@@ -164,7 +164,7 @@ template <class T, class Op>
                                     hipStream_t stream) {
   if (n == 0) return {};
   if (in == nullptr || out == nullptr) return primitives_detail::null_pointer("device inclusive_scan");
-  const auto scan_op = device::returns<T>(op);
+  const auto scan_op = gpu::returns<T>(op);
   return primitives_detail::with_temporary_storage(
       "device inclusive_scan", scratch, stream, [&](void* temp, std::size_t& bytes) {
         return backend::inclusive_scan(temp, bytes, in, out, n, scan_op, stream);
@@ -177,14 +177,14 @@ template <class T, class Op>
                                     device_scratch& scratch, hipStream_t stream) {
   if (n == 0) return {};
   if (in == nullptr || out == nullptr) return primitives_detail::null_pointer("device exclusive_scan");
-  const auto scan_op = device::returns<T>(op);
+  const auto scan_op = gpu::returns<T>(op);
   if (in != out || n <= backend::exclusive_scan_in_place_limit) {
     return primitives_detail::with_temporary_storage(
         "device exclusive_scan", scratch, stream, [&](void* temp, std::size_t& bytes) {
           return backend::exclusive_scan(temp, bytes, in, out, n, init, scan_op, stream);
         });
   }
-  // The library cannot scan this many elements in place (device_backend_*.hpp): scan from a copy of
+  // The library cannot scan this many elements in place (backend_*.hpp): scan from a copy of
   // the input, kept at the front of the temporary storage.
   constexpr std::size_t align = 256;
   const std::size_t copy_bytes = (n * sizeof(T) + align - 1) / align * align;
@@ -213,7 +213,7 @@ template <class T, class Op>
   if (n == 0) return {};
   if (data == nullptr) return primitives_detail::null_pointer("device apply_prefix");
   using device_op = device_callable_t<Op>;
-  return device::launch_each(n, apply_prefix_body<T, device_op>{data, prefix, device::to_device(op)}, stream,
+  return gpu::launch_each(n, apply_prefix_body<T, device_op>{data, prefix, gpu::to_device(op)}, stream,
                      "device apply_prefix kernel launch");
 }
 
@@ -224,9 +224,9 @@ template <class T, class ReduceOp, class IndexOp>
 [[nodiscard]] status transform_reduce_indexed(std::size_t n, const T& init, ReduceOp reduce_op, IndexOp index_op,
                                               T* d_result, device_scratch& scratch, hipStream_t stream) {
   if (d_result == nullptr) return primitives_detail::null_pointer("device transform_reduce_indexed (result)");
-  if (n == 0) return device::fill(d_result, 1, init, stream);
-  const auto reduce_fn = device::returns<T>(reduce_op);
-  const auto index_fn = device::returns<T>(index_op);
+  if (n == 0) return gpu::fill(d_result, 1, init, stream);
+  const auto reduce_fn = gpu::returns<T>(reduce_op);
+  const auto index_fn = gpu::returns<T>(index_op);
   return primitives_detail::with_temporary_storage(
       "device transform_reduce_indexed", scratch, stream, [&](void* temp, std::size_t& bytes) {
         return backend::transform_reduce_indexed(temp, bytes, n, init, reduce_fn, index_fn, d_result, stream);
@@ -296,7 +296,7 @@ template <class K, class Comp, class V = unsigned char>
                                 hipStream_t stream) {
   if (n <= 1) return {};
   if (keys == nullptr) return primitives_detail::null_pointer("device merge sort");
-  const auto less = device::returns<bool>(comp);
+  const auto less = gpu::returns<bool>(comp);
   const std::size_t key_bytes = primitives_detail::aligned(n * sizeof(K));
   const std::size_t value_bytes = values != nullptr ? primitives_detail::aligned(n * sizeof(V)) : 0;
   DTL_TRY(primitives_detail::with_buffers_and_storage(
@@ -314,4 +314,4 @@ template <class K, class Comp, class V = unsigned char>
   return {};
 }
 
-}  // namespace dtl::detail::device
+}  // namespace dtl::detail::gpu

@@ -1,0 +1,66 @@
+#pragma once
+// A context's GPU resources on one device ("lane"): its stream, scratch and pinned result slots, for the
+// algorithms and the collectives. How an algorithm holds a lane under each execution policy is the
+// algorithms' (algorithms/device/lane_session.hpp). HIP builds only; plain C++ (no kernels). Not for users.
+
+#include <dtl/containers/config.hpp>
+
+#if !DTL_CONTAINERS_HAS_HIP
+#error "dtl/containers/communication/detail/lane.hpp is for HIP builds"
+#endif
+
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/gpu/scratch.hpp>
+#include <dtl/containers/export.hpp>
+#include <dtl/core/result.hpp>
+#include <dtl/core/try.hpp>
+#include <dtl/hip/device_guard.hpp>
+#include <dtl/hip/future.hpp>
+#include <dtl/hip/hip_stream.hpp>
+#include <dtl/hip/progress_engine.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace dtl::detail {
+
+/// One device's stream, temporary storage (one device_scratch per stream that algorithms ran on) and
+/// pinned host slots for results. Algorithms hold `mutex` while they enqueue, and blocking ones until
+/// their work is done.
+struct device_lane {
+  explicit device_lane(int dev, hip::hip_stream s) noexcept : device(dev), stream(std::move(s)) {}
+  device_lane(const device_lane&) = delete;
+  device_lane& operator=(const device_lane&) = delete;
+  DTL_CONTAINERS_API ~device_lane();
+
+  int device;
+  std::mutex mutex;
+  hip::hip_stream stream;  // non-blocking, owned
+
+  /// The scratch of `s` (made on first use). Call with `mutex` held.
+  DTL_CONTAINERS_API gpu::device_scratch& scratch_for(hipStream_t s);
+  /// A pinned host slot of `slot_bytes` for one result, until give_back(). Thread-safe, also without `mutex`.
+  DTL_CONTAINERS_API result<void*> take_slot();
+  DTL_CONTAINERS_API void give_back(void* slot) noexcept;
+  static constexpr std::size_t slot_bytes = 64;
+
+ private:
+  std::vector<std::pair<hipStream_t, gpu::device_scratch>> scratches_;
+  std::mutex slots_mutex_;
+  std::vector<void*> chunks_;  // pinned memory, 64 slots each
+  std::vector<void*> free_slots_;
+};
+
+/// The lane of `device` in `ctx` (made on first use). Errors: the context's, or the device's.
+[[nodiscard]] DTL_CONTAINERS_API result<std::shared_ptr<device_lane>> acquire_lane(const context& ctx, int device);
+
+/// Sets `count` elements of `pattern_bytes` (1, 2, 4, 8 or 16) bytes at device memory dst to `pattern`,
+/// enqueued on `stream` (the device current). Compiled into the library, so any compiler can call it.
+[[nodiscard]] DTL_CONTAINERS_API status fill_pattern(void* dst, std::size_t count, const void* pattern,
+                                                     std::size_t pattern_bytes, hipStream_t stream);
+
+}  // namespace dtl::detail
