@@ -68,6 +68,11 @@ class [[nodiscard]] DTL_CORE_API status {
 // The friend above, declared again to export it (a class's attribute does not reach its friends).
 DTL_CORE_API bool operator==(const status& a, const status& b) noexcept;
 
+/// A source file's path as status texts give it: from the last dtl-core/, dtl-hip-mem/, dtl-hip-exec/ or
+/// dtl-containers/ component ("../../w/subprojects/dtl-containers/src/agreement.cpp" gives
+/// "dtl-containers/src/agreement.cpp"); a path without one loses its leading "./" and "../" components only.
+[[nodiscard]] DTL_CORE_API std::string_view source_path(std::string_view file) noexcept;
+
 /// An ok status, for symmetry with error factories.
 [[nodiscard]] inline status ok_status() noexcept { return status{}; }
 
