@@ -10,6 +10,13 @@
 #include <string>
 #include <string_view>
 
+// nvcc's front end reports an assignment to a status or result as discarding a [[nodiscard]] value
+// (warning 2810, on the reference that operator= returns); GCC and Clang do not. Off here, once, so
+// that assignments need no (void).
+#if defined(__NVCC__)
+#pragma nv_diag_suppress 2810
+#endif
+
 namespace dtl {
 
 /// The backend error behind a status, e.g. {2, "hipErrorOutOfMemory", "out of memory"}.
