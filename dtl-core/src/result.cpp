@@ -26,8 +26,9 @@ std::string describe(const status& error) noexcept {
 
 void bad_result_access(const status& error, std::source_location where) noexcept {
   const std::string text = describe(error);
-  std::fprintf(stderr, "dtl: result::value() called on an error at %s:%u (%s): %s\n", where.file_name(),
-               static_cast<unsigned>(where.line()), where.function_name(), text.c_str());
+  const std::string_view file = source_path(where.file_name());
+  std::fprintf(stderr, "dtl: result::value() called on an error at %.*s:%u (%s): %s\n", static_cast<int>(file.size()),
+               file.data(), static_cast<unsigned>(where.line()), where.function_name(), text.c_str());
   std::fflush(stderr);
   std::abort();
 }

@@ -25,6 +25,19 @@ status::status(status_code code, std::string message, native_error native, std::
     details_ = std::make_shared<const details>(details{std::move(message), true, std::move(native), where});
 }
 
+std::string_view source_path(std::string_view file) noexcept {
+  std::size_t from = std::string_view::npos;  // the last component that names a member
+  for (const std::string_view member : {"dtl-core/", "dtl-hip-mem/", "dtl-hip-exec/", "dtl-containers/"}) {
+    for (std::size_t at = file.find(member); at != std::string_view::npos; at = file.find(member, at + 1)) {
+      const bool whole_component = at == 0 || file[at - 1] == '/';
+      if (whole_component && (from == std::string_view::npos || at > from)) from = at;
+    }
+  }
+  if (from != std::string_view::npos) return file.substr(from);
+  while (file.starts_with("./") || file.starts_with("../")) file.remove_prefix(file.find('/') + 1);
+  return file;
+}
+
 std::string_view status::message() const noexcept { return details_ ? std::string_view(details_->message) : ""; }
 
 const native_error* status::native() const noexcept {
@@ -58,7 +71,7 @@ std::string status::to_string() const {
     text += "]";
   }
   if (details_ && details_->where.line() != 0)
-    text += fmt::format(" at {}:{}", details_->where.file_name(), details_->where.line());
+    text += fmt::format(" at {}:{}", source_path(details_->where.file_name()), details_->where.line());
   return text;
 }
 

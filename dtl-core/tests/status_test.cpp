@@ -147,6 +147,30 @@ TEST_SUITE("status") {
     CHECK(text.find("status_test.cpp") != std::string::npos);
   }
 
+  TEST_CASE("source paths are given from the member's folder") {
+    // As a build directory inside the checkout, or outside it, passes them to the compiler.
+    CHECK(dtl::source_path("../../../../../w/subprojects/dtl-containers/src/agreement.cpp") ==
+          "dtl-containers/src/agreement.cpp");
+    CHECK(dtl::source_path("/home/u/dtl/dtl-core/src/status.cpp") == "dtl-core/src/status.cpp");
+    CHECK(dtl::source_path("dtl-hip-mem/src/pool.cpp") == "dtl-hip-mem/src/pool.cpp");
+    // A member built on its own, with the one below as its subproject: the last member named.
+    CHECK(dtl::source_path("../dtl-containers/subprojects/dtl-hip-exec/include/dtl/hip/stream.hpp") ==
+          "dtl-hip-exec/include/dtl/hip/stream.hpp");
+    // Only whole components name a member.
+    CHECK(dtl::source_path("/src/my-dtl-core/x.cpp") == "/src/my-dtl-core/x.cpp");
+    CHECK(dtl::source_path("/src/dtl-core.cpp") == "/src/dtl-core.cpp");
+    // Elsewhere (the workspace's examples and tests, users' code) only the leading ./ and ../ go.
+    CHECK(dtl::source_path("../../examples/heat.cpp") == "examples/heat.cpp");
+    CHECK(dtl::source_path("./main.cpp") == "main.cpp");
+    CHECK(dtl::source_path("/home/u/app/main.cpp") == "/home/u/app/main.cpp");
+    CHECK(dtl::source_path("") == "");
+  }
+
+  TEST_CASE("a status's text gives its source path from the member's folder") {
+    const std::string text = dtl::status(dtl::status_code::invalid_argument, "bad size").to_string();
+    CHECK(text.find(" at dtl-core/tests/status_test.cpp:") != std::string::npos);
+  }
+
   TEST_CASE("a backend error keeps the native code and name") {
     const dtl::status s(dtl::status_code::hip_error, "hipMalloc(64) failed",
                         dtl::native_error{2, "hipErrorOutOfMemory", "out of memory"});

@@ -1,7 +1,7 @@
 // Failures that HIP itself reports (suite gpu.api_errors): out of memory. compute-sanitizer counts such
 // API errors, so this suite is registered on its own ('gpu-memory-api-errors', also in meson suite
 // gpu-fault, which sanitizer runs leave out). A foreign pointer or a wrong size given to deallocate never
-// reaches HIP: memory_space_gpu_test.cpp covers those.
+// reaches HIP: gpu_memory_space_test.cpp covers those.
 #include "doctest.hpp"
 
 #include "gpu_support.hpp"

@@ -10,6 +10,13 @@
 #include <string>
 #include <string_view>
 
+// nvcc's front end reports an assignment to a status or result as discarding a [[nodiscard]] value
+// (warning 2810, on the reference that operator= returns); GCC and Clang do not. Off here, once, so
+// that assignments need no (void).
+#if defined(__NVCC__)
+#pragma nv_diag_suppress 2810
+#endif
+
 namespace dtl {
 
 /// The backend error behind a status, e.g. {2, "hipErrorOutOfMemory", "out of memory"}.
@@ -67,6 +74,11 @@ class [[nodiscard]] DTL_CORE_API status {
 
 // The friend above, declared again to export it (a class's attribute does not reach its friends).
 DTL_CORE_API bool operator==(const status& a, const status& b) noexcept;
+
+/// A source file's path as status texts give it: from the last dtl-core/, dtl-hip-mem/, dtl-hip-exec/ or
+/// dtl-containers/ component ("../../w/subprojects/dtl-containers/src/agreement.cpp" gives
+/// "dtl-containers/src/agreement.cpp"); a path without one loses its leading "./" and "../" components only.
+[[nodiscard]] DTL_CORE_API std::string_view source_path(std::string_view file) noexcept;
 
 /// An ok status, for symmetry with error factories.
 [[nodiscard]] inline status ok_status() noexcept { return status{}; }
