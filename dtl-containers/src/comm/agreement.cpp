@@ -142,11 +142,11 @@ status empty_context() {
 collective_call::collective_call(context_state* state, const call_signature& signature)
     : state_(state), signature_(signature), outer_(std::exchange(t_current_collective, signature.what)) {
   if (state_ == nullptr) {
-    static_cast<void>(usable_ = empty_context());  // (void): nvcc warns on assigning a [[nodiscard]] type
+    usable_ = empty_context();
     return;
   }
   if (status s = state_->check(); !s.ok()) {
-    static_cast<void>(usable_ = std::move(s));
+    usable_ = std::move(s);
     return;
   }
   if (state_->comm->size() == 1) return;  // nothing to pair up with
@@ -158,13 +158,13 @@ collective_call::collective_call(context_state* state, const call_signature& sig
   }
   state_->collective_thread.store(std::this_thread::get_id());
   if (state_->shared_by_threads.load())
-    static_cast<void>(shared_ = status(
+    shared_ = status(
         status_code::invalid_state,
         fmt::format("{}: this context was used by two threads at once (a collective began while another thread "
                     "was inside one on it), so its calls may have paired with other calls on other ranks; the "
                     "context no longer communicates. A context serves one thread at a time: give each thread "
                     "its own (make_world_context() or split())",
-                    signature_.what)));
+                    signature_.what));
 }
 
 collective_call::~collective_call() {

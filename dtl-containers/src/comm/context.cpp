@@ -149,7 +149,7 @@ prepared_collective prepare_collective(const context_state* state, const collect
   if (device)
     p.device = *device;
   else
-    static_cast<void>(p.local = std::move(device).error());
+    p.local = std::move(device).error();
   return p;
 }
 

@@ -145,7 +145,7 @@ class distributed_vector {
       device_ = std::exchange(other.device_, no_device);
       storage_ = std::move(other.storage_);
       window_ = std::move(other.window_);
-      static_cast<void>(window_error_ = std::move(other.window_error_));
+      window_error_ = std::move(other.window_error_);
       ghosts_ = std::exchange(other.ghosts_, dtl::halo{});
       plan_ = std::move(other.plan_);
     }
@@ -360,7 +360,7 @@ class distributed_vector {
     // (void) on the assignments: nvcc warns on assigning a [[nodiscard]] type.
     result<local_part> local(local_status);
     if (local_status.ok())
-      static_cast<void>(local = allocate_local(ctx, range.size(), value, std::move(space), initialise, spec));
+      local = allocate_local(ctx, range.size(), value, std::move(space), initialise, spec);
     detail::halo_plan_ptr plan;
     int path = 0;
     if (local.has_value() && ghosts != nullptr) {
@@ -370,7 +370,7 @@ class distributed_vector {
       if (made)
         plan = std::move(made).value();
       else
-        static_cast<void>(local = result<local_part>(std::move(made).error()));
+        local = result<local_part>(std::move(made).error());
     }
     // Every rank must build the same vector: a rank with another size would read and write past the
     // others' blocks; one with another halo would wait for messages that never come.
@@ -439,8 +439,8 @@ class distributed_vector {
       if (count > std::numeric_limits<size_type>::max() / sizeof(T) - ghosts)
         return status(status_code::out_of_memory, std::string(what) + ": " + std::to_string(count) + " elements of " +
                                                       std::to_string(sizeof(T)) + " bytes overflow");
-      static_cast<void>(fresh = storage_.allocate_like((count + ghosts) * sizeof(T),
-                                                       std::max(alignof(T), alignof(std::max_align_t))));
+      fresh = storage_.allocate_like((count + ghosts) * sizeof(T),
+                                                       std::max(alignof(T), alignof(std::max_align_t)));
       if (!fresh) return fresh.error();
       T* data = owned(fresh->data());
       if (ghosts != 0) {  // ghosts start as T{}, as at construction
@@ -471,7 +471,7 @@ class distributed_vector {
     // A window on the old blocks would reach freed memory: close it (every rank has one, or none).
     if (window_) window_->release();
     window_.reset();
-    static_cast<void>(window_error_ = status{});
+    window_error_ = status{};
     partition_ = std::move(next).value();
     range_ = partition_.local_range(rank()).value();
     storage_ = std::move(fresh).value();
@@ -526,17 +526,17 @@ class distributed_vector {
     // Every rank takes the same branch: whether MPI takes device memory was agreed when the context was made.
     const bool device_memory = !P::host_accessible;
     if (device_memory && num_ranks() > 1 && !detail::mpi_takes_device_memory(ctx_)) {
-      static_cast<void>(window_error_ = status(status_code::not_supported,
+      window_error_ = status(status_code::not_supported,
                              "global_view: remote elements of device memory need a GPU-aware MPI, and this "
                              "context's MPI is not (" +
-                                 ctx_.device_collective_reason() + "); use gather() or copy_to_host()"));
+                                 ctx_.device_collective_reason() + "); use gather() or copy_to_host()");
       return;
     }
     auto w = detail::open_window(ctx_, local_data(), local_size() * sizeof(T));
     if (w.has_value())
       window_ = std::move(w).value();
     else
-      static_cast<void>(window_error_ = std::move(w).error());  // (void): nvcc warns on assigning a [[nodiscard]] type
+      window_error_ = std::move(w).error();
   }
 
   status check_host_buffer(const void* buffer, size_type count) const {

@@ -74,7 +74,6 @@ status compare_layouts(const char* algorithm, const vector_layout& first, const 
   return {};
 }
 
-// (Statuses are made, never assigned, here: nvcc warns about the discarded status& of an assignment.)
 inline status check_later_vectors(const char*, const vector_layout&) { return {}; }
 template <class A, class... Rest>
 status check_later_vectors(const char* algorithm, const vector_layout& first, const A& arg, const Rest&... rest) {
