@@ -3,7 +3,7 @@
 //   1. Submitting a kernel with an event: hip_executor::execute + hip_event::record, and
 //      hip_executor::submit (pooled event + future), against an error-checked launch + hipEventRecord.
 //   2. The same, waited on to completion (query loop / future::get) one operation at a time.
-//   3. Poll cost per pending operation with 10,000 pending: progress_engine::poll against a loop of
+//   3. Poll cost per pending operation with 10,000 pending: event_poller::poll against a loop of
 //      hipEventQuery over 10,000 events, all held back by gate kernels so that they stay pending. The
 //      operations are spread over 32 streams (a stream's command queue holds about a thousand commands);
 //      if the runtime still cannot hold 10,000, the count is halved and the table says so.
@@ -35,7 +35,7 @@ using clock_type = std::chrono::steady_clock;
 using dtl::hip::hip_event;
 using dtl::hip::hip_executor;
 using dtl::hip::hip_stream;
-using dtl::hip::progress_engine;
+using dtl::hip::event_poller;
 using dtl::hip::stream_flags;
 
 constexpr int pending_ops = 10'000;
@@ -155,7 +155,7 @@ double dtl_enqueue(hip_executor& exec, hip_event& ev) {
   return us;
 }
 
-double dtl_submit(hip_executor& exec, progress_engine& engine) {
+double dtl_submit(hip_executor& exec, event_poller& engine) {
   std::vector<dtl::hip::future<void>> futures;
   futures.reserve(enqueue_batch);
   const auto t0 = clock_type::now();
@@ -191,7 +191,7 @@ double dtl_round_trip(hip_executor& exec, hip_event& ev) {
   return micros(clock_type::now() - t0) / round_trips;
 }
 
-double dtl_submit_get(hip_executor& exec, progress_engine& engine) {
+double dtl_submit_get(hip_executor& exec, event_poller& engine) {
   const auto t0 = clock_type::now();
   for (int i = 0; i < round_trips; ++i)
     check(exec.submit([](hipStream_t s) { bench_launch_empty(s); }, engine).get(std::chrono::seconds(60)), "get");
@@ -232,7 +232,7 @@ struct pending_rows {
 
 /// Pending operations spread over `streams`: their poll cost while pending, then their completion cost.
 /// Starts at 10,000 and halves until the command queues can hold that many.
-pending_rows measure_pending(std::vector<hip_stream>& streams, progress_engine& engine, int runs) {
+pending_rows measure_pending(std::vector<hip_stream>& streams, event_poller& engine, int runs) {
   const std::size_t ns = streams.size();
   auto stream_of = [&](int i) -> hip_stream& { return streams[static_cast<std::size_t>(i) % ns]; };
   auto sync_all = [&] {
@@ -319,7 +319,7 @@ pending_rows measure_pending(std::vector<hip_stream>& streams, progress_engine& 
 
 /// 10,000 pending host completion sources: the engine's per-operation cost without stream ordering.
 double measure_host_sources(int runs) {
-  progress_engine engine;
+  event_poller engine;
   std::vector<std::uint64_t> ids;
   ids.reserve(pending_ops);
   for (int i = 0; i < pending_ops; ++i) ids.push_back(engine.watch([] { return dtl::event_status::pending(); }).id);
@@ -346,7 +346,7 @@ int main(int argc, char** argv) {
   auto props = dtl::hip::get_device_properties(*dev);
   check(props, "get_device_properties");
 
-  progress_engine engine;
+  event_poller engine;
   check(engine.reserve_events(*dev, pending_ops + enqueue_batch), "reserve_events");
   const hip_stream raw_stream_owner = take(hip_stream::create(stream_flags::non_blocking), "hip_stream::create");
   const hipStream_t raw_stream = raw_stream_owner.native_handle();

@@ -6,7 +6,7 @@
 namespace dtl::hip {
 
 future<void> copy_async(void* dst, const void* src, std::size_t bytes, transfer_kind kind, const hip_stream& stream,
-                        progress_engine& engine) {
+                        event_poller& engine) {
   // The copy's arguments first, then the stream (invalid without a device), as hip_memory_transfer does.
   if (status s = hip_memory_transfer::check_arguments(dst, src, bytes, kind); !s.ok())
     return make_failed_future<void>(std::move(s));

@@ -49,7 +49,7 @@ status gpu_failure(hipError_t error, int device) noexcept {
   try {
     return to_status(error, fmt::format("the GPU work behind a future (hipEventQuery, device {})", device));
   } catch (...) {
-    return dtl::current_exception_status("progress_engine::poll");
+    return dtl::current_exception_status("event_poller::poll");
   }
 }
 
@@ -100,7 +100,7 @@ future<void> engine_core::enqueue_current(hipStream_t stream, int device) {
   event_pool_core* events = pool(device);
   if (events == nullptr)
     return make_failed_future<void>(
-        status(status_code::invalid_argument, fmt::format("progress_engine: no device {}", device)));
+        status(status_code::invalid_argument, fmt::format("event_poller: no device {}", device)));
   hipEvent_t event = nullptr;
   if (status s = events->acquire(event, true); !s.ok()) return make_failed_future<void>(std::move(s));
 
@@ -125,7 +125,7 @@ future<void> engine_core::enqueue_current(hipStream_t stream, int device) {
     }
   } catch (...) {
     events->recycle(event);
-    return make_failed_future<void>(dtl::current_exception_status("progress_engine::enqueue"));
+    return make_failed_future<void>(dtl::current_exception_status("event_poller::enqueue"));
   }
   if (recorded != hipSuccess) {
     status s = to_status(recorded, fmt::format("hipEventRecord (progress engine, device {})", device));
@@ -268,7 +268,7 @@ watch_handle engine_core::watch(std::unique_ptr<source_node> node) {
     wake_background();
     return watch_handle{id, std::move(done)};
   } catch (...) {
-    return watch_handle{0, make_failed_future<void>(dtl::current_exception_status("progress_engine::watch"))};
+    return watch_handle{0, make_failed_future<void>(dtl::current_exception_status("event_poller::watch"))};
   }
 }
 
@@ -450,13 +450,13 @@ void engine_core::background_loop(std::chrono::microseconds interval,
 status engine_core::reserve_events(int device, std::size_t count) {
   if (count > event_pool::default_max_cached)  // the arguments first, with a device or without
     return status(status_code::invalid_argument,
-                  fmt::format("progress_engine::reserve_events({}, {}): more than an engine's pool keeps idle "
+                  fmt::format("event_poller::reserve_events({}, {}): more than an engine's pool keeps idle "
                               "(event_pool::default_max_cached {})",
                               device, count, event_pool::default_max_cached));
   if (status s = check_device(device); !s.ok()) return s;
   event_pool_core* events = pool(device);
   if (events == nullptr)
-    return status(status_code::invalid_argument, fmt::format("progress_engine: no device {}", device));
+    return status(status_code::invalid_argument, fmt::format("event_poller: no device {}", device));
   return events->reserve(count);
 }
 

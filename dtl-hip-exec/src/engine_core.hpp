@@ -1,10 +1,10 @@
 #pragma once
-// Private: the shared core of a progress_engine. Futures keep a weak_ptr to it, so waiting on a
+// Private: the shared core of a event_poller. Futures keep a weak_ptr to it, so waiting on a
 // future whose engine is gone is safe (nothing left to drive).
 
 #include <dtl/hip/event_pool.hpp>
 #include <dtl/hip/future.hpp>
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>
 #include <dtl/hip/runtime.hpp>
 
 #include <atomic>

@@ -150,7 +150,7 @@ TEST_SUITE("api") {
     CHECK(multi_stream_executor::create(2, static_cast<stream_flags>(5)).error().code() ==
           status_code::invalid_argument);
 
-    progress_engine engine;
+    event_poller engine;
     CHECK(engine.reserve_events(-1, 4).error().code() == status_code::invalid_argument);
     CHECK(engine.enqueue(stream_ref{}, -1).get().error().code() == status_code::invalid_argument);
     CHECK(engine.start_background(std::chrono::microseconds(-1)).error().code() == status_code::invalid_argument);
@@ -191,7 +191,7 @@ TEST_SUITE("api") {
     }
     CHECK(multi_stream_executor::create(0).error().code() == status_code::invalid_argument);
 
-    progress_engine engine;
+    event_poller engine;
     for (const std::size_t count : {SIZE_MAX, event_pool::default_max_cached + 1}) {
       const auto r = engine.reserve_events(0, count);
       REQUIRE_FALSE(r.has_value());
@@ -247,7 +247,7 @@ TEST_SUITE("no_device") {
     CHECK(q.error().code() == status_code::backend_not_available);
     CHECK(stream_ref{}.synchronize().error().code() == status_code::backend_not_available);
 
-    progress_engine engine;
+    event_poller engine;
     CHECK(engine.enqueue(stream_ref{}, 0).get().error().code() == status_code::backend_not_available);
     CHECK(engine.reserve_events(0, 4).error().code() == status_code::backend_not_available);
     CHECK(engine.pending() == 0);

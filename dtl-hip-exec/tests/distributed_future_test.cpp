@@ -5,7 +5,7 @@
 
 #include <dtl/futures/futures.hpp>
 #include <dtl/hip/distributed_future.hpp>
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -15,7 +15,7 @@
 
 using namespace std::chrono_literals;
 using dtl::event_status;
-using dtl::hip::progress_engine;
+using dtl::hip::event_poller;
 
 namespace {
 
@@ -27,7 +27,7 @@ auto when_set(const std::shared_ptr<std::atomic<bool>>& flag) {
 
 TEST_SUITE("distributed_future") {
   TEST_CASE("completes once the engine sees the work done; waiting drives the engine") {
-    progress_engine engine;
+    event_poller engine;
     auto flag = std::make_shared<std::atomic<bool>>(false);
     auto w = engine.watch(when_set(flag));
     dtl::distributed_future<int> f =
@@ -46,7 +46,7 @@ TEST_SUITE("distributed_future") {
   }
 
   TEST_CASE("the engine's error reaches get()") {
-    progress_engine engine;
+    event_poller engine;
     auto w = engine.watch([] { return event_status::failed(dtl::status(dtl::status_code::hip_error, "device fault")); });
     auto f = dtl::hip::to_distributed_future(std::move(w.done));
     CHECK_THROWS_WITH_AS(f.get(), doctest::Contains("device fault"), dtl::status_error);
@@ -55,7 +55,7 @@ TEST_SUITE("distributed_future") {
   }
 
   TEST_CASE("when_all of GPU-side and host futures") {
-    progress_engine engine;
+    event_poller engine;
     auto flag = std::make_shared<std::atomic<bool>>(false);
     auto w = engine.watch(when_set(flag));
     dtl::distributed_promise<int> p;
@@ -70,7 +70,7 @@ TEST_SUITE("distributed_future") {
   }
 
   TEST_CASE("with a background poller the continuation runs on the poller") {
-    progress_engine engine;
+    event_poller engine;
     REQUIRE(engine.start_background(10us).has_value());
     auto flag = std::make_shared<std::atomic<bool>>(false);
     auto w = engine.watch(when_set(flag));
@@ -85,7 +85,7 @@ TEST_SUITE("distributed_future") {
   }
 
   TEST_CASE("upstream's explicit poll() completes it and runs its continuation, nobody waiting") {
-    progress_engine engine;
+    event_poller engine;
     auto flag = std::make_shared<std::atomic<bool>>(false);
     auto w = engine.watch(when_set(flag));
     std::atomic<int> seen{0};

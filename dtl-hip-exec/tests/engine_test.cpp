@@ -2,7 +2,7 @@
 // re-entrant waits, isolation of failures, unwatch during a poll, the background thread, shutdown.
 #include "doctest.hpp"
 
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -17,7 +17,7 @@ using dtl::event_status;
 using dtl::status;
 using dtl::status_code;
 using dtl::hip::future;
-using dtl::hip::progress_engine;
+using dtl::hip::event_poller;
 
 namespace {
 
@@ -30,7 +30,7 @@ auto when_set(const std::shared_ptr<std::atomic<bool>>& flag) {
 
 TEST_SUITE("engine") {
   TEST_CASE("a watched source completes its future when polled") {
-    progress_engine engine;
+    event_poller engine;
     auto flag = std::make_shared<std::atomic<bool>>(false);
     auto w = engine.watch(when_set(flag));
     CHECK(w.id != 0);
@@ -44,7 +44,7 @@ TEST_SUITE("engine") {
   }
 
   TEST_CASE("waiting on a future drives its engine; no poller is needed") {
-    progress_engine engine;
+    event_poller engine;
     auto flag = std::make_shared<std::atomic<bool>>(false);
     auto w = engine.watch(when_set(flag));
     std::thread later([&] {
@@ -56,7 +56,7 @@ TEST_SUITE("engine") {
   }
 
   TEST_CASE("a failed or throwing source fails its own future only") {
-    progress_engine engine;
+    event_poller engine;
     auto bad = engine.watch([] { return event_status::failed(status(status_code::hip_error, "device fault")); });
     auto throwing = engine.watch([]() -> event_status { throw std::runtime_error("poll threw"); });
     auto good = engine.watch([] { return event_status::complete(); });
@@ -67,7 +67,7 @@ TEST_SUITE("engine") {
   }
 
   TEST_CASE("a throwing continuation in one completion loses no other completion") {
-    progress_engine engine;
+    event_poller engine;
     std::atomic<int> ran{0};
     std::vector<future<void>> after;
     for (int i = 0; i < 10; ++i) {
@@ -86,7 +86,7 @@ TEST_SUITE("engine") {
   }
 
   TEST_CASE("a continuation may wait on another future completed by the same poll") {
-    progress_engine engine;
+    event_poller engine;
     auto flag = std::make_shared<std::atomic<bool>>(false);
     auto a = engine.watch(when_set(flag));
     auto b = engine.watch(when_set(flag));
@@ -100,7 +100,7 @@ TEST_SUITE("engine") {
   }
 
   TEST_CASE("8 threads poll at once: every completion happens exactly once") {
-    progress_engine engine;
+    event_poller engine;
     constexpr int n = 4000;
     auto go = std::make_shared<std::atomic<bool>>(false);
     std::vector<std::atomic<int>> hits(n);
@@ -126,7 +126,7 @@ TEST_SUITE("engine") {
   }
 
   TEST_CASE("unwatch while another thread is inside the poll function waits for it") {
-    progress_engine engine;
+    event_poller engine;
     std::atomic<bool> inside{false};
     std::atomic<bool> leave{false};
     std::atomic<int> calls_after_unwatch{0};
@@ -158,7 +158,7 @@ TEST_SUITE("engine") {
   }
 
   TEST_CASE("a source may unwatch itself from inside its poll function") {
-    progress_engine engine;
+    event_poller engine;
     std::uint64_t self = 0;
     int calls = 0;
     auto w = engine.watch([&] {
@@ -175,7 +175,7 @@ TEST_SUITE("engine") {
   }
 
   TEST_CASE("a poll function may unwatch another source of the same pass; that one is not called again") {
-    progress_engine engine;
+    event_poller engine;
     std::atomic<int> b_calls{0};
     std::uint64_t b_id = 0;
     bool unwatched = false;
@@ -200,7 +200,7 @@ TEST_SUITE("engine") {
     // Poller 1 is inside A's poll function, poller 2 inside B's; each then unwatches the other.
     // Waiting there for the other's call to return would wait forever.
     struct shared {
-      progress_engine engine;
+      event_poller engine;
       std::atomic<bool> a_inside{false};
       std::atomic<bool> b_inside{false};
       std::atomic<std::uint64_t> a_id{0};
@@ -258,7 +258,7 @@ TEST_SUITE("engine") {
   }
 
   TEST_CASE("the background thread completes futures nobody polls") {
-    progress_engine engine;
+    event_poller engine;
     REQUIRE(engine.start_background(50us).has_value());
     CHECK(engine.background_running());
     CHECK(engine.start_background().error().code() == status_code::invalid_state);
@@ -278,7 +278,7 @@ TEST_SUITE("engine") {
   }
 
   TEST_CASE("with a background poller a long wait sleeps: the waiter stops polling after a short spin") {
-    progress_engine engine;
+    event_poller engine;
     REQUIRE(engine.start_background(50us).has_value());
     auto done = std::make_shared<std::atomic<bool>>(false);
     std::atomic<std::thread::id> waiter_id{};
@@ -301,7 +301,7 @@ TEST_SUITE("engine") {
   }
 
   TEST_CASE("a sleeping waiter goes back to polling when the background poller stops") {
-    progress_engine engine;
+    event_poller engine;
     REQUIRE(engine.start_background(50us).has_value());
     auto done = std::make_shared<std::atomic<bool>>(false);
     auto w = engine.watch(when_set(done));
@@ -317,7 +317,7 @@ TEST_SUITE("engine") {
   }
 
   TEST_CASE("stop_background from the background thread is refused, not a deadlock") {
-    progress_engine engine;
+    event_poller engine;
     dtl::hip::scoped_background_progress bg(engine, 20us);
     REQUIRE(bg.started().ok());
     std::atomic<bool> done{false};
@@ -341,7 +341,7 @@ TEST_SUITE("engine") {
   }
 
   TEST_CASE("synchronize polls until nothing is pending, or times out") {
-    progress_engine engine;
+    event_poller engine;
     int countdown = 3;
     auto w = engine.watch([&] { return --countdown == 0 ? event_status::complete() : event_status::pending(); });
     CHECK(engine.synchronize(5s).has_value());
@@ -355,7 +355,7 @@ TEST_SUITE("engine") {
     future<void> orphan;
     future<void> finished;
     {
-      progress_engine engine;
+      event_poller engine;
       orphan = engine.watch([] { return event_status::pending(); }).done;
       finished = engine.watch([] { return event_status::complete(); }).done;
       CHECK(engine.pending() == 2);
@@ -365,6 +365,6 @@ TEST_SUITE("engine") {
   }
 
   TEST_CASE("the global engine is one object") {
-    CHECK(&progress_engine::global() == &progress_engine::global());
+    CHECK(&event_poller::global() == &event_poller::global());
   }
 }

@@ -5,7 +5,7 @@
 #include "doctest.hpp"
 
 #include <dtl/hip/distributed_future.hpp>
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -16,7 +16,7 @@ using namespace std::chrono_literals;
 using dtl::event_status;
 using dtl::status_code;
 using dtl::hip::future;
-using dtl::hip::progress_engine;
+using dtl::hip::event_poller;
 
 namespace {
 
@@ -50,7 +50,7 @@ TEST_SUITE("then") {
   }
 
   TEST_CASE("a chain of a million continuations completed by the background poller") {
-    progress_engine engine;
+    event_poller engine;
     REQUIRE(engine.start_background(50us).has_value());
     auto flag = std::make_shared<std::atomic<bool>>(false);
     auto w = engine.watch([flag] { return flag->load() ? event_status::complete() : event_status::pending(); });
@@ -63,7 +63,7 @@ TEST_SUITE("then") {
   }
 
   TEST_CASE("a distributed_future chain of a million continuations completed by the background poller") {
-    progress_engine engine;
+    event_poller engine;
     REQUIRE(engine.start_background(50us).has_value());
     auto flag = std::make_shared<std::atomic<bool>>(false);
     auto w = engine.watch([flag] { return flag->load() ? event_status::complete() : event_status::pending(); });

@@ -20,7 +20,7 @@ using exec_test::current;
 
 TEST_SUITE("gpu.engine") {
   TEST_CASE("a future goes from pending to complete with the GPU work" * doctest::skip(exec_test::under_sanitizer())) {
-    progress_engine engine;
+    event_poller engine;
     hip_executor exec(stream_flags::non_blocking);
     exec_test::gate gate;
     REQUIRE(exec.execute([&](hipStream_t s) { return gate.close(s); }).has_value());
@@ -40,7 +40,7 @@ TEST_SUITE("gpu.engine") {
   }
 
   TEST_CASE("then continuations read results the GPU produced; when_all joins streams") {
-    progress_engine engine;
+    event_poller engine;
     auto multi = multi_stream_executor::create(3);
     REQUIRE(multi.has_value());
     exec_test::mapped_int out[3];
@@ -57,7 +57,7 @@ TEST_SUITE("gpu.engine") {
   }
 
   TEST_CASE("a moved-from stream or a foreign device gives a failed future, not a hang") {
-    progress_engine engine;
+    event_poller engine;
     hip_stream a(stream_flags::non_blocking);
     hip_stream b(std::move(a));
     CHECK(engine.enqueue(a).get(1s).error().code() == status_code::invalid_state);  // NOLINT(bugprone-use-after-move)
@@ -68,7 +68,7 @@ TEST_SUITE("gpu.engine") {
   TEST_CASE("10,000 concurrent submissions each complete exactly once") {
     constexpr int total = 10'000;
     constexpr int submitters = 4;
-    progress_engine engine;
+    event_poller engine;
     auto multi = multi_stream_executor::create(4);
     REQUIRE(multi.has_value());
     exec_test::device_ints slots(total);
@@ -107,7 +107,7 @@ TEST_SUITE("gpu.engine") {
     // commands each before launches block: keep well below that (8 streams x 100 operations).
     constexpr int streams = 8;
     constexpr int total = 800;
-    progress_engine engine;
+    event_poller engine;
     auto multi = multi_stream_executor::create(streams);
     REQUIRE(multi.has_value());
     exec_test::gate gate;
@@ -143,7 +143,7 @@ TEST_SUITE("gpu.engine") {
   }
 
   TEST_CASE("the background thread completes GPU futures while the host does other things" * doctest::skip(exec_test::under_sanitizer())) {
-    progress_engine engine;
+    event_poller engine;
     dtl::hip::scoped_background_progress bg(engine);
     REQUIRE(bg.started().ok());
     hip_executor exec(stream_flags::non_blocking);
@@ -166,7 +166,7 @@ TEST_SUITE("gpu.engine") {
   }
 
   TEST_CASE("reserved events make submissions create no event") {
-    progress_engine engine;
+    event_poller engine;
     const int dev = current();
     REQUIRE(engine.reserve_events(dev, 64).has_value());
     hip_executor exec(stream_flags::non_blocking);
@@ -176,7 +176,7 @@ TEST_SUITE("gpu.engine") {
   }
 
   TEST_CASE("copy_async gives a future that completes once the data has arrived" * doctest::skip(exec_test::under_sanitizer())) {
-    progress_engine engine;
+    event_poller engine;
     constexpr std::size_t n = 1 << 20;
     unsigned char* host_in = nullptr;
     unsigned char* host_out = nullptr;
@@ -253,7 +253,7 @@ TEST_SUITE("gpu.engine") {
                 }).has_value());
       CHECK(seen == d);  // the work ran on the executor's device
       CHECK(current() == other);
-      progress_engine engine;
+      event_poller engine;
       auto f = exec.submit([](hipStream_t s) { return exec_test_empty(s); }, engine);
       CHECK(current() == other);
       CHECK(f.get(60s).has_value());

@@ -8,7 +8,7 @@
 #include <backends/hip/hip_event.hpp>
 #include <backends/hip/hip_executor.hpp>
 #include <dtl/hip/error.hpp>
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -26,7 +26,7 @@ TEST_SUITE("gpu.fault") {
   TEST_CASE("a faulting kernel fails its future with a hip_error instead of hanging") {
     // After the fault every later HIP call fails, destructors included: count those reports quietly.
     static_cast<void>(dtl::set_unhandled_error_handler([](const status&) noexcept { unhandled.fetch_add(1); }));
-    progress_engine engine;
+    event_poller engine;
     hip_executor exec(stream_flags::non_blocking);
     REQUIRE(exec.valid());
     hip_event before;

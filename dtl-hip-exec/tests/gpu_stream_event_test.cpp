@@ -6,7 +6,7 @@
 #include <backends/hip/hip_event.hpp>
 #include <backends/hip/hip_executor.hpp>
 #include <dtl/hip/hip_pool_memory_space.hpp>
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -217,7 +217,7 @@ TEST_SUITE("gpu.event") {
     CHECK(pool->idle() == 10);  // as it was
     CHECK(pool->created() == 10);
 
-    progress_engine engine;
+    event_poller engine;
     REQUIRE(engine.reserve_events(current(), 100).has_value());
     CHECK(engine.reserve_events(current(), SIZE_MAX).error().code() == status_code::invalid_argument);
   }

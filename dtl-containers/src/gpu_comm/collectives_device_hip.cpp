@@ -11,7 +11,7 @@
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/error.hpp>
 #include <dtl/hip/hip_memory_transfer.hpp>
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>
 
 #include <fmt/format.h>
 
@@ -163,7 +163,7 @@ hip::future<void> exchange_on_stream(context_state* state, collective_call& call
                                    p.x.recv_bytes.data(), p.x.recv_displs.data(), stream.get());
         !s.ok())
       return failed(std::move(s));
-    return hip::progress_engine::global().enqueue(stream, res.device);
+    return hip::event_poller::global().enqueue(stream, res.device);
   }
   if (p.local.ok())
     if (result<void> w = stream.synchronize(); !w) p.local = std::move(w).error();

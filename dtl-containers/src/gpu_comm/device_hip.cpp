@@ -16,7 +16,7 @@
 #include <dtl/hip/error.hpp>
 #include <dtl/hip/hip_memory_transfer.hpp>
 #include <dtl/hip/pointer.hpp>
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>
 
 #include <fmt/format.h>
 
@@ -424,7 +424,7 @@ hip::future<void> collective_on_stream(detail::context_state* state, detail::col
     auto nc = detail::nccl_of(res, *state->comm);
     if (!nc) return failed(std::move(nc).error());
     if (status s = d.on_nccl(**nc, a, stream.get()); !s.ok()) return failed(std::move(s));
-    return hip::progress_engine::global().enqueue(stream, res.device);
+    return hip::event_poller::global().enqueue(stream, res.device);
   }
   if (local.ok())
     if (result<void> w = stream.synchronize(); !w) local = std::move(w).error();

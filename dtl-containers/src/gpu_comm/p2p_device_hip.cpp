@@ -12,7 +12,7 @@
 #include <dtl/hip/error.hpp>
 #include <dtl/hip/hip_memory_transfer.hpp>
 #include <dtl/hip/pointer.hpp>
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>
 
 #include <fmt/format.h>
 
@@ -183,7 +183,7 @@ hip::future<void> p2p_on_stream(detail::context_state* st, std::initializer_list
   bool used_nccl = false;
   if (status s = call(static_cast<void*>(stream.get()), &used_nccl); !s.ok())
     return hip::make_failed_future<void>(std::move(s));
-  if (used_nccl) return hip::progress_engine::global().enqueue(stream, st->device);
+  if (used_nccl) return hip::event_poller::global().enqueue(stream, st->device);
   return hip::make_ready_future();
 }
 

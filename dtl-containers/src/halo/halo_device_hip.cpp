@@ -10,7 +10,7 @@
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/error.hpp>
 #include <dtl/hip/hip_stream.hpp>
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>
 
 #include <optional>
 
@@ -247,7 +247,7 @@ hip::future<void> halo_exchange_on_stream(halo_plan& plan, hip::stream_ref strea
     auto guard = hip::device_guard::enter(plan.device);
     if (!guard) return failed(std::move(guard).error());
     if (status s = enqueue_exchange(plan, dev, stream.get()); !s.ok()) return failed(std::move(s));
-    return hip::progress_engine::global().enqueue(stream, plan.device);
+    return hip::event_poller::global().enqueue(stream, plan.device);
   }
   // The MPI paths need the host: wait for the caller's stream, then exchange.
   if (result<void> w = stream.synchronize(); !w) return failed(std::move(w).error());

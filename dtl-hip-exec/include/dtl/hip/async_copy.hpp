@@ -12,7 +12,7 @@
 #include <dtl/hip/future.hpp>
 #include <dtl/hip/hip_memory_transfer.hpp>
 #include <dtl/hip/hip_stream.hpp>
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>
 
 #include <cstddef>
 
@@ -24,6 +24,6 @@ namespace dtl::hip {
 /// without a device.
 [[nodiscard]] DTL_HIP_EXEC_API future<void> copy_async(void* dst, const void* src, std::size_t bytes,
                                                        transfer_kind kind, const hip_stream& stream,
-                                                       progress_engine& engine = progress_engine::global());
+                                                       event_poller& engine = event_poller::global());
 
 }  // namespace dtl::hip

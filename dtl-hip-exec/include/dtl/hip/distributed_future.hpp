@@ -8,7 +8,7 @@
 // The hip::future completes the distributed_future through a continuation; waiting on the
 // distributed_future (or on anything made from it: then, when_all, ...) drives the engines the
 // hip::future depends on, between short sleeps, so it completes without a poller thread. With a
-// background poller (progress_engine::start_background) the continuations run on the poller. Upstream's
+// background poller (event_poller::start_background) the continuations run on the poller. Upstream's
 // explicit progress calls (dtl::futures::poll(), progress_engine::instance().poll(), dtl/futures/
 // progress.hpp) drive them too: each pending one is a progress callback until it is ready or dropped.
 

@@ -8,4 +8,4 @@
 #include <dtl/hip/hip_executor.hpp>
 #include <dtl/hip/hip_stream.hpp>
 #include <dtl/hip/multi_stream_executor.hpp>
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>

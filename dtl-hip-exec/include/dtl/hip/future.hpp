@@ -16,7 +16,7 @@
 // How a thread blocks (get, synchronize):
 // 1. It spins: up to 32 progress passes, yielding in between (a few microseconds), so that a short
 //    wait ends with the lowest latency.
-// 2. Then, if every engine the future depends on runs a background poller (progress_engine::
+// 2. Then, if every engine the future depends on runs a background poller (event_poller::
 //    start_background, scoped_background_progress), it blocks on a condition variable: the poller
 //    completes the future and wakes it. The waiting thread uses no CPU, however long the kernel runs;
 //    one poller serves every waiter. This is the blocking wait: use it for waits that may be long.

@@ -23,7 +23,7 @@
 #include <dtl/hip/future.hpp>
 #include <dtl/hip/hip_stream.hpp>
 #include <dtl/hip/launch.hpp>
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>
 #include <dtl/hip/runtime.hpp>
 
 #include <concepts>
@@ -76,19 +76,19 @@ class DTL_HIP_EXEC_API hip_executor {
   /// stream, polled by `engine`). A launch failure gives a future failed with it.
   template <class F>
     requires std::invocable<F&, hipStream_t>
-  [[nodiscard]] future<void> submit(F&& work, progress_engine& engine = progress_engine::global()) {
+  [[nodiscard]] future<void> submit(F&& work, event_poller& engine = event_poller::global()) {
     if (result<void> r = execute(work); !r.has_value()) return make_failed_future<void>(std::move(r).error());
     return engine.enqueue(stream_);
   }
 
   /// hip_memory_transfer::copy_async on this executor's stream, with a future for its completion.
   [[nodiscard]] future<void> copy_async(void* dst, const void* src, std::size_t bytes, transfer_kind kind,
-                                        progress_engine& engine = progress_engine::global()) {
+                                        event_poller& engine = event_poller::global()) {
     return dtl::hip::copy_async(dst, src, bytes, kind, stream_, engine);
   }
 
   /// A future for all work submitted to the stream so far.
-  [[nodiscard]] future<void> marker(progress_engine& engine = progress_engine::global()) {
+  [[nodiscard]] future<void> marker(event_poller& engine = event_poller::global()) {
     return engine.enqueue(stream_);
   }
 

@@ -9,7 +9,7 @@
 #include <dtl/hip/future.hpp>
 #include <dtl/hip/hip_executor.hpp>
 #include <dtl/hip/hip_stream.hpp>
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>
 
 #include <atomic>
 #include <concepts>
@@ -58,7 +58,7 @@ class DTL_HIP_EXEC_API multi_stream_executor {
   /// work(stream) on the next stream, with a future for its completion.
   template <class F>
     requires std::invocable<F&, hipStream_t>
-  [[nodiscard]] future<void> submit(F&& work, progress_engine& engine = progress_engine::global()) {
+  [[nodiscard]] future<void> submit(F&& work, event_poller& engine = event_poller::global()) {
     return next().submit(std::forward<F>(work), engine);
   }
 

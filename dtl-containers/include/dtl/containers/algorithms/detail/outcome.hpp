@@ -19,7 +19,7 @@
 
 #if DTL_CONTAINERS_HAS_HIP
 #include <dtl/hip/future.hpp>
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>
 #include <dtl/hip/runtime.hpp>
 #include <dtl/hip/stream_ref.hpp>
 #endif
@@ -105,7 +105,7 @@ auto outcome_on_stream(hipStream_t stream, int device, Finish finish) {
   using Pol = std::remove_cvref_t<Policy>;
   using R = typename std::invoke_result_t<Finish, result<void>>::value_type;
   if constexpr (is_async_v<Pol>) {
-    return hip::progress_engine::global().enqueue(hip::stream_ref(stream), device).then(std::move(finish));
+    return hip::event_poller::global().enqueue(hip::stream_ref(stream), device).then(std::move(finish));
   } else if constexpr (is_on_stream_v<Pol> && std::is_void_v<R>) {
     return finish(result<void>());
   } else {

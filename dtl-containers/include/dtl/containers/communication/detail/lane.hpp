@@ -17,7 +17,7 @@
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/future.hpp>
 #include <dtl/hip/hip_stream.hpp>
-#include <dtl/hip/progress_engine.hpp>
+#include <dtl/hip/event_poller.hpp>
 
 #include <cstddef>
 #include <memory>

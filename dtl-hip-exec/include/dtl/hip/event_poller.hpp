@@ -1,5 +1,5 @@
 #pragma once
-// progress_engine: completes futures by polling pooled HIP events (and host completion sources).
+// event_poller: completes futures by polling pooled HIP events (and host completion sources).
 //
 //   future<void> f = engine.enqueue(stream);   // a pooled, timing-disabled event recorded now
 //   engine.poll();                              // from any thread; or f.get(timeout) polls for you
@@ -80,19 +80,19 @@ struct watch_handle {
   future<void> done;
 };
 
-class DTL_HIP_EXEC_API progress_engine {
+class DTL_HIP_EXEC_API event_poller {
  public:
   /// An engine with its own event pools (one per device, created when first used).
-  progress_engine();
+  event_poller();
   /// Stops the background thread. Futures still pending complete with status_code::canceled.
   /// Destroy an engine only when no other thread is using it.
-  ~progress_engine();
-  progress_engine(const progress_engine&) = delete;
-  progress_engine& operator=(const progress_engine&) = delete;
+  ~event_poller();
+  event_poller(const event_poller&) = delete;
+  event_poller& operator=(const event_poller&) = delete;
 
   /// The process-wide engine used when none is given. Never destroyed (so it cannot outlive the HIP
   /// runtime's teardown); its background thread, if started, is stopped at exit.
-  [[nodiscard]] static progress_engine& global();
+  [[nodiscard]] static event_poller& global();
 
   /// A future that completes when the work submitted to `stream` so far is done, or fails with the
   /// device's error. A moved-from stream gives a future failed with invalid_state.
@@ -147,7 +147,7 @@ class DTL_HIP_EXEC_API progress_engine {
 /// Starts an engine's background thread for a scope.
 class [[nodiscard]] DTL_HIP_EXEC_API scoped_background_progress {
  public:
-  explicit scoped_background_progress(progress_engine& engine = progress_engine::global(),
+  explicit scoped_background_progress(event_poller& engine = event_poller::global(),
                                       std::chrono::microseconds interval = std::chrono::microseconds(20));
   scoped_background_progress(const scoped_background_progress&) = delete;
   scoped_background_progress& operator=(const scoped_background_progress&) = delete;
@@ -157,7 +157,7 @@ class [[nodiscard]] DTL_HIP_EXEC_API scoped_background_progress {
   [[nodiscard]] const status& started() const noexcept { return started_; }
 
  private:
-  progress_engine& engine_;
+  event_poller& engine_;
   status started_;
 };
 
