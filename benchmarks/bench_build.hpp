@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The build a benchmark measured, from benchmarks/meson.build (bench_build_args), and a warning when it
 // is not optimised: figures from an -O0 build say little about the library.

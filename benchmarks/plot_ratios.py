@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Draws the benchmark tables' CSV files (DTL beside the raw call) as bar charts, one panel per file.
 
     python3 benchmarks/plot_ratios.py out.png table.csv [table.csv ...]

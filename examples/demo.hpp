@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The demo computes y = a*x + y over a vector split into blocks (as ranks would hold it), then checks
 // every element against a host reference.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The demo's GPU path: hip_memory_space, hip_memory_transfer and hip_executor, each returning a status.
 #include "demo.hpp"
 #include "demo_kernels.hpp"

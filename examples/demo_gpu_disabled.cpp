@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Linked into dtl-demo when the build has no HIP layers (-Dhip=disabled, or no toolchain).
 #include "demo.hpp"
 

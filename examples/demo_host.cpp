@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "demo.hpp"
 
 #include <dtl/containers/block_partition.hpp>

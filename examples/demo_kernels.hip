@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The demo's kernel, compiled by dtl-hip-kc for the configured platform.
 #include <hip/hip_runtime.h>
 

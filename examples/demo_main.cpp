@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dtl-demo: uses the GPU when there is one; otherwise runs the host-only path and says so.
 #include "demo.hpp"
 

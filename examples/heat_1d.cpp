@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A 1-D heat equation on a periodic rod, explicit in time: u[i] += r (u[i-1] - 2 u[i] + u[i+1]).
 // Each step exchanges a halo of one element and runs one stencil_transform; the total heat is
 // conserved, and rank 0 checks the result against a serial run of the same steps.

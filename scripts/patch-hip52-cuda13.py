@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Patches Debian bookworm's HIP 5.2.3 NVIDIA headers (libamdhip64-dev 5.2.3-8,
 hip/nvidia_detail/nvidia_hip_runtime_api.h) so that they compile with CUDA 12 and 13. Called by
 scripts/hip-nvidia-headers, which downloads the headers; the product never contains them.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check_doc_paths.py SOURCE_ROOT: every repository path that README.md and docs/*.md name exists.
 
 Checked: relative links ([text](path), outside code blocks), and paths in backticks whose first

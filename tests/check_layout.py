@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks the workspace rules that the compiler cannot:
 
 - layering: a component includes headers and depends (Meson dependency()) only on components below it;
@@ -12,7 +13,9 @@
   Meson test states the requirement (--requires, see dtl-core/tests/support/test_main.hpp), so that
   Meson reports them as SKIP where they cannot run;
 - platform macros (__HIP_PLATFORM_AMD__/__HIP_PLATFORM_NVIDIA__) appear only in the one platform file;
-- subprojects/dtl-* are symlinks to ../dtl-*.
+- subprojects/dtl-* are symlinks to ../dtl-*;
+- every source file of the workspace (C++, Python, Meson, scripts) starts with its SPDX licence line
+  (after a #! line).
 Prints each violation and exits 1 if there is any.
 """
 import fnmatch
@@ -123,6 +126,31 @@ def walk(root, top):
             yield os.path.join(d, f)
 
 
+SPDX_RE = re.compile(r"^(#![^\n]*\n)?(//|#) SPDX-License-Identifier: MIT\n")
+LICENSED_NAMES = ("meson.build", "meson_options.txt")
+LICENSED_FOLDERS = ("scripts", ".ci")
+
+
+def licence_errors(root):
+    """Source files without the SPDX line at their top."""
+    errors = []
+    for top in sorted(os.listdir(root)):
+        if top.startswith(("build", ".")) and top != ".ci" or top == "subprojects":
+            continue
+        paths = walk(root, top) if os.path.isdir(os.path.join(root, top)) else [os.path.join(root, top)]
+        for path in paths:
+            rel = os.path.relpath(path, root)
+            name = os.path.basename(path)
+            licensed = (path.endswith(SOURCE_EXT + (".py", ".hpp.in", ".cpp.in")) or name in LICENSED_NAMES or
+                        rel.split(os.sep)[0] in LICENSED_FOLDERS)
+            if not licensed or "__pycache__" in rel:
+                continue
+            with open(path, encoding="utf-8") as f:
+                if not SPDX_RE.match(f.read(400)):
+                    errors.append(f"{rel}: does not start with '// SPDX-License-Identifier: MIT' (or '# ...')")
+    return errors
+
+
 def main(root):
     errors = []
     owner = {}  # public header path ("dtl/hip/x.hpp") -> component
@@ -173,6 +201,7 @@ def main(root):
             errors.append(f"subprojects/{comp}: must be a symlink to ../{comp}")
 
     errors += containers_part_errors(root)
+    errors += licence_errors(root)
     for e in errors:
         print("layout:", e)
     print(f"layout: {len(LAYERS)} components checked, {len(errors)} problem(s)")

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dtl::context collectives on host buffers against the raw MPI call, measured in the same run on the
 // same ranks (mpiexec -n 2): allreduce (sum of double) of 1, 1024 and 1M elements, broadcast of the
 // same sizes, barrier, and point-to-point (ping-pong, sendrecv) and alltoallv of the same sizes. DTL runs on its world context, raw MPI on a duplicate of MPI_COMM_WORLD.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the device benchmarks share: failing loudly, timing raw against DTL (alternating, medians, the
 // slowest rank), and the table with its CSV.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dtl::context point-to-point and all-to-all on device buffers, the halo exchange, and a 2-D Jacobi
 // step (exchange + dtl::stencil_transform), each against the raw calls in the same run, on the same
 // buffers. Median of `runs` (default 51) timed calls after warm-up, raw and DTL alternating; every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dtl-containers benchmark: DTL's algorithms and collectives against the raw vendor calls, in the same
 // run, on 1 GiB of float. Median of `runs` (default 21) timed repetitions after warm-up, raw and DTL
 // alternating; each timing includes waiting for the GPU, as a caller of a blocking call does.

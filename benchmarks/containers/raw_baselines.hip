@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Raw baselines: what a careful user writes by hand with the vendor libraries.
 #include "raw_baselines.hpp"
 

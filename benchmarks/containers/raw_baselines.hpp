@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The raw baselines the container benchmark compares DTL with, measured in the same run: a float4
 // grid-stride fill kernel, the vendor library's transform and sum (CUB on NVIDIA, rocPRIM on AMD),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "raw_mpi.hpp"
 
 #include <mpi.h>

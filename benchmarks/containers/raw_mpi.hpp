@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Raw MPI for the device communication benchmark's baselines (raw_mpi.cpp: the one file of the
 // benchmark that includes mpi.h, which the kernel compiler is not given). Host buffers; the benchmark

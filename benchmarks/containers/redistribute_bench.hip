@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // distributed_vector::redistribute() / resize() of 1 GiB of float on the device, against the raw call
 // that moves the same bytes on the same path, in the same run. Median of `runs` (default 21) timed
 // calls after warm-up, raw and DTL alternating; every timing waits for the GPU. DTL's figure includes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dtl-containers benchmark of the one-pass reductions over indices, on one GPU, against raw calls in the
 // same run: dot of two 1 GiB double vectors against BabelStream's dot kernel (per-block partial sums,
 // summed on the host) and against the vendor library's TransformReduce over a zip iterator; min_element,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The distributed sort against the vendor's radix sort (CUB DeviceRadixSort on NVIDIA, rocPRIM
 // radix_sort on AMD), in the same run, on the same data. Every repetition sorts the same unsorted input:
 // it is copied in before each timed call (not timed), the sort itself is timed up to the GPU's finish.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernels for the dtl-hip-exec benchmark (see bench_kernels.hpp).
 #include <hip/hip_runtime.h>
 

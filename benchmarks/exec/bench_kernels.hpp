@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Kernels for the dtl-hip-exec benchmark, behind a plain C++ interface (compiled by dtl-hip-kc).
 #include <hip/hip_runtime_api.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dtl-hip-exec benchmark: DTL against raw HIP, measured in the same run on the same device.
 //
 //   1. Submitting a kernel with an event: hip_executor::execute + hip_event::record, and

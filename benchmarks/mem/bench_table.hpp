@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Timing, rows, the printed table and the CSV of the memory benchmark.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dtl-hip-mem benchmark: DTL against raw HIP, measured in the same run on the same device.
 //
 //   alloc    allocate + deallocate, 1 KiB to 256 MiB: hip_memory_space against hipMalloc + hipFree, and the

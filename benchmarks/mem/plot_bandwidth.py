@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Draws copy bandwidth against size from the memory benchmark's CSV (benchmarks/mem).
 
     python3 benchmarks/mem/plot_bandwidth.py [dtl-mem-bench.csv] [mem-bandwidth.png]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every host algorithm against a sequential reference, on one rank (the MPI tests cover several).
 #include "doctest.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // distributed_array, distributed_span, segmented_view's upstream names and strided_view on host
 // placements (run with 1, 2 and 3 MPI ranks), against a serial reference of the whole sequence: sizes
 // that the ranks do not divide, fewer elements than ranks (empty blocks), 0 elements, and irregular

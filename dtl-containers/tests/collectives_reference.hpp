@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the collectives' tests (host and GPU) exchange: a serial reference of what every rank sends.
 

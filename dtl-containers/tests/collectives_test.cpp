@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The gather, scatter, all-to-all and scan collectives of a context on host buffers (run with 1, 2 and 3
 // ranks, and with DTL_MPI_MESSAGE_LIMIT small so that every message goes in pieces): results against a
 // serial reference of what every rank sends, uneven and zero counts, gaps between blocks left alone, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The elementwise device primitives (grid-stride kernels and transform), behind the entry points of
 // device_primitives_kernels.hpp.
 #include "device_primitives_ops.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Host entry points into the device primitives for the tests, so that the tests themselves are plain
 // C++. Defined (and instantiated for the types below) in device_primitives_*.hip, compiled by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // For the device_primitives_*.hip files: the operator of each op_kind, handed to a callable.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // device_scratch without kernels (it is host code, built by the C++ compiler): what it says about a
 // device it cannot use. Its allocations are tested on the GPU (gpu_device_primitives_test.cpp).
 #include "doctest.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One process, one environment (MPI cannot start twice in a process, so each case that ends an
 // environment is a test suite of its own, run as its own process by Meson).
 #include "doctest.hpp"

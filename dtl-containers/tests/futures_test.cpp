@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Upstream DTL's futures with distributed vectors, on host placements (run on 1, 2 and 3 MPI ranks):
 // the async_* algorithm forms against a serial reference, their futures chained with then() and joined
 // with when_all, a promise fulfilled from another thread joined with a collective's future, and errors

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The checks of every algorithm on the GPU against a sequential host reference, under every policy, for
 // one placement. Each gpu_algorithms_*_test.hip file runs them for its placements (one file per

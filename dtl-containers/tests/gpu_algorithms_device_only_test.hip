@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every algorithm on device_only<0>, under every policy; async chains; mismatched vectors.
 #include "gpu_algorithm_checks.hpp"
 

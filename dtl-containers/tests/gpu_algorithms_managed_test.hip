@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every algorithm on unified_memory and device_preferred (managed memory).
 #include "gpu_algorithm_checks.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every algorithm on device_only_runtime, under every policy; 1 GiB.
 #include "gpu_algorithm_checks.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // distributed_array and distributed_span on device placements (device_only<0>, device_only_runtime,
 // unified_memory), on 1 rank and on 2 sharing a GPU, against a serial reference: the algorithms on the
 // array (fill, iota, transform, reduce, sort), device views, and a span captured by value in a device

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The gather, scatter and all-to-all collectives on device buffers, blocking and ordered on a stream, on
 // the path DTL_COLLECTIVES selects (one rank: self, or a one-rank RCCL/NCCL communicator, or MPI staged;
 // two ranks sharing a GPU: the MPI paths). Results against the same serial reference as the host test.

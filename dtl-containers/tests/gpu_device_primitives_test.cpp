@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The device primitives against a sequential host reference, on the GPU (plain hipMalloc memory).
 // Data are small integers, so that every float and double result is exact whatever the order of
 // the operations.

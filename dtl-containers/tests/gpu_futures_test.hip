@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Upstream DTL's futures over GPU work: the async_* forms on device placements return once the work is
 // enqueued, and their distributed_futures complete through the HIP progress engine, which waiting on
 // them (or on then() / when_all made from them) drives; checked against a host reference.

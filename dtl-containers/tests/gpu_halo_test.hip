@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Halo exchange, reduce and stencil_transform on device placements, against the serial reference:
 // 1 rank (a periodic halo is its own neighbour: device copies, or RCCL/NCCL self send/recv with
 // DTL_COLLECTIVES=nccl) and 2 ranks sharing a GPU (the MPI paths). A .hip file: the stencils are

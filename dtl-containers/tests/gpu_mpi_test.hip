@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Device placements over several MPI ranks (one GPU each when there are enough, else shared), on the
 // collective path DTL_COLLECTIVES selects (auto, nccl, mpi_gpu_aware, mpi_staged). Every path must give
 // the same results; a path this machine cannot take skips (exit 77).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Point-to-point on device buffers (run on 1 rank, on each path DTL_COLLECTIVES forces, and on 2 ranks
 // sharing a GPU): device to device, device to host and back, stream-ordered forms, and bad input giving
 // the same status on both ranks. Payloads are checked against a serial reference.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // redistribute() and resize() of device vectors (device_only_runtime, device_only<0>, unified_memory):
 // one rank (self, a one-rank RCCL/NCCL communicator, MPI staged) and two ranks sharing the GPU (the MPI
 // paths). The elements against a serial reference, the layout after, the device and the memory in use

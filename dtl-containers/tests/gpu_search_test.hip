@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // find, all_of, min_element, dot and their kin on device placements (device_only_runtime, unified_memory),
 // under every policy, on 1 rank and on 2 (a GPU each, or shared), against a serial reference of the whole
 // vector: empty vectors, ranks without elements, matches on a rank boundary, duplicates (the lowest

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The distributed sort on device placements (device_only, unified_memory): the host test's cases
 // (sort_checks.hpp) on the GPU, 1 rank and 2 ranks sharing it, and a sort of 2^30 keys (suite
 // gpu-large). Exits 77 (SKIP) without a GPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Upstream DTL's communicator on device buffers (1 rank, and 2 ranks sharing GPU 0): the collectives,
 // the reductions and point-to-point take device pointers of the context's device, since the
 // communicator runs on dtl::context. Results are checked against a serial reference.

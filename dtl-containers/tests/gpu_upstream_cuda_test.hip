@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Upstream DTL's CUDA spellings on HIP's NVIDIA platform (built there only): a context from
 // with_cuda(0) and its cuda_domain, a device_only<0> vector written by a kernel launched inside a
 // dtl::cuda::device_guard, read back with cudaMemcpy, and the device memory spaces of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // distributed_vector on the GPU, one rank: every device placement, views, copies, statistics, and the
 // bad inputs (a device that does not exist, more memory than the device has). Built by the C++ compiler:
 // construction and fills need no kernel of ours.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The serial reference of a halo exchange, shared by the host and the GPU halo tests.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Halo exchange and stencil_transform on host placements, against a serial reference: 1 rank (unit
 // suite, a CPU context), and 1, 2 and 3 MPI ranks (suite mpi). Sizes that do not divide evenly, ranks
 // with empty blocks, periodic or not, widths 1..3, a granularity > 1.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ranks that disagree or fail alone (run with 2 and 3 ranks, suite mpi-faults): every rank gets the same
 // status, and nothing hangs (each run has a Meson timeout, so a hang is a failure). The cases that end
 // the job (a rank that throws, aborts, dies or skips a collective) are in faults/.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every rank takes its block of [0, n); together the blocks must sum to the whole range's sum.
 #include <dtl/containers/block_partition.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Host placements over several MPI ranks (run with 2 and 3): contexts, collectives, vectors, algorithms.
 #include "test_environment.hpp"
 

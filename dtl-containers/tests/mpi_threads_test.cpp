@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Collectives from several threads, at the MPI thread level DTL_MPI_THREAD_LEVEL asks for (meson.build
 // runs each suite under mpiexec with 2 and 3 ranks, at the levels where it means something):
 //   threads.own_contexts    serialized, multiple: two threads, each on its own context, finish with

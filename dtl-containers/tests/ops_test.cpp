@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/containers/algorithms/ops.hpp>  // first: the header compiles on its own with the C++ compiler
 
 #include "doctest.hpp"

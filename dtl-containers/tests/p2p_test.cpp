@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Point-to-point on a context over MPI (run with 1, 2 and 3 ranks, and with DTL_MPI_MESSAGE_LIMIT set
 // small so that messages travel in pieces), and on a single-process context (make_cpu_context):
 // blocking and non-blocking forms, tags matched out of order, zero counts, and every bad input giving

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // distributed_vector::redistribute() and resize() on host placements (run with 1, 2 and 3 ranks, and
 // with DTL_MPI_MESSAGE_LIMIT small so that the moves go in pieces): the elements against a serial
 // reference, the layout and owner() afterwards, algorithms on irregular layouts, and bad layouts giving

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Searches, extremes and inner products on host placements over 1, 2 and 3 ranks, against a serial
 // reference of the whole vector: empty vectors, sizes the ranks do not divide, ranks without elements
 // (n < ranks), matches on the first and last element and on a rank boundary, duplicates (the lowest

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The checks of the distributed sort for one placement, against a serial reference of the whole input
 // (every rank makes the same global input and keeps its block): sort_test.cpp runs them on host_only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The distributed sort on host placements (run with 1, 2 and 3 MPI ranks): sort, stable_sort,
 // sort_by_key and is_sorted against a serial reference, every input shape and size (0, 1, fewer elements
 // than ranks, uneven blocks), several key types and comparators, under seq, par and async.

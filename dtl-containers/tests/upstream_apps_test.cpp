@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Two small applications written only with upstream DTL's spellings (the environment, the world
 // context, ctx.get<dtl::mpi_domain>().communicator() with byte counts, dtl::rank_t), built against
 // DTL HIP unchanged, each checked against a serial run of the same arithmetic:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Upstream DTL's communicator (ctx.get<dtl::mpi_domain>().communicator()) on host buffers, run on 1, 2
 // and 3 ranks: every member against a serial reference of what each rank contributes, byte counts
 // where upstream counts bytes, the promotions of the value forms, point-to-point around a ring (the

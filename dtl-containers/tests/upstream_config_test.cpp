@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // <dtl/core/config.hpp>, upstream DTL's build macros: each one says what this build really is. Meson
 // passes the truth (DTL_TEST_WANT_*) from the configuration it built dtl-containers with.
 #include <dtl/core/config.hpp>  // first: the header compiles on its own with the C++ compiler

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Upstream DTL's free functions of dtl/communication/ (dtl::send, dtl::recv, dtl::broadcast,
 // dtl::reduce(comm, ...), ...) in its spellings alone, run on 1, 2 and 3 ranks: each against a serial
 // reference of what every rank contributes (values distinct per rank and element, and uneven counts

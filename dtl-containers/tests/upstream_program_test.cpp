@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A program written only with upstream DTL's spellings (its examples' includes, types and calls), built
 // against DTL HIP unchanged. Run with the rank count it should see: `upstream_program N` (mpiexec -n N).
 // A plain program: no test framework header, which could supply a name <dtl/dtl.hpp> lacks.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/core/memory_space.hpp>
 #include <dtl/core/memory_transfer.hpp>
 

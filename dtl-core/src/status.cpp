@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/core/status.hpp>
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/core/status_boundary.hpp>
 #include <dtl/core/status_error.hpp>
 

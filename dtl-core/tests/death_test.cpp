@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // value() on an error must abort with a clear message. Checked in a forked child process.
 #include "doctest.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Long then() chains: completing, failing or dropping the head of a chain of a million continuations
 // costs heap, not stack (each link used to run inside the completion of the one before, and a chain of
 // 100000 overflowed the stack). Also: a continuation that blocks on a future whose completion is queued

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Upstream DTL's futures (dtl/futures/*.hpp) on the host: promise and future, void, errors through get(),
 // then-chains, when_all / when_any (including futures ready already), and a promise fulfilled from another
 // thread. The distributed part (with a distributed_vector on 1-3 ranks) is in dtl-containers/tests.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "doctest.hpp"
 
 #include <dtl/core/host_memory_space.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Upstream DTL's explicit progress API (dtl/futures/progress.hpp): callbacks run once per poll() until
 // they report done, the bounded and timed forms, the RAII forms, and one poller at a time.
 #include "doctest.hpp"

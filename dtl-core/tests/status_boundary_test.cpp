@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // status_boundary: what each exception becomes in a function that returns a status or a result.
 #include "doctest.hpp"
 

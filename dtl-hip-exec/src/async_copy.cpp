@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/hip/async_copy.hpp>
 #include <dtl/hip/device_guard.hpp>
 

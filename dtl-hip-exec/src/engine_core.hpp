@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: the shared core of a event_poller. Futures keep a weak_ptr to it, so waiting on a
 // future whose engine is gone is safe (nothing left to drive).

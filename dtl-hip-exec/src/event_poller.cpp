@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/hip_stream.hpp>
 #include <dtl/hip/event_poller.hpp>

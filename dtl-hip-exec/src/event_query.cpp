@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/hip/error.hpp>
 
 #include "event_query.hpp"

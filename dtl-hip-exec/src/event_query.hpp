@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: hipEventQuery as an event_status, shared by hip_event, pooled_event and the engine.
 

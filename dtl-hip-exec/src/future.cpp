@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/hip/future.hpp>
 
 #include <fmt/chrono.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/hip/handle_state.hpp>
 
 namespace dtl::hip::detail {

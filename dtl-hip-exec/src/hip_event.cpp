@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/core/status_error.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/hip/device.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/hip/multi_stream_executor.hpp>
 
 #include <dtl/core/status_boundary.hpp>

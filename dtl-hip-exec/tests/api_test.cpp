@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Concepts, flags, argument checks, moved-from objects (suite api, runs everywhere), and what the
 // constructors throw and their twins return without a device (suite no_device: its Meson test says
 // --requires=no-device).

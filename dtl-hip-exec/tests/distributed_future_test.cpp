@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dtl::hip::to_distributed_future: a hip::future completed by a progress engine (here with host
 // completion sources, no device needed) as upstream DTL's distributed_future. Waiting on it, and on
 // what then() / when_all make from it, drives the engine: no background poller is running.

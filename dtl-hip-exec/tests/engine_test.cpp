@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The progress engine with host completion sources (no device needed): polling from many threads,
 // re-entrant waits, isolation of failures, unwatch during a poll, the background thread, shutdown.
 #include "doctest.hpp"

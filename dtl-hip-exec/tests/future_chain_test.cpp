@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Long then() chains of dtl::hip::future and of the distributed_future made from one: a million
 // continuations completed on this thread, on the engine's background poller, or failed by a dropped
 // promise cost heap, not stack (they used to recurse, one frame set per link, and crash near 60000 on

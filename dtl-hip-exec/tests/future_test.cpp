@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // future, promise, then and when_all, completed from the host (no device needed).
 #include "doctest.hpp"
 

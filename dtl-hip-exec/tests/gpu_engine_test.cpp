@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The progress engine with GPU work (suite gpu.engine): futures completed by pooled events,
 // continuations, when_all, many submissions, many pollers, the background thread, device scoping.
 #include "doctest.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hip_executor and multi_stream_executor on a real device (suites gpu.executor, gpu.launch_error).
 #include "doctest.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A faulting kernel (suite gpu.fault), in a binary of its own: the fault kills the device context
 // for the rest of the process. On AMD, ROCm usually aborts the whole process on a GPU page fault,
 // so this test is meaningful on NVIDIA (and on AMD with a runtime that reports the fault).

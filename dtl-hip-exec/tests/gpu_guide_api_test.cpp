@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HIP guide's examples, written against the guide's includes and nothing else. Building this
 // program checks that every name in the guide's API table is reachable from those includes
 // (dtl::hip::device_count() among them); running it checks that the examples work as written.

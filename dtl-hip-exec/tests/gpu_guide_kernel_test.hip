@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HIP guide's executor example with a kernel of its own, in a .hip file that includes the guide's
 // headers and nothing else: building it checks that they give kernel code what upstream's give it
 // (__global__, blockIdx, blockDim, threadIdx: <hip/hip_runtime.h>) under both kernel compilers, hipcc

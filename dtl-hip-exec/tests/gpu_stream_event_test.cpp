@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hip_stream, hip_event and the event pool on a real device (suites gpu.stream, gpu.event, gpu.multi_device).
 #include "doctest.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Helpers for the gpu tests: device memory, host memory mapped for the device, and a gate kernel
 // that holds a stream until the host releases it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Configure-time probe: can the kernel compiler (nvcc/hipcc) parse the headers of the layers below?
 #include <dtl/core/result.hpp>
 #include <dtl/hip/device_guard.hpp>

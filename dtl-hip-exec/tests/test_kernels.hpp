@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Kernels for the dtl-hip-exec gpu tests, behind a plain C++ interface so that the tests themselves
 // are host code. Compiled by dtl-hip-kc (hipcc on AMD, nvcc on NVIDIA).

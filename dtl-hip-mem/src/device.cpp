@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/hip/device.hpp>
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/core/try.hpp>

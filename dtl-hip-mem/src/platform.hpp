@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: what differs between the AMD and NVIDIA platforms. Implemented in platform.cpp, the only
 // source file in dtl-hip-* that tests which platform it is built for.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/core/try.hpp>
 #include <dtl/hip/device.hpp>
 #include <dtl/hip/error.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Upstream DTL's CUDA spellings (dtl/cuda/device_guard.hpp, dtl/memory/cuda_device_memory_space.hpp) on
 // HIP's NVIDIA platform, built there only. Suite cuda_spellings runs everywhere; cuda_no_device where the
 // machine has no device (upstream's guard then switches nothing and its queries say "no device").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Device queries, device_guard and HIP error mapping. Suites device and error run everywhere; no_device
 // and gpu.device_ids run where the machine has (no) devices, as their Meson tests state.
 #include "doctest.hpp"

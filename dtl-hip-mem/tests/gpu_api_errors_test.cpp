@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Failures that HIP itself reports (suite gpu.api_errors): out of memory. compute-sanitizer counts such
 // API errors, so this suite is registered on its own ('gpu-memory-api-errors', also in meson suite
 // gpu-fault, which sanitizer runs leave out). A foreign pointer or a wrong size given to deallocate never

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Device queries on a real GPU (suite gpu).
 #include "doctest.hpp"
 

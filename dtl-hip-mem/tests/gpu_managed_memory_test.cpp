@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Managed and device-preferred memory on a real GPU: touched from host and device, advice, prefetching
 // (suite gpu.managed). Allocations stay small (<= 16 MiB).
 #include "doctest.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hip_memory_space and hip_pinned_memory_space on a real GPU (suites gpu.memory_space, gpu.pinned, gpu.multi_device).
 #include "doctest.hpp"
 

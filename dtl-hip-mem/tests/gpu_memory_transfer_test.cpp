@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hip_memory_transfer and pointer queries on a real GPU (suite gpu.transfer).
 #include "doctest.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hip_pool_memory_space on a real GPU (suites gpu.pool and gpu.pool_oom). Meson runs this binary once per
 // backing, named in DTL_HIP_POOL_BACKING; every pool here is built with pool_backing::automatic.
 #include "doctest.hpp"

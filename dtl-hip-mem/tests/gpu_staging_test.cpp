@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Staged copies between pageable host memory and device memory on a real GPU (suite gpu.staging): random
 // data around every chunk boundary, sync and async, checked byte for byte; stream order; concurrency.
 #include "doctest.hpp"

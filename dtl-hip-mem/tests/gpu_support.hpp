@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Helpers for the gpu tests: test data, an owned stream, guarded host and device buffers, the current
 // device, counting what reaches dtl::report_unhandled().

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Compiled by dtl-hip-kc (nvcc or hipcc): the public headers must also build as part of kernel sources.
 #include <hip/hip_runtime.h>
 

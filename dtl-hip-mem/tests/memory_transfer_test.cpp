@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Transfers and managed-memory helpers without kernels: concepts, argument checks, the statuses given
 // without a device (suite no_device) and for ids past the last device (suite gpu.device_ids).
 #include "doctest.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The staged copies' host side (src/memory/parallel_copy.cpp): no device needed.
 #include "doctest.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hip_pool_memory_space and the staging options without a device: the backing selection, size classes,
 // argument checks and the statuses given without a device (suite unit).
 #include "doctest.hpp"

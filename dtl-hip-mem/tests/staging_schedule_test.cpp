@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How staged copies are cut into pieces (src/memory/staging_schedule.hpp): no device needed.
 #include "doctest.hpp"
 

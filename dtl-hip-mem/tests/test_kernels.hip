@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernels for the gpu tests, compiled by dtl-hip-kc (hipcc on AMD, nvcc on NVIDIA).
 #include <hip/hip_runtime.h>
 

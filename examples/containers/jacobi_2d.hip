@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A 2-D Jacobi solver of the Laplace equation on an nx x ny grid whose rows are split over the ranks,
 // as NVIDIA's multi-GPU Jacobi does: a halo of one row (dtl::halo with a granularity of nx), the edge
 // rows exchanged on the halo's high-priority stream while the interior rows are computed, then the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The guide's "Placement Policies with HIP" lines, as a program. A plain C++ file: constructing device
 // vectors needs no kernel compiler. Exits 77 without a GPU.
 #include <dtl/dtl.hpp>

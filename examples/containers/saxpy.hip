@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // End to end: fill, transform and reduce a device vector over every rank, and time each step.
 //
 //   mpirun -n 2 build/examples/containers/example-saxpy [elements]     # one GPU per rank

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HIP backend guide's "Event Tracking" snippet, verbatim inside guide_snippet(), with the stream it records on
 // (carrying a device-to-host copy), then a check that the event really covered that work.
 // Exits 77 (skip) without a HIP device.

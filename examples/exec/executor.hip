@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HIP backend guide's "Executor Patterns / hip_executor" snippet, verbatim inside guide_snippet(), with the
 // kernel, grid, block, d_data and n it uses, then a check that the kernel really ran on the data.
 // Exits 77 (skip) without a HIP device.

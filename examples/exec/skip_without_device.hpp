@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // main() of the exec examples: the guide's constructors throw dtl::status_error when they cannot make a
 // stream, event or executor (backend_not_available without a device); report that instead of

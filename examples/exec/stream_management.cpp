@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HIP backend guide's "Stream Management" snippet, verbatim inside guide_snippet(), then checks of what each
 // stream is, and that the wrapped external stream outlives its non-owning wrapper.
 // Exits 77 (skip) without a HIP device.

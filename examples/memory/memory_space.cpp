@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HIP backend guide's "Memory Management / hip_memory_space" snippet, verbatim inside guide_snippet(), then a
 // check that it really allocated and freed device memory. Exits 77 (skip) without a HIP device.
 #include <backends/hip/hip_memory_space.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The HIP backend guide's "Memory Management / Memory Transfers" snippet, verbatim inside guide_snippet(), with the
 // d_ptr, h_ptr, size and stream it uses, then a check that the data really arrived on the device.
 // Exits 77 (skip) without a HIP device.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check_wrap.py WRAP [--tarball FILE]
 
 Checks a dtl wrap file and the WrapDB entries next to this script (releases.json, ci_config.json)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """release.py [--out DIR] [--url-base URL]
 
 Makes a release of the workspace as WrapDB takes it: `meson dist` (git HEAD, with the symlinked

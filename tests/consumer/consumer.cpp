@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/core/format.hpp>
 #include <dtl/core/host_memory_space.hpp>
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check_install.py MODE BUILD_DIR WORK_DIR PLATFORM KERNEL_ARCHS COMPILER CXX
 
 Installs the build into WORK_DIR/stage (meson install --destdir) and builds consumer.hip against the

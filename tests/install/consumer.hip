@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A HIP program built against an installed dtl through pkg-config only (see check_install.py): the
 // guide's include paths, a kernel launched through dtl-hip-exec's executor, dtl-hip-mem's memory space
 // and transfers. Exits 77 (SKIP) without a device.

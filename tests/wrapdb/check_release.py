@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check_release.py SOURCE_ROOT WORK_DIR FIXTURE [meson setup options...]
 
 Makes the release (packaging/wrapdb/release.py: meson dist of git HEAD, then dtl.wrap with the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check_info.py DTL_INFO MODE: runs dtl-info and checks its report.
 
 text       `dtl-info` exits 0 and prints the build, then every device or why there is none.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // dtl-info's findings: how this build was made, the HIP runtime, every device, and (with --bandwidth) a
 // quick copy measurement. probe() fills them in; probe_hip.cpp (HIP builds) or probe_without_hip.cpp

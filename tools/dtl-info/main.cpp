@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dtl-info: what this dtl build is and what it finds on this machine. The first thing to run on a new
 // node, and what a bug report should include.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Linked into dtl-info in HIP builds: asks the HIP runtime (through dtl-hip-mem where it can) about the
 // runtime, every device and peer access, and measures copies with --bandwidth.
 #include "info.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Linked into dtl-info when the build has no HIP layers: there is nothing to probe, and the report says
 // why (the reason dtl-hip-mem gave at configure time).
 #include "dtl-info-config.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // DTL: everything this build enabled. dtl-core always; the HIP layers (memory spaces, transfers, streams,
 // events, executors, futures) when DTL was built with HIP; containers, contexts and algorithms.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // dtl::abort and the way every failing rank ends the job (job.hpp).
 #include "comm/job.hpp"
 #include "transport/mpi_runtime.hpp"

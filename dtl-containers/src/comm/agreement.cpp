@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The agreement step (detail/agreement.hpp): one small allreduce on the fast path; a second round, only
 // when some rank failed or the ranks disagree, finds out who and why.
 #include "comm/state.hpp"

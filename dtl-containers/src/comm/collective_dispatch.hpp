@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: the collective dispatcher of a context, for the collectives that move one buffer per rank
 // (allreduce, reduce, broadcast, allgather), blocking or ordered on a stream. Each kind is described

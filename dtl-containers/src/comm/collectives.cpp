@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The gather, scatter, all-to-all and scan collectives of a context. Each one checks its arguments on
 // this rank, agrees on the outcome with the other ranks (collective_call), then moves host buffers
 // through the context's communicator, or device buffers through device_support::exchange (each of these

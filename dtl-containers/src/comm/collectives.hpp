@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: the checks that the all-to-all collectives share between their blocking forms
 // (collectives.cpp) and their stream-ordered forms (collectives_device_hip.cpp).

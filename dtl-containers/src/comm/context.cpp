@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "comm/collective_dispatch.hpp"
 #include "comm/state.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "comm/job.hpp"
 #include "comm/state.hpp"
 #include "transport/mpi_runtime.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: ending the whole job (dtl::abort, environment::abort, an environment ended by an exception).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Point-to-point on a context: the handshake of p2p.hpp, the requests (dtl::request) and the blocking
 // calls. Device buffers reach the GPU through p2p_device (p2p_device_hip.cpp / p2p_device_none.cpp).
 #include "comm/p2p.hpp"

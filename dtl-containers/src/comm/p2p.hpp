@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: point-to-point on a context (p2p.cpp), and the GPU side it needs (p2p_device_hip.cpp, or
 // p2p_device_none.cpp in builds without HIP).

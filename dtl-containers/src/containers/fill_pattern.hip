@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pattern fills of device memory, compiled into the library so that code built by a plain C++ compiler
 // can fill device placements (constructors with a value, dtl::fill). Element sizes of 1, 2, 4, 8 and 16
 // bytes use the vectorised device fill; other sizes up to 256 bytes a byte-wise kernel.

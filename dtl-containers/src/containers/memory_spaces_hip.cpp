@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The process-wide memory spaces of device placements (placement_traits.hpp), one per space type and
 // device (HIP builds).
 #include <dtl/containers/placement_traits.hpp>

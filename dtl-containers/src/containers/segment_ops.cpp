@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Segments, wherever they live: host memory here, device memory through device_support.
 #include "comm/state.hpp"
 #include "gpu_comm/device_support.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Device buffers of the gather, scatter and all-to-all collectives (HIP builds). Each is a byte_exchange,
 // moved by RCCL/NCCL (grouped send/recv with zero counts skipped, or RCCL's ncclAllToAllv), by MPI on
 // device pointers, or by MPI on pinned host copies; and the stream-ordered alltoall and alltoallv.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Builds without HIP: no pointer is device memory, so the collectives never hand device buffers here.
 #include "comm/state.hpp"
 #include "gpu_comm/device_support.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The container layer's GPU side, through the HIP layers: device checks, the collective path of a
 // context, device-buffer collectives (RCCL/NCCL, GPU-aware MPI, or MPI staged through pinned memory),
 // and the algorithm lanes.

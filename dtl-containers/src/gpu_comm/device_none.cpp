@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Builds without HIP: there is no GPU. Device collectives are never reached (no pointer is device memory).
 #include "comm/state.hpp"
 #include "gpu_comm/device_support.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private (HIP builds): the GPU resources of one context, shared by the files that move device buffers
 // (device_hip.cpp and the point-to-point, all-to-all and halo files).

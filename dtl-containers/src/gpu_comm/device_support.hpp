@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: what the container layer needs from the GPU. device_hip.cpp implements it with the HIP
 // layers; device_none.cpp (builds without HIP) says there is no GPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Point-to-point's GPU side: what a device buffer is, staging through pinned memory, RCCL/NCCL
 // send/recv, and the stream-ordered send, recv and sendrecv of a context.
 #include "comm/p2p.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Point-to-point's GPU side in builds without HIP: every buffer is host memory.
 #include "comm/p2p.hpp"
 

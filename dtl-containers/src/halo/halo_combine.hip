@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kernels of a device halo: the combine of its reduce (ghosts that came back, folded into the owned
 // edges), and a self-exchange's two copies in one launch.
 // Compiled into the library, so that the header-only vector needs no kernel of the caller's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private (HIP builds): the kernels of a device halo (halo_combine.hip): the combine of its reduce, and
 // the two copies of a self-exchange in one launch.

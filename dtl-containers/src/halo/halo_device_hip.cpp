@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The device paths of a halo plan: RCCL/NCCL (one group of send/recv on the plan's stream, or the
 // caller's), GPU-aware MPI (isend/irecv on device pointers), MPI staged through pinned buffers made
 // once per plan, and device copies for a rank that is its own neighbour. Nothing is packed: the edges

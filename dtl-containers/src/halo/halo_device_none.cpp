@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Builds without HIP: no vector lives in device memory, so no plan reaches the device paths.
 #include "halo/halo_plan.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Halo plans: peers and byte ranges (made once per vector), and the host path of an exchange (MPI
 // isend/irecv on p2p_channel::internal, or copies for a rank that is its own neighbour).
 #include "halo/halo_plan.hpp"

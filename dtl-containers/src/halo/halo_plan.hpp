@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: what a halo plan holds (halo_plan.cpp: the plan and the host path; halo_device_hip.cpp: the
 // device paths, with halo_device_none.cpp for builds without HIP).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: the communicator behind a context. MPI (mpi.cpp) or a single process (self.cpp).
 // Buffers are host memory, or device memory when the caller knows MPI is GPU-aware.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The MPI communicator, and bringing MPI up and down. The only file that includes mpi.h.
 #include "comm/job.hpp"
 #include "comm/state.hpp"

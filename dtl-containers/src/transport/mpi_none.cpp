@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Builds without MPI: one process, rank 0 of 1.
 #include "transport/mpi_runtime.hpp"
 

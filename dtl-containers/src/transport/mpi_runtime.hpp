@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: bringing MPI up and down, and the world communicator. mpi.cpp implements it with MPI;
 // mpi_none.cpp (builds without MPI) gives one process.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // RCCL (AMD) or NCCL (NVIDIA): the same API (nccl* names). The build passes the header to include in
 // DTL_NCCL_HEADER (<nccl.h>, <rccl/rccl.h> or <rccl.h>).
 #include "comm/state.hpp"

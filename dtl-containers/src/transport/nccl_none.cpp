@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Builds without RCCL/NCCL: the device collectives take an MPI path; these are never reached.
 #include "transport/nccl_support.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: RCCL (AMD) or NCCL (NVIDIA) for device collectives. nccl.cpp wraps the library (the one file
 // that includes its header); nccl_none.cpp stands in when the build has neither.

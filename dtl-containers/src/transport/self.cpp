@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A single process: rank 0 of 1. Collectives copy send to recv; windows reach only this rank.
 #include "transport/backend.hpp"
 

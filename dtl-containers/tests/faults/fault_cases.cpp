@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Programs that end an MPI job on purpose, one case per run: `fault_cases <case>` under mpiexec, checked
 // by run_fault.py (how the job ended, what it printed, that it did not hang). A doctest case cannot
 // check them: the job ends. To add one, write a function and give it a row in `cases` below.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """run_fault.py: runs one case of fault_cases under mpiexec and checks how the job ended.
 
   run_fault.py --mpiexec MPIEXEC [--mpi-arg=ARG]... --ranks N --program PROG --case CASE

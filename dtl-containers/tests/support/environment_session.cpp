@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The containers' requirements and session, added to the shared test main (dtl-core's tests/support):
 //   --requires=ranks:N   started on at least N ranks (mpiexec -n N)
 //   --requires=mpi       ranks come from MPI (this build has it)

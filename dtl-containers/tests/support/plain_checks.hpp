@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The checks of the plain test programs (upstream_program_test.cpp, upstream_apps_test.cpp): programs
 // that include no test framework, so that no header but the ones they test can supply a name they use.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Checks that a collective's outcome is one outcome: a collective that fails must fail with the same
 // status on every rank, and leave no rank behind (the context still works). Each check is itself a

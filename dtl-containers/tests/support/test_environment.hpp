@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the containers' test cases reach of the session that --requires=ranks:N (or mpi) starts
 // (environment_session.cpp): the dtl::environment of the run, kept for the whole run.

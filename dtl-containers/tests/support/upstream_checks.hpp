@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Checks for the tests written in upstream DTL's spellings, where a failure is a communication_error
 // thrown (on every rank, for a collective) rather than a returned status.

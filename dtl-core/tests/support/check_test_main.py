@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks the exit codes of a test program built on the shared test main (test_main.cpp): 77, Meson's
 SKIP, when the machine lacks what --requires names or when no test case ran; 1 for an unknown or
 malformed requirement; doctest's own result otherwise. LAYERS says whose requirements the program

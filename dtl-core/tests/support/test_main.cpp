@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // main() of every member's doctest programs: reads --requires (test_main.hpp says what it takes), exits
 // 77 (Meson's SKIP) where the machine lacks a requirement or where no test case ran, and otherwise runs
 // doctest with the other arguments, in the session when a requirement asks for one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The shared entry point of every member's doctest programs (test_main.cpp) and what the layers above
 // add to it. dtl-core knows nothing about devices or ranks, so the requirements a Meson test can state

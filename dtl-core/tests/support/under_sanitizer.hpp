@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Whether this run is under a sanitizer that changes timing (scripts/gpu-check sets DTL_UNDER_SANITIZER
 // for its compute-sanitizer runs): test cases that depend on host/device concurrency skip themselves

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/hip/hip_memory_transfer.hpp>
 
 #include <dtl/core/format.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "known_memory.hpp"
 
 #include <fmt/format.h>

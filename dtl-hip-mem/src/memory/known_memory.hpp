@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: the memory that dtl-hip-mem's own spaces and pools allocated, by address range.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/hip/managed_memory.hpp>
 
 #include <dtl/core/try.hpp>

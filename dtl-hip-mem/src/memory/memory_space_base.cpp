@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/hip/memory_space_base.hpp>
 
 #include <dtl/core/try.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "parallel_copy.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: memcpy spread over a few host threads. One core copies pageable memory at 7-10 GB/s, less than
 // a PCIe 5 link moves; the staged transfers (staging.cpp) copy each chunk with several cores so that the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "staging.hpp"
 
 #include <dtl/core/try.hpp>

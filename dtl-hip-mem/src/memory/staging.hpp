@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: copies between pageable host memory and device memory through reused pinned chunks.
 //

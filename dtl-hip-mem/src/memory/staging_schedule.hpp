@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: how a staged copy is cut into pieces. Header-only, so that the unit tests check it without a
 // device.

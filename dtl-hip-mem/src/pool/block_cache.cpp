@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "block_cache.hpp"
 
 #include <dtl/core/try.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: the event-gated block cache behind the caching pool backing. Not thread-safe: the pool calls it
 // under its lock.

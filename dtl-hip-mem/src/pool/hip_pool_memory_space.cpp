@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <dtl/hip/hip_pool_memory_space.hpp>
 
 #include <dtl/core/status_boundary.hpp>

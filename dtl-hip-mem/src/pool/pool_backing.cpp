@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Choosing a pool's backing: names, parsing, and the order of precedence (see hip_pool_memory_space.hpp).
 #include <dtl/hip/hip_pool_memory_space.hpp>
 

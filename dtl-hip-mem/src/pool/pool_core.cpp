@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pool_core.hpp"
 
 #include <dtl/core/status_boundary.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private: the state of a hip_pool_memory_space with a device and a backing. One mutex guards the table
 // of live allocations, the counters and the block cache; calls that may take long (hipMalloc, hipFree,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The requirements of the dtl-hip-* tests, added to the shared test main (dtl-core's tests/support):
 //   --requires=gpu          a HIP device (devices:1)
 //   --requires=devices:N    at least N devices (devices:2 for cases that use two devices)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's include path for its MPI communicator, dtl::mpi::mpi_comm_adapter, and
 // dtl::mpi::communication_error. Ours: <dtl/containers/communication/upstream_communicator.hpp>

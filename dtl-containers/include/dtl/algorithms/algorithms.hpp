@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's include path for every algorithm.
 // Ours: <dtl/containers/algorithms.hpp> (docs/upstream.md, "Forwarding headers").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's include path for its collective free functions (barrier, broadcast, gather,
 // scatter, allreduce, reduce, ...).

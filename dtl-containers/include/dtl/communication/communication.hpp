@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's include path for all of its communication free functions and types that DTL HIP has
 // (docs/upstream.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's include path for its point-to-point free functions (send, recv, isend, irecv,
 // wait, sendrecv, ...).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Every algorithm: fill, iota, for_each, for_each_indexed, transform, copy (algorithms/modify.hpp);
 // reduce, distributed_reduce, reduce_to_root, local_reduce, transform_reduce, count_if, count

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // block_partition: how a global index range [0, n) is split into contiguous blocks over ranks.
 // The first (n % ranks) ranks hold one element more, so block sizes differ by at most one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // distributed_array<T, N, Placement>: N elements (a compile-time size, as std::array's) split into blocks
 // over the ranks of a context: upstream DTL's distributed_array, built on a distributed_vector<T,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // distributed_span<T, Extent>: a non-owning view of distributed data (upstream DTL's, the distributed
 // analogue of std::span): this rank's contiguous elements (a pointer and a count) plus where they sit in

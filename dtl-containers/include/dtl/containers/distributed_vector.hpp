@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // dtl::distributed_vector<T, Placement>: a vector of global_size() elements split into contiguous blocks
 // over the ranks of a context (dtl::block_partition), each rank's block allocated in the placement's

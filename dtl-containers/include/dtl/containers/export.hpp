@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // DTL_CONTAINERS_API marks what libdtl-containers exports (the library is built with hidden visibility).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // global_view<T>: every element of a distributed_vector by its global index, from any rank.
 //

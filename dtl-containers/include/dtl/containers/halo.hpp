@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // dtl::halo: the ghost cells of a distributed_vector, given when it is built.
 //

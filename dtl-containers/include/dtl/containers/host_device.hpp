@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // DTL_HOST_DEVICE marks functions that user code and DTL's own function objects run on the device
 // as well as on the host. Under the kernel compilers (nvcc, hipcc) it is __host__ __device__; under a

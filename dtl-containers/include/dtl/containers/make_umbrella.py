@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """make_umbrella.py OUTPUT HEADER...: writes <dtl/containers/containers.hpp>, which includes every public
 header of dtl-containers (the list in include/meson.build), so that the umbrella cannot miss one."""
 import sys

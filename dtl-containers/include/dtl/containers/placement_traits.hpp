@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Where each placement's memory comes from. A placement maps to a memory space (DTL's MemorySpace
 // concept) and to the device a rank's segment lives on:

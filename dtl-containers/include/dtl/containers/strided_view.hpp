@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // strided_view<View>: every stride-th element of a view, starting at `offset` (upstream DTL's
 // strided_view and make_strided_view). View is anything with size() and operator[](i): a vector's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // dtl::vector_halo<T>: what v.halo() of a distributed_vector built with a dtl::halo hands back, to move
 // its ghosts. A light handle: it refers to the vector, which must outlive it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Views of a distributed_vector's data:
 //   local_view<T>      this rank's elements, for host code (span-like, with iterators);

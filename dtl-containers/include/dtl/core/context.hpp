@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's include path for the contexts.
 // Ours: <dtl/containers/communication/context.hpp> (docs/upstream.md, "Forwarding headers").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's include path for the domains (mpi_domain, cpu_domain, and hip_domain / cuda_domain in
 // HIP builds). Ours: <dtl/containers/communication/domains.hpp> (docs/upstream.md, "Forwarding headers").

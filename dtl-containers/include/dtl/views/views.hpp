@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's umbrella of views, for the views DTL HIP has (docs/upstream.md, "Forwarding headers").
 

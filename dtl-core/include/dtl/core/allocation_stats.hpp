@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Exact, thread-safe allocation statistics shared by every memory space.
 

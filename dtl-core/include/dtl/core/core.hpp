@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Everything in dtl-core except the {fmt} formatters (dtl/core/format.hpp) and macros (dtl/core/try.hpp).
 

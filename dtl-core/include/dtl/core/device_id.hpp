@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Device ids with a special meaning. Real devices are numbered from 0; these are negative so that
 // they can never name one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Executor concepts. An executor runs work given its native handle (a stream for GPU executors)
 // and reports failures as a status. Completion uses the vocabulary of dtl/core/event.hpp:

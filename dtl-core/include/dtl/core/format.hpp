@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // {fmt} support: fmt::format("{}", code) and fmt::format("{}", status).
 // Kept apart from status.hpp so that headers compiled by nvcc/hipcc need not include fmt.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // host_memory_space: aligned host memory. The default space, and the only one when there is no GPU.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // host_memory_transfer: copies between host buffers (memcpy). Device directions are not_supported.
 

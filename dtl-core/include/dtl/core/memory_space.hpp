@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The MemorySpace concept and the checks every memory space applies to an allocation request.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Copy directions and the MemoryTransfer concepts.
 

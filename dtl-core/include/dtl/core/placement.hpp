@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Placement policies: where a container's local data lives. Each one states, at compile time, its
 // location, whether host and device code can touch it, whether it is managed memory, and its device id.

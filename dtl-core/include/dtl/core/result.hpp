@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // dtl::result<T>: a value or an error status; never an ok status as its error.
 // Reading the value of an error aborts with a clear message (never undefined behaviour): value() names

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // dtl::status: a status code plus what caused it (message, native backend error, source location).
 // An ok status holds no allocation; the details of an error are shared and immutable, so copies are cheap.

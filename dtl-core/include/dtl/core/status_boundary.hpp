@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one boundary between exceptions and statuses. A function that returns dtl::status or
 // dtl::result<T> but calls code that may throw (a container growing, a user's callback) runs that code

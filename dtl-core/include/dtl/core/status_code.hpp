@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // DTL's status codes. The numbering is DTL's: the hundreds digit is the category.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Error propagation macros (opt-in, like abseil's status_macros.h).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's vocabulary types (its dtl/core/types.hpp names): what upstream programs spell
 // dtl::size_type, dtl::index_t, dtl::rank_t and the special ranks. Ours use the std types directly;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's future combinators: when_all, when_any, on_error, chain, fmap, flatten, flat_map (and
 // the .then() of distributed_future.hpp), in dtl::futures and dtl::.

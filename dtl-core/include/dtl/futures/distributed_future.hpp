@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's futures: distributed_future<T>, distributed_promise<T>, make_ready_distributed_future
 // and make_failed_distributed_future, in dtl::futures and (as upstream re-exports them) in dtl::.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's futures in one include: distributed_future / distributed_promise (distributed_future.hpp)
 // the combinators when_all, when_any, on_error, chain, fmap, flatten, flat_map (continuation.hpp) and the

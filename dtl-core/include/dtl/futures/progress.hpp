@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's explicit progress API (dtl::futures::progress_engine and the free poll functions).
 //

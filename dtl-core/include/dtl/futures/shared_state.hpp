@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The shared state behind dtl::futures::distributed_future and distributed_promise (upstream DTL's
 // futures). Not for users: distributed_future.hpp is the interface. dtl::hip's future states

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The HIP guide's include path for events: dtl::hip::hip_event, event_flags (and the event pool).
 

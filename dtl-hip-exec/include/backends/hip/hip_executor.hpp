@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The HIP guide's include path for executors and streams: dtl::hip::hip_executor, hip_stream,
 // stream_flags (and multi_stream_executor).

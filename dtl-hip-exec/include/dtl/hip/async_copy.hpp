@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // copy_async with a future: hip_memory_transfer::copy_async on a stream, plus a future that completes
 // when the copy has finished (or fails with the device's error).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A dtl::hip::future (GPU work, completed by the progress engine) as upstream DTL's
 // dtl::distributed_future (dtl/futures/distributed_future.hpp, in dtl-core).

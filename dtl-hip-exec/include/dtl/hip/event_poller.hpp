@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // event_poller: completes futures by polling pooled HIP events (and host completion sources).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // event_pool: reusable timing-disabled events of one device. Creating an event costs ~150 ns and a
 // driver call; taking one from the pool costs a mutex. The progress engine keeps one pool per device.

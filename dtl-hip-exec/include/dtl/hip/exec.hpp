@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Everything in dtl-hip-exec: streams, events, the event pool, executors, futures, the progress engine.
 

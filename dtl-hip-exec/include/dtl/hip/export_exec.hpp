@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // DTL_HIP_EXEC_API marks what libdtl-hip-exec exports. The library is built with hidden symbol visibility
 // (-fvisibility=hidden), so a declaration without it stays private to the library. Classes are

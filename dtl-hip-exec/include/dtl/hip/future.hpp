@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // future<T>, promise<T>, then() and when_all(): results of asynchronous work, without exceptions.
 //

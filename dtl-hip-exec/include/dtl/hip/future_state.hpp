@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The shared state behind dtl::hip::future and promise (an implementation detail of future.hpp).
 //

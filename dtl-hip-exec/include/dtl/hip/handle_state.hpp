@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // handle_state: whether an owner of a HIP handle (hip_stream, hip_event) holds one, or was moved from.
 // Construction either succeeds or throws, so moved-from is the only unusable state. Moving one leaves

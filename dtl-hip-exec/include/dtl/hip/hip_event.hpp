@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // hip_event: an RAII HIP event, bound to the device it was created on.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // hip_executor: runs work on one hip_stream and reports launch failures as a status.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // hip_stream: an RAII HIP stream, bound to the device it was created on.
 //

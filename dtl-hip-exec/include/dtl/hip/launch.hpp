@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What hip_executor::execute() does around the caller's work: device scoping and launch-error checks.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // multi_stream_executor: N streams of one device, handed out round-robin, so that independent work
 // can overlap. Thread-safe: concurrent execute()/next() calls each get a stream.

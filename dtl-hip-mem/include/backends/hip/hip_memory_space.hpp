@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The HIP guide's include path for the HIP memory spaces and the device queries of its API table
 // (dtl::hip::device_count()); the definitions live under <dtl/hip/>.

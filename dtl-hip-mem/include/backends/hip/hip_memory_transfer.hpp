@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The HIP guide's include path for hip_memory_transfer; the definition lives under <dtl/hip/>.
 

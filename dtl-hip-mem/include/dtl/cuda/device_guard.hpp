@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's include path for its CUDA device guard. On HIP's NVIDIA platform HIP's devices are
 // CUDA's (HIP calls cudart), so upstream's dtl::cuda names are dtl::hip's there: the same guard, the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The four HIP memory spaces, one template over space_kind (the implementation is memory_space_base):
 //

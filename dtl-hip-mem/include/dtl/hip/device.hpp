@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Devices: how many, which is current, and what each one can do.
 

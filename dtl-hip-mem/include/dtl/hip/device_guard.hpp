@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // device_guard: makes a device current for a scope and restores the caller's device afterwards.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // HIP errors become dtl::status here and nowhere else.
 

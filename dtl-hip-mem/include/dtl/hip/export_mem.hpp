@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // DTL_HIP_MEM_API marks what libdtl-hip-mem exports. The library is built with hidden symbol visibility
 // (-fvisibility=hidden), so a declaration without it stays private to the library. Classes are

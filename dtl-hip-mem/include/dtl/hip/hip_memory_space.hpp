@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // dtl::hip::hip_memory_space: defined with the other memory spaces in basic_memory_space.hpp.
 

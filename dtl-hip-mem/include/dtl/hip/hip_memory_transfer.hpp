@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // hip_memory_transfer: copies between host and device memory (hipMemcpy / hipMemcpyAsync, and staged
 // copies for pageable host memory).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // hip_pool_memory_space: a stream-ordered caching allocator of device memory.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Managed memory (hipMallocManaged): capability queries, advice and prefetching.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Everything in dtl-hip-mem's memory layer: pointer queries, the memory spaces and the stream-ordered
 // pool, managed-memory helpers and transfers.

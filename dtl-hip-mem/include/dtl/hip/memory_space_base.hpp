@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // memory_space_base: the one implementation behind the four HIP memory spaces. A space is bound to one
 // device; it allocates and frees with that device current (restoring the caller's), answers a bad

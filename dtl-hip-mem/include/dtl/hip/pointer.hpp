@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What kind of memory a pointer refers to, as the HIP runtime sees it (hipPointerGetAttributes,
 // cudaPointerGetAttributes on NVIDIA). Transfers use it to reject a transfer_kind that contradicts

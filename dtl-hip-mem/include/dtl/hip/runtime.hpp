@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The HIP runtime, the one header of dtl-hip-* that includes HIP's. The build selects the platform (AMD or
 // NVIDIA) by defining __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__; HIP's own headers do the rest.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // stream_ref: a non-owning, trivially copyable view of a hipStream_t (after CCCL's cuda::stream_ref).
 // The owning dtl::hip::hip_stream (dtl-hip-exec) converts to it.

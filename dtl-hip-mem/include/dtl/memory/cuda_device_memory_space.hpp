@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's include path for its device memory spaces bound to one CUDA device. On HIP's NVIDIA
 // platform (the only one where <dtl/cuda/device_guard.hpp> may be included) they are our

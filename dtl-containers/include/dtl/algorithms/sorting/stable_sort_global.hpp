@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's name and include path for the global stable sort: stable_sort_global(vec[, comp]) and
 // stable_sort_global(dtl::seq{} or dtl::par{}, vec[, comp]) are dtl::stable_sort, which is global and

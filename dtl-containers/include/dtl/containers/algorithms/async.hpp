@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's async algorithm forms, each returning a dtl::distributed_future (dtl/futures/):
 //

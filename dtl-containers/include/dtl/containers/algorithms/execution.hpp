@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Execution policies: how an algorithm runs and when it returns.
 //

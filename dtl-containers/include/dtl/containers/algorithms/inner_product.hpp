@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Inner products of two vectors of one layout: inner_product and dot (upstream DTL's names).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Extremes: min_element, max_element (upstream DTL's minmax_result) and minmax_element (its
 // minmax_pair_result).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Algorithms that write elements: fill, iota, for_each, for_each_indexed, transform, copy.
 //

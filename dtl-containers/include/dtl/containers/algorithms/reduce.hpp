@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reductions: reduce, distributed_reduce, reduce_to_root, local_reduce, transform_reduce (of one vector or
 // two: transform_reduce(a, b, init, reduce_op, transform_op)), count_if, count; and upstream DTL's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // dtl::reduce_result<T>: what distributed_reduce and reduce_to_root give (upstream DTL's type).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Searches: find, find_if, find_if_not (upstream DTL's find_result), all_of, any_of, none_of.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Sorting: sort, stable_sort, sort_by_key, is_sorted (global, collective).
 //

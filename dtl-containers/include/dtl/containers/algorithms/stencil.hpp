@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // dtl::stencil_transform(in, out, op): out[i] = op(p) for every owned i, where p points at in[i] and
 // may read p[-in.halo().prev()] ... p[in.halo().next()] (with a granularity g, p[-g] is the element a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // dtl::abort: ends every rank of the job, from any rank, when going on is worse than stopping.
 //

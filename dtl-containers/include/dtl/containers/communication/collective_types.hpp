@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What collectives combine (reduce_op), the element types they carry, and the paths device buffers take.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's abstract communicator interface and its properties record. Nothing of DTL HIP
 // derives from it (upstream's own mpi_comm_adapter does not either); it is there for programs that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // dtl::context: the ranks a distributed container spans, the GPU this rank uses, and the collectives
 // between ranks. Copies are cheap and share one state; containers keep a copy.

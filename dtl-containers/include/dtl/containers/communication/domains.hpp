@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's domains, as every dtl::context has them:
 //

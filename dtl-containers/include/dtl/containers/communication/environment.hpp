@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // dtl::environment: brings up what DTL runs on (MPI, the GPU of this rank) and makes contexts.
 //

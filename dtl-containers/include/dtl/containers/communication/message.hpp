@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's vocabulary of messages: message_status, send_mode and the wildcards any_source /
 // any_tag. The wildcards exist so that upstream's programs compile; the free functions

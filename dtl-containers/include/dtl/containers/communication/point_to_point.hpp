@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's point-to-point free functions over its communicator
 // (ctx.get<dtl::mpi_domain>().communicator()), as thin layers over that communicator's members:

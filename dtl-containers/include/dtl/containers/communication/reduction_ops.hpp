@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reduction operators with upstream DTL's names, callable on the host and on the device: the
 // communicator's reductions and the algorithms take them (<dtl/containers/algorithms/ops.hpp> is the

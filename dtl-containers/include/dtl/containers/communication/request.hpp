@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // dtl::request: a point-to-point transfer in flight (context::isend / irecv). wait() completes it and
 // says how it went; test() asks without blocking. Destroying a pending request waits for it (a failure

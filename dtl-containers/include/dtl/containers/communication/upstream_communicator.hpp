@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's communicator (its mpi_comm_adapter), as a thin layer over dtl::context:
 //

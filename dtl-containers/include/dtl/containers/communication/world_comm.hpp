@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's default communicator and its deprecated dtl::world_comm():
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The halo exchange plan of a distributed_vector (src/halo/halo_plan.cpp, and the device part in
 // src/halo/halo_device_hip.cpp). Not for users: distributed_vector and dtl::vector_halo call these.

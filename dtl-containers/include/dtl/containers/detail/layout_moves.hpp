@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Which elements move, and where, when a vector's blocks change from one layout to another (the
 // number of elements on each rank before and after): redistribute, resize and the last step of a sort.

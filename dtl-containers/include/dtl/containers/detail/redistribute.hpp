@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The arithmetic of distributed_vector::redistribute() and resize(): checking a new layout, and this
 // rank's part of the move from the old layout to the new one (layout_moves.hpp), where the global size

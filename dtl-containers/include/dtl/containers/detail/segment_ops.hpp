@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Moving and setting a rank's segment, wherever it lives. Not for users: distributed_vector calls these.
 

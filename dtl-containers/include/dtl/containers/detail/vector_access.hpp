@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // vector_access: how the algorithms reach the distributed_vector inside a container built on one
 // (distributed_array), so that every algorithm takes such a container where it takes a vector, without

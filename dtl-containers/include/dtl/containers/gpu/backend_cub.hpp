@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The NVIDIA backend of the device primitives: CUB, from the CUDA toolkit (CCCL). Include
 // platform.hpp, not this file. The rocPRIM backend (backend_rocprim.hpp) gives the same

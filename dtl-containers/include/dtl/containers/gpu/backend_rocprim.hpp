@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The AMD backend of the device primitives: rocPRIM (Debian's librocprim-dev). Include
 // platform.hpp, not this file. The CUB backend (backend_cub.hpp) gives the same

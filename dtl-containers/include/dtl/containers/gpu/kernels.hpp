@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The hand-written kernels of the device primitives (fill, iota, for_each, apply_prefix: what CUB and
 // rocPRIM leave to the user) and their launch configuration. Grid-stride loops with std::size_t

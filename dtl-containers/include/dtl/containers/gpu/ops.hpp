@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How the device primitives call user operators.
 // - std::plus and std::multiplies have constexpr host call operators, which nvcc refuses in device

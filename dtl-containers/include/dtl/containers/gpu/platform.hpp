@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one place that chooses the device-primitive library for the HIP platform: CUB (from the CUDA
 // toolkit) on NVIDIA, rocPRIM on AMD. Both backends give the same functions in

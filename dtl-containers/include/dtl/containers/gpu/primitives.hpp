@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The device primitives under dtl-containers' algorithms: raw device pointers, one stream.
 // CUB (NVIDIA) or rocPRIM (AMD) where they have the primitive (transform, reduce, transform_reduce,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // device_scratch: temporary device memory of one device, for the work of one stream. The device
 // primitives (primitives.hpp) take their temporary storage (CUB's and rocPRIM's d_temp_storage)

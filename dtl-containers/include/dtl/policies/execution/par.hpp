@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's include path for dtl::par.
 // Ours: <dtl/containers/algorithms/execution.hpp> (docs/upstream.md, "Forwarding headers").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's include path for dtl::seq.
 // Ours: <dtl/containers/algorithms/execution.hpp> (docs/upstream.md, "Forwarding headers").

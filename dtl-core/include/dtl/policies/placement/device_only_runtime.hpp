@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's include path for dtl::device_only_runtime.
 // Every placement is in <dtl/core/placement.hpp> (docs/upstream.md, "Forwarding headers").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // algorithm_fn<Impl, Form>: the public forms of an algorithm, made from one definition of it (the
 // algorithm objects of std::ranges and CCCL). Not for users.

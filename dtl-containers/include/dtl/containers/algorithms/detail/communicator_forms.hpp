@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's communicator forms of an algorithm object: the same call with upstream's communicator
 // (ctx.get<dtl::mpi_domain>().communicator()) or the context itself as the last argument. Not for users.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The host path of the distributed sort (host placements): a sample sort over MPI. Not for users.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the search, extremes and two-vector algorithms share: a fold over the indices of a block, in which
 // at(i) reads whatever the algorithm needs (an element and its global index, or a[i] and b[i]), and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Upstream DTL's dtl::reduce over a communicator's buffers (its collective_ops.hpp), as overloads of
 // our dtl::reduce object, whose name it shares. Not for users: <dtl/communication/collective_ops.hpp>.

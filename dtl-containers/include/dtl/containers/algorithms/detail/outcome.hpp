@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What an algorithm hands back under each execution policy: the one place that decides it. Not for users.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Comparators as both the host and the device can call them: std::less and std::greater have constexpr
 // host call operators, which nvcc refuses in device code, so they become less_than and greater_than;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The arithmetic of the distributed sample sort, shared by its host and device paths: where each rank
 // takes its samples, which samples become splitters, and where a splitter cuts a rank's sorted block.

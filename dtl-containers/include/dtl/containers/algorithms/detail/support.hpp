@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the algorithms' bodies share: the reductions collectives know natively, partials that may be
 // absent, and host parallel loops (the shared argument checks are in algorithm_fn.hpp). Not for users.

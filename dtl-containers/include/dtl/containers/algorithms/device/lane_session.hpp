@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How an algorithm's device body holds a lane (communication/detail/lane.hpp) under each execution policy: on which
 // stream it runs, and what it returns (algorithms/detail/outcome.hpp). HIP builds only; plain C++ (no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The device bodies of the element-wise algorithms (algorithms/modify.hpp): fill, copy, iota, for_each,
 // for_each_indexed, transform. Not for users. fill and copy run under any compiler (the library has

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The device bodies of the reductions (algorithms/reduce.hpp): reduce and transform_reduce of one
 // vector, and of two (transform_reduce of two, inner_product, dot). Not for users. Kernel compiler only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The device body of inclusive_scan and exclusive_scan (algorithms/scan.hpp). Not for users. Kernel
 // compiler only (algorithms/device/support.hpp); elsewhere it is declared only to explain that at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The device body of the searches (algorithms/search.hpp, algorithms/minmax.hpp: find, all_of,
 // min_element, ...), which fold over indices (algorithms/detail/indexed_fold.hpp). Not for users. One

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The device path of the distributed sort (device placements): host_sort.hpp's sample sort with every
 // element staying on the GPU. Not for users.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The small kernels of the distributed sort (algorithms/sort.hpp): regular samples of a sorted block,
 // where the splitters cut it, and whether a range has a descent. Kernel-compiled; not for users. They

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The device body of stencil_transform (algorithms/stencil.hpp): one kernel over the range. Not for
 // users. Kernel compiler only (algorithms/device/support.hpp); elsewhere it is declared only to explain

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the device bodies of the algorithms (algorithms/device/<algorithm>.hpp) share: whether this
 // file is compiled by the kernel compiler, the partials folded on the device, and reading a result

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The agreement step that every collective of a context starts with. Not for users.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What containers need from a context beyond its public API. Not for users.
 

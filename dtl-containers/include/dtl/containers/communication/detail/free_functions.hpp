@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What upstream DTL's free functions over a communicator share (point_to_point.hpp,
 // collective_ops.hpp and the communicator forms of dtl::reduce): the communicator they take, the

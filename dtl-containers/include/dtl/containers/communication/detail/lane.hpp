@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A context's GPU resources on one device ("lane"): its stream, scratch and pinned result slots, for the
 // algorithms and the collectives. How an algorithm holds a lane under each execution policy is the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One-sided access to the memory region every rank of a context exposes (an MPI window; a plain
 // region for a single process): part of a context (context_services.hpp), used by
