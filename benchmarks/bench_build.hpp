@@ -12,8 +12,9 @@
 /// Prints a warning (to stdout, next to the table, and to stderr) when the build is not optimised.
 inline void warn_if_unoptimized_build() {
   if (DTL_BENCH_OPTIMIZED) return;
-  const char* text = "WARNING: this benchmark measures a %s build, which is not optimised; its figures say "
-                     "little. Configure with -Dbuildtype=release.\n";
+  const char* text =
+      "WARNING: this benchmark measures a %s build, which is not optimised; its figures say "
+      "little. Configure with -Dbuildtype=release.\n";
   std::printf(text, DTL_BENCH_BUILD);
   std::fprintf(stderr, text, DTL_BENCH_BUILD);
 }

@@ -9,7 +9,7 @@
 #include <string>
 
 struct demo_report {
-  std::string where;         // "GPU: NVIDIA H200 (sm_90)" or "host"
+  std::string where;  // "GPU: NVIDIA H200 (sm_90)" or "host"
   std::size_t elements = 0;
   double max_error = 0.0;
   double seconds = 0.0;

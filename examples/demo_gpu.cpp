@@ -38,9 +38,8 @@ dtl::result<demo_report> run_gpu_demo(std::size_t n) {
   auto run = [&]() -> dtl::result<void> {
     DTL_TRY(hip_memory_transfer::copy(dx, x.data(), bytes, transfer_kind::host_to_device));
     DTL_TRY(hip_memory_transfer::copy(dy, y.data(), bytes, transfer_kind::host_to_device));
-    DTL_TRY(exec.execute([&](hipStream_t s) {
-      demo_saxpy(a, static_cast<const float*>(dx), static_cast<float*>(dy), n, s);
-    }));
+    DTL_TRY(exec.execute(
+        [&](hipStream_t s) { demo_saxpy(a, static_cast<const float*>(dx), static_cast<float*>(dy), n, s); }));
     DTL_TRY(exec.synchronize());
     return hip_memory_transfer::copy(y.data(), dy, bytes, transfer_kind::device_to_host);
   };

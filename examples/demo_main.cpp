@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
     }
   }
   const bool ok = report->max_error == 0.0;
-  fmt::print("dtl-demo: saxpy over {} floats on {}: {:.3f} ms, max error {} -> {}\n", report->elements,
-             report->where, report->seconds * 1e3, report->max_error, ok ? "OK" : "WRONG");
+  fmt::print("dtl-demo: saxpy over {} floats on {}: {:.3f} ms, max error {} -> {}\n", report->elements, report->where,
+             report->seconds * 1e3, report->max_error, ok ? "OK" : "WRONG");
   return ok ? 0 : 1;
 }

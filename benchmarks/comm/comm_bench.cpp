@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // dtl::context collectives on host buffers against the raw MPI call, measured in the same run on the
 // same ranks (mpiexec -n 2): allreduce (sum of double) of 1, 1024 and 1M elements, broadcast of the
-// same sizes, barrier, and point-to-point (ping-pong, sendrecv) and alltoallv of the same sizes. DTL runs on its world context, raw MPI on a duplicate of MPI_COMM_WORLD.
+// same sizes, barrier, and point-to-point (ping-pong, sendrecv) and alltoallv of the same sizes. DTL runs on its world
+// context, raw MPI on a duplicate of MPI_COMM_WORLD.
 //
 // Each sample times `batch` calls on every rank after a barrier on the raw communicator (so that the
 // ranks start together), raw and DTL alternating sample by sample so that drift cancels; after the
@@ -84,9 +85,7 @@ const char* level_name(int level) {
   }
 }
 
-std::string elements(std::size_t n) {
-  return n >= (1u << 20) ? std::to_string(n >> 20) + "M" : std::to_string(n);
-}
+std::string elements(std::size_t n) { return n >= (1u << 20) ? std::to_string(n >> 20) + "M" : std::to_string(n); }
 
 }  // namespace
 
@@ -111,10 +110,10 @@ int main(int argc, char** argv) {
     MPI_Get_library_version(version, &length);
     std::string mpi(version, static_cast<std::size_t>(length));
     mpi.resize(std::min(mpi.find_first_of("\n,"), mpi.size()));
-    std::printf("dtl::context collectives on %d ranks, host buffers (%s, thread level %s), %s build, median of %d "
-                "samples after %d warm-up (rank 0)\n",
-                env.rank_count(), mpi.c_str(), level_name(env.mpi_thread_level()), DTL_BENCH_BUILD, samples,
-                warm_up_samples);
+    std::printf(
+        "dtl::context collectives on %d ranks, host buffers (%s, thread level %s), %s build, median of %d "
+        "samples after %d warm-up (rank 0)\n",
+        env.rank_count(), mpi.c_str(), level_name(env.mpi_thread_level()), DTL_BENCH_BUILD, samples, warm_up_samples);
     std::printf("%-44s %10s %10s %8s\n", "operation (microseconds per call)", "raw MPI", "DTL", "raw/DTL");
   }
   auto row = [&](const std::string& name, const measured& m) {
@@ -127,22 +126,28 @@ int main(int argc, char** argv) {
     const int count = static_cast<int>(n);
     std::vector<double> in(n, 1.0 + env.rank()), raw_out(n), dtl_out(n);
     row("allreduce sum, " + elements(n) + " double",
-        compare(sync, samples, batch_for(n),
-                [&] { check_mpi(MPI_Allreduce(in.data(), raw_out.data(), count, MPI_DOUBLE, MPI_SUM, raw_comm), "MPI_Allreduce"); },
-                [&] { check(ctx.allreduce(in.data(), dtl_out.data(), n, dtl::reduce_op::sum), "allreduce"); }));
+        compare(
+            sync, samples, batch_for(n),
+            [&] {
+              check_mpi(MPI_Allreduce(in.data(), raw_out.data(), count, MPI_DOUBLE, MPI_SUM, raw_comm),
+                        "MPI_Allreduce");
+            },
+            [&] { check(ctx.allreduce(in.data(), dtl_out.data(), n, dtl::reduce_op::sum), "allreduce"); }));
     if (raw_out != dtl_out) fail("allreduce: DTL and MPI disagree");
   }
   for (const std::size_t n : sizes) {
     const int count = static_cast<int>(n);
     std::vector<double> data(n, root ? 2.0 : 0.0);
     row("broadcast from rank 0, " + elements(n) + " double",
-        compare(sync, samples, batch_for(n),
-                [&] { check_mpi(MPI_Bcast(data.data(), count, MPI_DOUBLE, 0, raw_comm), "MPI_Bcast"); },
-                [&] { check(ctx.broadcast(data.data(), n, 0), "broadcast"); }));
+        compare(
+            sync, samples, batch_for(n),
+            [&] { check_mpi(MPI_Bcast(data.data(), count, MPI_DOUBLE, 0, raw_comm), "MPI_Bcast"); },
+            [&] { check(ctx.broadcast(data.data(), n, 0), "broadcast"); }));
     if (data != std::vector<double>(n, 2.0)) fail("broadcast: the data did not arrive");
   }
-  row("barrier", compare(sync, samples, 20, [&] { check_mpi(MPI_Barrier(raw_comm), "MPI_Barrier"); },
-                         [&] { check(ctx.barrier(), "barrier"); }));
+  row("barrier", compare(
+                     sync, samples, 20, [&] { check_mpi(MPI_Barrier(raw_comm), "MPI_Barrier"); },
+                     [&] { check(ctx.barrier(), "barrier"); }));
 
   // Point-to-point between ranks 0 and 1 (the others, if any, wait): a ping-pong (send, then receive
   // the reply; the time is one round trip) and a sendrecv exchange.
@@ -153,43 +158,45 @@ int main(int argc, char** argv) {
     const int count = static_cast<int>(n);
     std::vector<double> out(n, 1.0 + me), in(n, 0.0);
     row("ping-pong send/recv, " + elements(n) + " double",
-        compare(sync, samples, batch_for(n),
-                [&] {
-                  if (!pair) return;
-                  if (me == 0) {
-                    check_mpi(MPI_Send(out.data(), count, MPI_DOUBLE, peer, 0, raw_comm), "MPI_Send");
-                    check_mpi(MPI_Recv(in.data(), count, MPI_DOUBLE, peer, 0, raw_comm, MPI_STATUS_IGNORE), "MPI_Recv");
-                  } else {
-                    check_mpi(MPI_Recv(in.data(), count, MPI_DOUBLE, peer, 0, raw_comm, MPI_STATUS_IGNORE), "MPI_Recv");
-                    check_mpi(MPI_Send(out.data(), count, MPI_DOUBLE, peer, 0, raw_comm), "MPI_Send");
-                  }
-                },
-                [&] {
-                  if (!pair) return;
-                  if (me == 0) {
-                    check(ctx.send(out.data(), n, peer, 0), "send");
-                    check(ctx.recv(in.data(), n, peer, 0), "recv");
-                  } else {
-                    check(ctx.recv(in.data(), n, peer, 0), "recv");
-                    check(ctx.send(out.data(), n, peer, 0), "send");
-                  }
-                }));
+        compare(
+            sync, samples, batch_for(n),
+            [&] {
+              if (!pair) return;
+              if (me == 0) {
+                check_mpi(MPI_Send(out.data(), count, MPI_DOUBLE, peer, 0, raw_comm), "MPI_Send");
+                check_mpi(MPI_Recv(in.data(), count, MPI_DOUBLE, peer, 0, raw_comm, MPI_STATUS_IGNORE), "MPI_Recv");
+              } else {
+                check_mpi(MPI_Recv(in.data(), count, MPI_DOUBLE, peer, 0, raw_comm, MPI_STATUS_IGNORE), "MPI_Recv");
+                check_mpi(MPI_Send(out.data(), count, MPI_DOUBLE, peer, 0, raw_comm), "MPI_Send");
+              }
+            },
+            [&] {
+              if (!pair) return;
+              if (me == 0) {
+                check(ctx.send(out.data(), n, peer, 0), "send");
+                check(ctx.recv(in.data(), n, peer, 0), "recv");
+              } else {
+                check(ctx.recv(in.data(), n, peer, 0), "recv");
+                check(ctx.send(out.data(), n, peer, 0), "send");
+              }
+            }));
     if (pair && in != std::vector<double>(n, 1.0 + peer)) fail("send/recv: the data did not arrive");
   }
   for (const std::size_t n : sizes) {
     const int count = static_cast<int>(n);
     std::vector<double> out(n, 1.0 + me), in(n, 0.0);
     row("sendrecv exchange, " + elements(n) + " double",
-        compare(sync, samples, batch_for(n),
-                [&] {
-                  if (pair)
-                    check_mpi(MPI_Sendrecv(out.data(), count, MPI_DOUBLE, peer, 0, in.data(), count, MPI_DOUBLE, peer, 0,
-                                           raw_comm, MPI_STATUS_IGNORE),
-                              "MPI_Sendrecv");
-                },
-                [&] {
-                  if (pair) check(ctx.sendrecv(out.data(), n, peer, in.data(), n, peer, 0), "sendrecv");
-                }));
+        compare(
+            sync, samples, batch_for(n),
+            [&] {
+              if (pair)
+                check_mpi(MPI_Sendrecv(out.data(), count, MPI_DOUBLE, peer, 0, in.data(), count, MPI_DOUBLE, peer, 0,
+                                       raw_comm, MPI_STATUS_IGNORE),
+                          "MPI_Sendrecv");
+            },
+            [&] {
+              if (pair) check(ctx.sendrecv(out.data(), n, peer, in.data(), n, peer, 0), "sendrecv");
+            }));
     if (pair && in != std::vector<double>(n, 1.0 + peer)) fail("sendrecv: the data did not arrive");
   }
   // All-to-all with per-peer counts: n elements to every rank.
@@ -203,13 +210,14 @@ int main(int argc, char** argv) {
       displs_z[r] = r * n;
     }
     row("alltoallv, " + elements(n) + " double per peer",
-        compare(sync, samples, batch_for(n),
-                [&] {
-                  check_mpi(MPI_Alltoallv(out.data(), counts.data(), displs.data(), MPI_DOUBLE, in.data(), counts.data(),
-                                          displs.data(), MPI_DOUBLE, raw_comm),
-                            "MPI_Alltoallv");
-                },
-                [&] { check(ctx.alltoallv(out.data(), counts_z, displs_z, in.data(), counts_z, displs_z), "alltoallv"); }));
+        compare(
+            sync, samples, batch_for(n),
+            [&] {
+              check_mpi(MPI_Alltoallv(out.data(), counts.data(), displs.data(), MPI_DOUBLE, in.data(), counts.data(),
+                                      displs.data(), MPI_DOUBLE, raw_comm),
+                        "MPI_Alltoallv");
+            },
+            [&] { check(ctx.alltoallv(out.data(), counts_z, displs_z, in.data(), counts_z, displs_z), "alltoallv"); }));
     for (std::size_t r = 0; r < p; ++r)
       if (in[r * n] != 1.0 + static_cast<double>(r)) fail("alltoallv: the data did not arrive");
   }

@@ -108,8 +108,9 @@ struct raw_nccl {
 void one_rank(const dtl::context& ctx, int runs) {
   std::vector<row> rows;
   std::vector<latency_row> latency;
-  auto stream = dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal,
-                                             ctx.device()).value();
+  auto stream =
+      dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device())
+          .value();
   const hipStream_t s = stream.native_handle();
   const bool on_nccl = ctx.device_collective_path() == dtl::collective_path::nccl;
   if (ctx.rank() == 0)
@@ -120,7 +121,8 @@ void one_rank(const dtl::context& ctx, int runs) {
   if (on_nccl) {
     const raw_nccl raw(ctx);
     // Point-to-point to oneself: raw is a group of ncclSend + ncclRecv, waited for on the stream.
-    for (const std::size_t bytes : {std::size_t{8}, std::size_t{1} << 20, std::size_t{64} << 20, std::size_t{256} << 20}) {
+    for (const std::size_t bytes :
+         {std::size_t{8}, std::size_t{1} << 20, std::size_t{64} << 20, std::size_t{256} << 20}) {
       std::byte* a = device_bytes(bytes, 1);
       std::byte* b = device_bytes(bytes, 0);
       const auto [raw_s, dtl_s] = compare(
@@ -209,11 +211,13 @@ void one_rank(const dtl::context& ctx, int runs) {
     std::size_t width = w;  // captured: clang warns when a lambda captures a constexpr
     const auto from_a = [a_base, width] __device__(const float* p) {
       const std::size_t col = static_cast<std::size_t>(p - a_base) % width;
-      return col == 0 || col == width - 1 ? *p : 0.25f * (p[-1] + p[1] + p[-static_cast<std::ptrdiff_t>(width)] + p[width]);
+      return col == 0 || col == width - 1 ? *p
+                                          : 0.25f * (p[-1] + p[1] + p[-static_cast<std::ptrdiff_t>(width)] + p[width]);
     };
     const auto from_b = [b_base, width] __device__(const float* p) {
       const std::size_t col = static_cast<std::size_t>(p - b_base) % width;
-      return col == 0 || col == width - 1 ? *p : 0.25f * (p[-1] + p[1] + p[-static_cast<std::ptrdiff_t>(width)] + p[width]);
+      return col == 0 || col == width - 1 ? *p
+                                          : 0.25f * (p[-1] + p[1] + p[-static_cast<std::ptrdiff_t>(width)] + p[width]);
     };
     bool dtl_flip = false, raw_flip = false;
     const auto [raw_s, dtl_s] = compare(

@@ -97,8 +97,9 @@ void several_gpus(const dtl::environment& env, const dtl::context& ctx, int runs
   const int p = ctx.size();
   using vector = dtl::distributed_vector<float, dtl::device_only_runtime>;
   std::vector<row> rows;
-  auto stream = dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal,
-                                             ctx.device()).value();
+  auto stream =
+      dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device())
+          .value();
 #if DTL_CONTAINERS_HAS_NCCL
   {
     // Context allreduce of a 1 GiB device buffer against raw RCCL/NCCL on the same buffer.
@@ -173,7 +174,8 @@ int main(int argc, char** argv) {
     const auto props = dtl::hip::get_device_properties(ctx.device()).value();
     std::printf("dtl-containers benchmark: %d rank(s), rank 0 on %s (%s), %s build, median of %d runs\n", ctx.size(),
                 props.name.c_str(), props.arch.c_str(), DTL_BENCH_BUILD, runs);
-    std::printf("device collectives: %s (%s)\n", std::string(dtl::collective_path_name(ctx.device_collective_path())).c_str(),
+    std::printf("device collectives: %s (%s)\n",
+                std::string(dtl::collective_path_name(ctx.device_collective_path())).c_str(),
                 ctx.device_collective_reason().c_str());
   }
   if (ctx.size() == 1) {
@@ -181,8 +183,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (ctx.device_collective_path() != dtl::collective_path::nccl && dtl::build::has_nccl) {
-    if (ctx.rank() == 0) std::printf("SKIP: the %d-rank rows need a GPU per rank (%s)\n", ctx.size(),
-                                     ctx.device_collective_reason().c_str());
+    if (ctx.rank() == 0)
+      std::printf("SKIP: the %d-rank rows need a GPU per rank (%s)\n", ctx.size(),
+                  ctx.device_collective_reason().c_str());
     return 77;
   }
   several_gpus(env, ctx, runs);

@@ -15,7 +15,8 @@ hipError_t raw_fill(float* data, std::size_t n, float value, hipStream_t stream)
 /// out[i] = a * in[i] + b with cub::DeviceTransform / rocprim::transform.
 hipError_t raw_transform(const float* in, float* out, std::size_t n, float a, float b, hipStream_t stream);
 /// *d_out = sum of in (cub::DeviceReduce::Sum / rocprim::reduce); temp storage given by the caller.
-hipError_t raw_sum(const float* in, std::size_t n, float* d_out, void* temp, std::size_t& temp_bytes, hipStream_t stream);
+hipError_t raw_sum(const float* in, std::size_t n, float* d_out, void* temp, std::size_t& temp_bytes,
+                   hipStream_t stream);
 /// "CUB" or "rocPRIM".
 const char* vendor_library();
 

@@ -56,9 +56,9 @@ void alltoall(const void* send, void* recv, std::size_t bytes_each) {
   MPI_Comm_size(comm(), &p);
   std::vector<int> counts(static_cast<std::size_t>(p), count(bytes_each)), displs(static_cast<std::size_t>(p));
   for (int r = 0; r < p; ++r) displs[static_cast<std::size_t>(r)] = count(bytes_each * static_cast<std::size_t>(r));
-  check(MPI_Alltoallv(send, counts.data(), displs.data(), MPI_BYTE, recv, counts.data(), displs.data(), MPI_BYTE,
-                      comm()),
-        "MPI_Alltoallv");
+  check(
+      MPI_Alltoallv(send, counts.data(), displs.data(), MPI_BYTE, recv, counts.data(), displs.data(), MPI_BYTE, comm()),
+      "MPI_Alltoallv");
 }
 
 void alltoallv(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,

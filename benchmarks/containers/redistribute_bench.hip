@@ -46,8 +46,9 @@ void print_times(const dtl::context& ctx, const char* what, double moved_bytes, 
 
 void one_rank(const dtl::context& ctx, int runs) {
   std::vector<row> rows;
-  auto stream = dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal,
-                                             ctx.device()).value();
+  auto stream =
+      dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device())
+          .value();
   const hipStream_t s = stream.native_handle();
   std::printf("one rank, device collective path %s (%s)\n",
               std::string(dtl::collective_path_name(ctx.device_collective_path())).c_str(),
@@ -143,9 +144,8 @@ void two_ranks_sharing(const dtl::context& ctx, int runs) {
         if (me == 1) check(hipMemcpy(d + n / 4, h_recv, moved_bytes, hipMemcpyHostToDevice), "hipMemcpy");
       },
       dtl_body);
-  rows.push_back({"redistribute 1 GiB float, half changes owner, 2 ranks sharing the GPU",
-                  moved_bytes / raw_s / 1e9, moved_bytes / dtl_s / 1e9, "GB/s",
-                  "hipMemcpy + MPI_Alltoallv + hipMemcpy of the moved bytes", 0.7});
+  rows.push_back({"redistribute 1 GiB float, half changes owner, 2 ranks sharing the GPU", moved_bytes / raw_s / 1e9,
+                  moved_bytes / dtl_s / 1e9, "GB/s", "hipMemcpy + MPI_Alltoallv + hipMemcpy of the moved bytes", 0.7});
   print_times(ctx, "redistribute vs raw staged MPI_Alltoallv", static_cast<double>(moved_bytes), raw_s, dtl_s);
   check(hipFree(d), "hipFree");
   check(hipHostFree(h), "hipHostFree");

@@ -50,12 +50,14 @@ void one_gpu(const dtl::context& ctx, int runs) {
   // Values that make the sums exact (multiples of 1/4 below 2^53) and the extremes unique.
   check(dtl::for_each_indexed(x, [] __device__(std::size_t i, double& v) { v = 0.25 * static_cast<double>(i % 1024); }),
         "fill x");
-  check(dtl::for_each_indexed(y, [] __device__(std::size_t i, double& v) { v = static_cast<double>(i % 3); }), "fill y");
+  check(dtl::for_each_indexed(y, [] __device__(std::size_t i, double& v) { v = static_cast<double>(i % 3); }),
+        "fill y");
   const std::size_t third = y.global_size() / 3;  // a run-time value: a constexpr one needs no capture
-  check(dtl::for_each_indexed(y, [third] __device__(std::size_t i, double& v) {
-          if (i == third) v = -1.0;
-          if (i == 2 * third) v = 7.0;
-        }),
+  check(dtl::for_each_indexed(y,
+                              [third] __device__(std::size_t i, double& v) {
+                                if (i == third) v = -1.0;
+                                if (i == 2 * third) v = 7.0;
+                              }),
         "mark y");
 
   hipStream_t raw = nullptr;

@@ -43,8 +43,8 @@ const char* vendor() {
 template <class K>
 hipError_t raw_sort_keys(void* temp, std::size_t& bytes, const K* in, K* out, std::size_t n, hipStream_t s) {
 #if defined(__CUDACC__)
-  return hipCUDAErrorTohipError(cub::DeviceRadixSort::SortKeys(temp, bytes, in, out, static_cast<int>(n), 0,
-                                                               int(sizeof(K) * 8), s));
+  return hipCUDAErrorTohipError(
+      cub::DeviceRadixSort::SortKeys(temp, bytes, in, out, static_cast<int>(n), 0, int(sizeof(K) * 8), s));
 #else
   return rocprim::radix_sort_keys(temp, bytes, in, out, n, 0, sizeof(K) * 8, s);
 #endif
@@ -63,12 +63,13 @@ hipError_t raw_sort_pairs(void* temp, std::size_t& bytes, const K* kin, K* kout,
 /// Random keys from a hash of the index (the same on every run).
 template <class K>
 void random_keys(dtl::distributed_vector<K, dtl::device_only_runtime>& v, std::uint64_t seed) {
-  check(dtl::for_each_indexed(v, [seed] __device__(std::size_t i, K& x) {
-          std::uint64_t z = (i + seed) * 0x9e3779b97f4a7c15ull;
-          z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-          z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-          x = static_cast<K>(z ^ (z >> 31));
-        }),
+  check(dtl::for_each_indexed(v,
+                              [seed] __device__(std::size_t i, K & x) {
+                                std::uint64_t z = (i + seed) * 0x9e3779b97f4a7c15ull;
+                                z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+                                z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+                                x = static_cast<K>(z ^ (z >> 31));
+                              }),
         "random keys");
 }
 
@@ -140,8 +141,8 @@ row pairs_row(const dtl::context& ctx, int runs, std::size_t n) {
         copy_device(values.local_data(), src_v.local_data(), local * 4);
       },
       [&] {
-        check(raw_sort_pairs(temp, bytes, src_k.local_data(), out_k.local_data(), src_v.local_data(), out_v.local_data(),
-                             local, s),
+        check(raw_sort_pairs(temp, bytes, src_k.local_data(), out_k.local_data(), src_v.local_data(),
+                             out_v.local_data(), local, s),
               "raw pairs");
         check(hipStreamSynchronize(s), "sync");
       },
@@ -167,7 +168,8 @@ int main(int argc, char** argv) {
     const auto props = dtl::hip::get_device_properties(ctx.device()).value();
     std::printf("sort benchmark: %d rank(s), rank 0 on %s (%s), %s build, median of %d runs\n", ctx.size(),
                 props.name.c_str(), props.arch.c_str(), DTL_BENCH_BUILD, runs);
-    std::printf("device collectives: %s (%s)\n", std::string(dtl::collective_path_name(ctx.device_collective_path())).c_str(),
+    std::printf("device collectives: %s (%s)\n",
+                std::string(dtl::collective_path_name(ctx.device_collective_path())).c_str(),
                 ctx.device_collective_reason().c_str());
   }
   const std::size_t n = std::size_t{1} << 28;
@@ -179,7 +181,8 @@ int main(int argc, char** argv) {
     report(ctx, rows, "sort-1gpu.csv");
   } else {
     // Informational: the exchange's cost over each rank's local sort (no target; keys/s is the figure).
-    rows.push_back(keys_row<std::uint32_t>(ctx, runs, n, "sort 2^28 uint32 over the ranks (raw: local 2^28/p each)", 0.0));
+    rows.push_back(
+        keys_row<std::uint32_t>(ctx, runs, n, "sort 2^28 uint32 over the ranks (raw: local 2^28/p each)", 0.0));
     report(ctx, rows, "sort-" + std::to_string(ctx.size()) + "ranks.csv");
   }
   return 0;

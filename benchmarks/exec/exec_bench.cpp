@@ -33,10 +33,10 @@
 namespace {
 
 using clock_type = std::chrono::steady_clock;
+using dtl::hip::event_poller;
 using dtl::hip::hip_event;
 using dtl::hip::hip_executor;
 using dtl::hip::hip_stream;
-using dtl::hip::event_poller;
 using dtl::hip::stream_flags;
 
 constexpr int pending_ops = 10'000;
@@ -160,7 +160,8 @@ double dtl_submit(hip_executor& exec, event_poller& engine) {
   std::vector<dtl::hip::future<void>> futures;
   futures.reserve(enqueue_batch);
   const auto t0 = clock_type::now();
-  for (int i = 0; i < enqueue_batch; ++i) futures.push_back(exec.submit([](hipStream_t s) { bench_launch_empty(s); }, engine));
+  for (int i = 0; i < enqueue_batch; ++i)
+    futures.push_back(exec.submit([](hipStream_t s) { bench_launch_empty(s); }, engine));
   const double us = micros(clock_type::now() - t0) / enqueue_batch;
   check(dtl::hip::when_all(std::move(futures)).get(std::chrono::seconds(60)), "when_all");
   return us;
@@ -272,7 +273,8 @@ pending_rows measure_pending(std::vector<hip_stream>& streams, event_poller& eng
       gate g;
       for (auto& s : streams) g.close(s.native_handle());
       std::vector<dtl::hip::future<void>> futures(static_cast<std::size_t>(n));
-      const bool held = record_all(n, g, [&](int i) { futures[static_cast<std::size_t>(i)] = engine.enqueue(stream_of(i)); });
+      const bool held =
+          record_all(n, g, [&](int i) { futures[static_cast<std::size_t>(i)] = engine.enqueue(stream_of(i)); });
       if (held) {
         out.dtl_poll = median_of(runs, [&] {
           const auto t0 = clock_type::now();
@@ -385,10 +387,11 @@ int main(int argc, char** argv) {
   rows.push_back({"poll, 10,000 pending host completion sources (per op)", -1.0, measure_host_sources(runs)});
 
   check(hipEventDestroy(raw_event), "hipEventDestroy");
-  std::printf("dtl-hip-exec benchmark on %s (%s), HIP platform %s, %s build, median of %d runs\n",
-              props->name.c_str(), props->arch.c_str(), dtl::hip::platform_name(), DTL_BENCH_BUILD, runs);
-  std::printf("raw HIP: empty-kernel launch + hipGetLastError + hipEventRecord (+ hipEventQuery spin);\n"
-              "         polling = hipEventQuery over every pending event. DTL: the calls named in each row.\n\n");
+  std::printf("dtl-hip-exec benchmark on %s (%s), HIP platform %s, %s build, median of %d runs\n", props->name.c_str(),
+              props->arch.c_str(), dtl::hip::platform_name(), DTL_BENCH_BUILD, runs);
+  std::printf(
+      "raw HIP: empty-kernel launch + hipGetLastError + hipEventRecord (+ hipEventQuery spin);\n"
+      "         polling = hipEventQuery over every pending event. DTL: the calls named in each row.\n\n");
   print_table(rows);
   return 0;
 }

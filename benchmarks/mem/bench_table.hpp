@@ -80,8 +80,10 @@ struct row {
 inline double gbps(std::size_t bytes, double micros) { return static_cast<double>(bytes) / (micros * 1e3); }
 
 inline std::string size_name(std::size_t bytes) {
-  if (bytes >= (std::size_t{1} << 30) && bytes % (std::size_t{1} << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
-  if (bytes >= (std::size_t{1} << 20) && bytes % (std::size_t{1} << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  if (bytes >= (std::size_t{1} << 30) && bytes % (std::size_t{1} << 30) == 0)
+    return std::to_string(bytes >> 30) + " GiB";
+  if (bytes >= (std::size_t{1} << 20) && bytes % (std::size_t{1} << 20) == 0)
+    return std::to_string(bytes >> 20) + " MiB";
   if (bytes >= 1024 && bytes % 1024 == 0) return std::to_string(bytes >> 10) + " KiB";
   return std::to_string(bytes) + " B";
 }
@@ -91,8 +93,8 @@ inline void print_table(const std::vector<row>& rows) {
   for (const row& r : rows) {
     if (r.group != group) {
       group = r.group;
-      std::printf("\n%-58s %8s %5s %10s %10s %8s  %s\n", ("[" + group + "]").c_str(), "size", "unit", "raw HIP",
-                  "DTL", "DTL/raw", "note");
+      std::printf("\n%-58s %8s %5s %10s %10s %8s  %s\n", ("[" + group + "]").c_str(), "size", "unit", "raw HIP", "DTL",
+                  "DTL/raw", "note");
     }
     const std::string size = size_name(r.bytes);
     if (r.raw >= 0.0) {

@@ -121,10 +121,19 @@ void alloc_rows(context& c) {
       const auto raw_or_skip = [&](hipStream_t s) {
         if (has_raw) raw_pair(s);
       };
-      auto same = medians(c.runs, target_us, [&] { raw_or_skip(c.s1); }, [&] { dtl_pair(c.s1); });
+      auto same = medians(
+          c.runs, target_us, [&] { raw_or_skip(c.s1); }, [&] { dtl_pair(c.s1); });
       // Freed on one stream, allocated on the other: per allocate+deallocate pair.
-      auto cross = medians(c.runs, target_us, [&] { raw_or_skip(c.s1); raw_or_skip(c.s2); },
-                           [&] { dtl_pair(c.s1); dtl_pair(c.s2); });
+      auto cross = medians(
+          c.runs, target_us,
+          [&] {
+            raw_or_skip(c.s1);
+            raw_or_skip(c.s2);
+          },
+          [&] {
+            dtl_pair(c.s1);
+            dtl_pair(c.s2);
+          });
       check(hipStreamSynchronize(c.s1), "hipStreamSynchronize");
       check(hipStreamSynchronize(c.s2), "hipStreamSynchronize");
       c.rows.push_back({"alloc", "pool (" + name + ") same stream | " + raw_name, bytes, "us",
@@ -206,24 +215,22 @@ void copy_rows(context& c, buffers& b) {
       c.rows.push_back({"copy", what, bytes, "GB/s", gbps(bytes, us.first), gbps(bytes, us.second), note});
       return gbps(bytes, us.second);
     };
-    const double pinned_h2d = add("H2D pinned | hipMemcpy",
-                                  sync_copy(c, b.device_a, b.pinned_a, bytes, transfer_kind::host_to_device,
-                                            hipMemcpyHostToDevice),
-                                  "");
-    const double pinned_d2h = add("D2H pinned | hipMemcpy",
-                                  sync_copy(c, b.pinned_b, b.device_a, bytes, transfer_kind::device_to_host,
-                                            hipMemcpyDeviceToHost),
-                                  "");
+    const double pinned_h2d =
+        add("H2D pinned | hipMemcpy",
+            sync_copy(c, b.device_a, b.pinned_a, bytes, transfer_kind::host_to_device, hipMemcpyHostToDevice), "");
+    const double pinned_d2h =
+        add("D2H pinned | hipMemcpy",
+            sync_copy(c, b.pinned_b, b.device_a, bytes, transfer_kind::device_to_host, hipMemcpyDeviceToHost), "");
     const bool staged = staging.enabled && bytes >= staging.min_bytes;
     const auto of_pinned = [&](double bw, double pinned) {
-      return std::string(staged ? "staged" : "runtime") + ", " + std::to_string(static_cast<int>(100 * bw / pinned + 0.5)) +
-             "% of pinned";
+      return std::string(staged ? "staged" : "runtime") + ", " +
+             std::to_string(static_cast<int>(100 * bw / pinned + 0.5)) + "% of pinned";
     };
-    const auto h2d = sync_copy(c, b.device_a, b.pageable_a.get(), bytes, transfer_kind::host_to_device,
-                               hipMemcpyHostToDevice);
+    const auto h2d =
+        sync_copy(c, b.device_a, b.pageable_a.get(), bytes, transfer_kind::host_to_device, hipMemcpyHostToDevice);
     add("H2D pageable | hipMemcpy", h2d, of_pinned(gbps(bytes, h2d.second), pinned_h2d));
-    const auto d2h = sync_copy(c, b.pageable_b.get(), b.device_a, bytes, transfer_kind::device_to_host,
-                               hipMemcpyDeviceToHost);
+    const auto d2h =
+        sync_copy(c, b.pageable_b.get(), b.device_a, bytes, transfer_kind::device_to_host, hipMemcpyDeviceToHost);
     add("D2H pageable | hipMemcpy", d2h, of_pinned(gbps(bytes, d2h.second), pinned_d2h));
     add("D2D | hipMemcpy",
         sync_copy(c, b.device_b, b.device_a, bytes, transfer_kind::device_to_device, hipMemcpyDeviceToDevice),
@@ -283,7 +290,8 @@ void latency_rows(context& c, buffers& b) {
                       median(std::move(raw)), median(std::move(dtl)), ""});
   }
 
-  const auto sync = [&](const std::string& what, void* dst, const void* src, transfer_kind kind, hipMemcpyKind raw_kind) {
+  const auto sync = [&](const std::string& what, void* dst, const void* src, transfer_kind kind,
+                        hipMemcpyKind raw_kind) {
     const auto us = sync_copy(c, dst, src, bytes, kind, raw_kind);
     c.rows.push_back({"latency", what, bytes, "us", us.first, us.second, ""});
   };
@@ -373,8 +381,9 @@ int main(int argc, char** argv) {
                              today() + ", median of " + std::to_string(c.runs) + " runs";
   std::printf("%s\n", header.c_str());
   if (!DTL_BENCH_OPTIMISED)
-    std::printf("WARNING: this build is not optimised; its numbers say little. Configure with "
-                "-Dbuildtype=release (or debugoptimized) to measure.\n");
+    std::printf(
+        "WARNING: this build is not optimised; its numbers say little. Configure with "
+        "-Dbuildtype=release (or debugoptimized) to measure.\n");
   std::printf("staging: %s, from %zu bytes, %zu-byte chunks x %u, %u host threads; pool backing for automatic: %s\n",
               staging.enabled ? "on" : "off", staging.min_bytes, staging.chunk_bytes, staging.chunks, staging.threads,
               std::string(dtl::hip::pool_backing_name(dtl::hip::hip_pool_memory_space().backing())).c_str());

@@ -46,7 +46,8 @@ TEST_SUITE("algorithms") {
       REQUIRE(dtl::for_each(Policy{}, a, [](int& x) { x *= 2; }).has_value());
       for (auto& x : ref) x *= 2;
       CHECK(values_of(a) == ref);
-      REQUIRE(dtl::for_each_indexed(Policy{}, b, [](std::size_t i, int& x) { x = static_cast<int>(i % 11); }).has_value());
+      REQUIRE(
+          dtl::for_each_indexed(Policy{}, b, [](std::size_t i, int& x) { x = static_cast<int>(i % 11); }).has_value());
       REQUIRE(dtl::transform(Policy{}, a, b, a, [](int x, int y) { return x - y; }).has_value());
       for (std::size_t i = 0; i < n; ++i) ref[i] -= static_cast<int>(i % 11);
       CHECK(values_of(a) == ref);
@@ -67,9 +68,11 @@ TEST_SUITE("algorithms") {
       const auto N = static_cast<std::int64_t>(n);
       CHECK(dtl::reduce(Policy{}, v, std::int64_t{10}) == 10 + N * (N + 1) / 2);
       CHECK(dtl::try_reduce(Policy{}, v, 0, std::plus<>{}).value() == N * (N + 1) / 2);
-      CHECK(dtl::reduce(Policy{}, v, std::int64_t{1} << 40, dtl::reduce_min<std::int64_t>{}) == (n == 0 ? std::int64_t{1} << 40 : 1));
+      CHECK(dtl::reduce(Policy{}, v, std::int64_t{1} << 40, dtl::reduce_min<std::int64_t>{}) ==
+            (n == 0 ? std::int64_t{1} << 40 : 1));
       CHECK(dtl::reduce(Policy{}, v, 0, dtl::reduce_max<>{}) == N);
-      CHECK(dtl::reduce(Policy{}, v, std::int64_t{0}, dtl::reduce_sum<>{}) == N * (N + 1) / 2);  // upstream's name, native
+      CHECK(dtl::reduce(Policy{}, v, std::int64_t{0}, dtl::reduce_sum<>{}) ==
+            N * (N + 1) / 2);  // upstream's name, native
       const auto r = dtl::distributed_reduce(Policy{}, v, 0, std::plus<>{});
       CHECK(r.has_global);
       CHECK(r.local_value == N * (N + 1) / 2);
@@ -78,8 +81,9 @@ TEST_SUITE("algorithms") {
       CHECK(root.has_global);
       CHECK(root.value() == N * (N + 1) / 2);
       CHECK(dtl::local_reduce(Policy{}, v, 2) == 2 + N * (N + 1) / 2);
-      CHECK(dtl::transform_reduce(Policy{}, v, 0.0, std::plus<>{}, [](std::int64_t x) { return 0.5 * static_cast<double>(x); }) ==
-            doctest::Approx(0.25 * static_cast<double>(N * (N + 1))));
+      CHECK(dtl::transform_reduce(Policy{}, v, 0.0, std::plus<>{}, [](std::int64_t x) {
+              return 0.5 * static_cast<double>(x);
+            }) == doctest::Approx(0.25 * static_cast<double>(N * (N + 1))));
       CHECK(dtl::count_if(Policy{}, v, [](std::int64_t x) { return x % 3 == 0; }) == n / 3);
       CHECK(dtl::count(Policy{}, v, 2) == (n >= 2 ? 1u : 0u));
       // An operator without a native collective (combined after an allgather).
@@ -169,9 +173,10 @@ TEST_SUITE("algorithms") {
     dtl::distributed_vector<int> v(n, ctx);
     REQUIRE(dtl::iota(Policy{}, v, 0).has_value());
     for (const int bad : {0, static_cast<int>(n) - 1}) {
-      CHECK_THROWS_AS(static_cast<void>(dtl::for_each(Policy{}, v, [bad](int& x) {
-                        if (x == bad) throw functor_failure("for_each");
-                      })),
+      CHECK_THROWS_AS(static_cast<void>(dtl::for_each(Policy{}, v,
+                                                      [bad](int& x) {
+                                                        if (x == bad) throw functor_failure("for_each");
+                                                      })),
                       functor_failure);
       const auto throws_at_bad = [bad](int x) {  // in 64 bits: the sum of 2^17 elements overflows an int
         if (x == bad) throw functor_failure("transform_reduce");

@@ -39,9 +39,13 @@ std::size_t sum_over_ranks(const dtl::context& ctx, std::size_t v) {
 }
 
 template <class A>
-concept has_local_view = requires(A& a) { a.local_view(); };
+concept has_local_view = requires(A& a) {
+  a.local_view();
+};
 template <class A>
-concept has_device_view = requires(A& a) { a.device_view(); };
+concept has_device_view = requires(A& a) {
+  a.device_view();
+};
 
 int value_at(std::size_t g) { return static_cast<int>((g * 37 + 11) % 101) - 50; }
 
@@ -95,7 +99,8 @@ void array_checks(const dtl::context& ctx) {
   std::vector<int> ref(N);
   for (std::size_t g = 0; g < N; ++g) ref[g] = value_at(g);
   auto local = a.local_view();
-  for (std::size_t i = 0; i < local.size(); ++i) local[i] = value_at(static_cast<std::size_t>(a.to_global(static_cast<dtl::index_t>(i))));
+  for (std::size_t i = 0; i < local.size(); ++i)
+    local[i] = value_at(static_cast<std::size_t>(a.to_global(static_cast<dtl::index_t>(i))));
   for (std::size_t i = 0; i < a.local_size(); ++i) CHECK(a.local(i) == ref[begin + i]);
   CHECK(a.local_data() == local.data());
   auto all = a.gather(0);
@@ -331,7 +336,8 @@ TEST_SUITE("mpi.array_span") {
     CHECK(s.global_offset() == static_cast<std::size_t>(a.global_offset()));
     CHECK(s.data() == a.local_data());
     const auto tail = s.last(4);  // global elements 7..10
-    for (std::size_t i = 0; i < tail.local_size(); ++i) CHECK(tail[i] == static_cast<int>(7 + tail.global_offset() + i));
+    for (std::size_t i = 0; i < tail.local_size(); ++i)
+      CHECK(tail[i] == static_cast<int>(7 + tail.global_offset() + i));
     CHECK(sum_over_ranks(ctx, tail.local_size()) == 4);
     int raw[] = {10, 20, 30, 40, 50};
     const dtl::distributed_span<int> one(raw, 5, 5);
@@ -365,7 +371,7 @@ TEST_SUITE("mpi.array_span") {
         const auto [b, e] = block_of(n, p, seg.rank);
         CHECK(seg.rank == seen);
         CHECK(seg.global_offset == b);
-        CHECK(seg.size == e - b);  // ours: a value
+        CHECK(seg.size == e - b);    // ours: a value
         CHECK(seg.size() == e - b);  // upstream's: a call
         CHECK(seg.is_local() == (seg.rank == me));
         CHECK(seg.is_remote() == (seg.rank != me));
@@ -434,7 +440,8 @@ TEST_SUITE("mpi.array_span") {
           for (std::size_t i = 0; i < ref.size(); ++i) {
             CHECK(sv[i] == ref[i]);
             CHECK(sv.begin()[static_cast<std::ptrdiff_t>(i)] == ref[i]);
-            CHECK((sv.begin() + static_cast<std::ptrdiff_t>(i)).base_index() == offset + i * static_cast<std::size_t>(stride));
+            CHECK((sv.begin() + static_cast<std::ptrdiff_t>(i)).base_index() ==
+                  offset + i * static_cast<std::size_t>(stride));
           }
           if (!ref.empty()) {
             CHECK(sv.front() == ref.front());
@@ -454,8 +461,7 @@ TEST_SUITE("mpi.array_span") {
       std::vector<int> odd_ref;
       for (std::size_t i = 1; i < before.size(); i += 2) odd_ref.push_back(before[i]);
       std::sort(odd_ref.begin(), odd_ref.end());
-      for (std::size_t i = 0; i < before.size(); ++i)
-        CHECK(local[i] == (i % 2 == 0 ? -before[i] : odd_ref[i / 2]));
+      for (std::size_t i = 0; i < before.size(); ++i) CHECK(local[i] == (i % 2 == 0 ? -before[i] : odd_ref[i / 2]));
       dtl::strided_view deduced(local, 3);  // upstream's spelling, by deduction
       CHECK(deduced.size() == (local.size() + 2) / 3);
     }

@@ -62,7 +62,7 @@ TEST_SUITE("block_partition") {
   }
 
   TEST_CASE("layout moves: every element goes to its owner in the new layout, once") {
-    const std::vector<std::vector<std::size_t>> layouts = {{0, 0, 0}, {3, 3, 4}, {10, 0, 0}, {0, 0, 10},
+    const std::vector<std::vector<std::size_t>> layouts = {{0, 0, 0}, {3, 3, 4},  {10, 0, 0}, {0, 0, 10},
                                                            {1, 8, 1}, {0, 10, 0}, {5, 0, 5}};
     for (const auto& a : layouts) {
       for (const auto& b : layouts) {
@@ -95,8 +95,8 @@ TEST_SUITE("block_partition") {
   }
 
   TEST_CASE("from_sizes: explicit per-rank sizes, empty ranks too; local_range and owner agree") {
-    const std::vector<std::vector<std::size_t>> layouts = {{5}, {0}, {3, 0, 4}, {0, 0, 7}, {7, 0, 0}, {0, 2, 0, 2, 0},
-                                                           {1, 1, 1, 1}, {0, 0}, {10, 1}};
+    const std::vector<std::vector<std::size_t>> layouts = {
+        {5}, {0}, {3, 0, 4}, {0, 0, 7}, {7, 0, 0}, {0, 2, 0, 2, 0}, {1, 1, 1, 1}, {0, 0}, {10, 1}};
     for (const auto& sizes : layouts) {
       const auto p = dtl::block_partition::from_sizes(sizes).value();
       CHECK(p.is_irregular());
@@ -118,7 +118,8 @@ TEST_SUITE("block_partition") {
     }
     CHECK(dtl::block_partition::from_sizes(std::vector<std::size_t>{}).error() == dtl::status_code::invalid_argument);
     const std::size_t huge = ~std::size_t{0};
-    CHECK(dtl::block_partition::from_sizes(std::vector<std::size_t>{huge, 1}).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::block_partition::from_sizes(std::vector<std::size_t>{huge, 1}).error() ==
+          dtl::status_code::invalid_argument);
   }
 
   TEST_CASE("same_layout compares blocks, whichever way the partitions were made") {
@@ -145,8 +146,8 @@ TEST_SUITE("block_partition") {
 
   TEST_CASE("plan_relayout: what stays, what moves and what is new, when the total changes too") {
     // Serial simulation: old blocks hold global indices, the plan builds the new blocks.
-    const std::vector<std::vector<std::size_t>> layouts = {{5, 0, 3}, {0, 0, 8}, {3, 3, 2}, {1, 0, 0}, {0, 0, 0},
-                                                           {6, 6, 6}, {2, 9, 1}};
+    const std::vector<std::vector<std::size_t>> layouts = {{5, 0, 3}, {0, 0, 8}, {3, 3, 2}, {1, 0, 0},
+                                                           {0, 0, 0}, {6, 6, 6}, {2, 9, 1}};
     for (const auto& a : layouts)
       for (const auto& b : layouts) {
         const auto from = dtl::detail::layout_offsets(a), to = dtl::detail::layout_offsets(b);

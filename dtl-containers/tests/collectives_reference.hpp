@@ -14,7 +14,9 @@ using counts = std::vector<std::size_t>;
 
 // Elements rank `from` sends rank `to`: uneven, zero for some pairs, many bytes (pieces under a small
 // DTL_MPI_MESSAGE_LIMIT).
-inline std::size_t count_between(int from, int to) { return static_cast<std::size_t>((from * 7 + to * 3 + 1) % 5) * 37; }
+inline std::size_t count_between(int from, int to) {
+  return static_cast<std::size_t>((from * 7 + to * 3 + 1) % 5) * 37;
+}
 inline std::int64_t value_of(int from, int to, std::size_t i) {
   return std::int64_t{from} * 1'000'000'000 + std::int64_t{to} * 1'000'000 + static_cast<std::int64_t>(i);
 }

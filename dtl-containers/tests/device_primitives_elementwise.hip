@@ -23,7 +23,8 @@ dtl::status iota(T* data, std::size_t n, T first, hipStream_t stream) {
 
 template <class T>
 dtl::status for_each_affine(T* data, std::size_t n, hipStream_t stream) {
-  return gpu::for_each(data, n, [] __device__(T& x) { x = T(2) * x + T(1); }, stream);
+  return gpu::for_each(
+      data, n, [] __device__(T & x) { x = T(2) * x + T(1); }, stream);
 }
 
 template <class T>
@@ -33,7 +34,8 @@ dtl::status for_each_indexed_add(T* data, std::size_t n, std::size_t first_index
 
 template <class T>
 dtl::status transform_affine(const T* in, T* out, std::size_t n, hipStream_t stream) {
-  return gpu::transform(in, out, n, [] __device__(T x) { return T(2) * x + T(1); }, stream);
+  return gpu::transform(
+      in, out, n, [] __device__(T x) { return T(2) * x + T(1); }, stream);
 }
 
 template <class T>

@@ -40,9 +40,9 @@ enum class op_kind {
   host_device_lambda,  // [] __host__ __device__ (T, T) (the larger)
 };
 
-inline constexpr op_kind all_op_kinds[] = {op_kind::std_plus, op_kind::std_plus_any, op_kind::std_multiplies,
-                                           op_kind::min,      op_kind::max,          op_kind::functor,
-                                           op_kind::device_lambda, op_kind::host_device_lambda};
+inline constexpr op_kind all_op_kinds[] = {
+    op_kind::std_plus, op_kind::std_plus_any, op_kind::std_multiplies, op_kind::min,
+    op_kind::max,      op_kind::functor,      op_kind::device_lambda,  op_kind::host_device_lambda};
 
 /// The kinds each type is instantiated with: every kind is covered by some type, and all of them for
 /// every type would cost minutes of nvcc time for little more coverage. Others give not_supported.
@@ -106,13 +106,12 @@ template <class T>
 dtl::status sum_of_squares(const T* in, std::size_t n, T init, T* d_result, device_scratch& scratch,
                            hipStream_t stream);
 /// *d_result = the number of non-zero bytes (transform_reduce into another type).
-dtl::status count_nonzero(const std::uint8_t* in, std::size_t n, unsigned long long* d_result,
-                          device_scratch& scratch, hipStream_t stream);
+dtl::status count_nonzero(const std::uint8_t* in, std::size_t n, unsigned long long* d_result, device_scratch& scratch,
+                          hipStream_t stream);
 
 /// out[i] = in[0] op ... op in[i]; in == out allowed.
 template <class T>
-dtl::status inclusive_scan(const T* in, T* out, std::size_t n, op_kind op, device_scratch& scratch,
-                           hipStream_t stream);
+dtl::status inclusive_scan(const T* in, T* out, std::size_t n, op_kind op, device_scratch& scratch, hipStream_t stream);
 /// out[i] = init op in[0] op ... op in[i - 1]; in == out allowed.
 template <class T>
 dtl::status exclusive_scan(const T* in, T* out, std::size_t n, T init, op_kind op, device_scratch& scratch,

@@ -27,15 +27,15 @@ dtl::status reduce(const T* in, std::size_t n, T init, op_kind op, T* d_result, 
 template <class T>
 dtl::status sum_of_squares(const T* in, std::size_t n, T init, T* d_result, device_scratch& scratch,
                            hipStream_t stream) {
-  return gpu::transform_reduce(in, n, init, std::plus<T>{}, [] __device__(T x) { return x * x; }, d_result,
-                               scratch, stream);
+  return gpu::transform_reduce(
+      in, n, init, std::plus<T>{}, [] __device__(T x) { return x * x; }, d_result, scratch, stream);
 }
 
-dtl::status count_nonzero(const std::uint8_t* in, std::size_t n, unsigned long long* d_result,
-                          device_scratch& scratch, hipStream_t stream) {
+dtl::status count_nonzero(const std::uint8_t* in, std::size_t n, unsigned long long* d_result, device_scratch& scratch,
+                          hipStream_t stream) {
   return gpu::transform_reduce(
-      in, n, 0ull, std::plus<>{}, [] __device__(std::uint8_t x) { return x != 0 ? 1ull : 0ull; }, d_result,
-      scratch, stream);
+      in, n, 0ull, std::plus<>{}, [] __device__(std::uint8_t x) { return x != 0 ? 1ull : 0ull; }, d_result, scratch,
+      stream);
 }
 
 template dtl::status reduce(const float*, std::size_t, float, op_kind, float*, device_scratch&, hipStream_t);

@@ -48,12 +48,9 @@ template dtl::status inclusive_scan(const double*, double*, std::size_t, op_kind
 template dtl::status inclusive_scan(const int*, int*, std::size_t, op_kind, device_scratch&, hipStream_t);
 template dtl::status inclusive_scan(const vec3*, vec3*, std::size_t, op_kind, device_scratch&, hipStream_t);
 
-template dtl::status exclusive_scan(const float*, float*, std::size_t, float, op_kind, device_scratch&,
-                                    hipStream_t);
-template dtl::status exclusive_scan(const double*, double*, std::size_t, double, op_kind, device_scratch&,
-                                    hipStream_t);
+template dtl::status exclusive_scan(const float*, float*, std::size_t, float, op_kind, device_scratch&, hipStream_t);
+template dtl::status exclusive_scan(const double*, double*, std::size_t, double, op_kind, device_scratch&, hipStream_t);
 template dtl::status exclusive_scan(const int*, int*, std::size_t, int, op_kind, device_scratch&, hipStream_t);
-template dtl::status exclusive_scan(const vec3*, vec3*, std::size_t, vec3, op_kind, device_scratch&,
-                                    hipStream_t);
+template dtl::status exclusive_scan(const vec3*, vec3*, std::size_t, vec3, op_kind, device_scratch&, hipStream_t);
 
 }  // namespace prim_test

@@ -12,8 +12,7 @@ TEST_SUITE("device_scratch") {
     dtl::detail::gpu::device_scratch scratch(count + 3, nullptr);
     const auto temp = scratch.reserve(100);
     REQUIRE(temp.has_error());
-    CHECK(temp.error() ==
-          (count == 0 ? dtl::status_code::backend_not_available : dtl::status_code::invalid_argument));
+    CHECK(temp.error() == (count == 0 ? dtl::status_code::backend_not_available : dtl::status_code::invalid_argument));
     CHECK(scratch.result_slot(8).has_error());
     CHECK(scratch.capacity() == 0);
     CHECK(scratch.release().ok());  // nothing to free

@@ -18,8 +18,8 @@ namespace algorithm_checks {
 
 // Under compute-sanitizer (scripts/gpu-check), which runs kernels far slower, the largest size is left out.
 inline const std::vector<std::size_t> sizes = test_support::under_sanitizer()
-                                           ? std::vector<std::size_t>{0, 1, 2, 3, 255, 257}
-                                           : std::vector<std::size_t>{0, 1, 2, 3, 255, 257, 1000003};
+                                                  ? std::vector<std::size_t>{0, 1, 2, 3, 255, 257}
+                                                  : std::vector<std::size_t>{0, 1, 2, 3, 255, 257, 1000003};
 
 /// Runs `policy` and gets the outcome: waits for futures, and for on_stream work.
 template <class Outcome>
@@ -55,17 +55,20 @@ void elementwise(const dtl::context& ctx, Policy policy, dtl::hip::hip_stream* s
     REQUIRE(settle(dtl::for_each(policy, a, [] __device__(float& x) { x = 2 * x; }), stream).has_value());
     for (auto& x : ref) x *= 2;
     CHECK(host_copy(a) == ref);
-    REQUIRE(settle(dtl::for_each_indexed(policy, b, [] __device__(std::size_t i, float& x) {
-                     x = static_cast<float>(i % 7);
-                   }), stream).has_value());
-    REQUIRE(settle(dtl::transform(policy, a, b, a, [] __device__(float x, float y) { return x - y; }), stream).has_value());
+    REQUIRE(settle(dtl::for_each_indexed(policy, b,
+                                         [] __device__(std::size_t i, float& x) { x = static_cast<float>(i % 7); }),
+                   stream)
+                .has_value());
+    REQUIRE(
+        settle(dtl::transform(policy, a, b, a, [] __device__(float x, float y) { return x - y; }), stream).has_value());
     for (std::size_t i = 0; i < n; ++i) ref[i] -= static_cast<float>(i % 7);
     CHECK(host_copy(a) == ref);
     REQUIRE(settle(dtl::transform(policy, a, b, [] __host__ __device__(float x) { return 0.5f * x + 1.0f; }), stream)
                 .has_value());
     for (auto& x : ref) x = 0.5f * x + 1.0f;
     CHECK(host_copy(b) == ref);
-    REQUIRE(settle(dtl::transform(policy, b, b, [] __device__(float x) { return x + 1.0f; }), stream).has_value());  // in place
+    REQUIRE(settle(dtl::transform(policy, b, b, [] __device__(float x) { return x + 1.0f; }), stream)
+                .has_value());  // in place
     for (auto& x : ref) x += 1.0f;
     CHECK(host_copy(b) == ref);
     dtl::distributed_vector<float, P> c(n, ctx);
@@ -93,9 +96,10 @@ void reductions(const dtl::context& ctx, Policy policy, dtl::hip::hip_stream* st
       for (std::int64_t i = 2; i <= N; ++i) factorial *= i;
       CHECK(settle(dtl::try_reduce(policy, v, std::int64_t{2}, std::multiplies<>{}), stream).value() == 2 * factorial);
     }
-    const auto user = settle(dtl::try_reduce(policy, v, std::int64_t{5},
-                                             [] __host__ __device__(std::int64_t a, std::int64_t b) { return a > b ? a : b; }),
-                             stream);
+    const auto user =
+        settle(dtl::try_reduce(policy, v, std::int64_t{5},
+                               [] __host__ __device__(std::int64_t a, std::int64_t b) { return a > b ? a : b; }),
+               stream);
     CHECK(user.value() == std::max<std::int64_t>(5, N));
     const auto both = settle(dtl::try_distributed_reduce(policy, v, std::int64_t{0}, std::plus<>{}), stream).value();
     CHECK(both.has_global);
@@ -109,9 +113,10 @@ void reductions(const dtl::context& ctx, Policy policy, dtl::hip::hip_stream* st
     CHECK(settle(dtl::try_count_if(policy, v, [] __device__(std::int64_t x) { return x % 3 == 0; }), stream).value() ==
           n / 3);
     dtl::distributed_vector<std::uint32_t, P> bits(n, ctx);
-    REQUIRE(settle(dtl::for_each_indexed(policy, bits, [] __device__(std::size_t i, std::uint32_t& x) {
-                     x = 1u << (i % 17);
-                   }), stream).has_value());
+    REQUIRE(settle(dtl::for_each_indexed(policy, bits,
+                                         [] __device__(std::size_t i, std::uint32_t & x) { x = 1u << (i % 17); }),
+                   stream)
+                .has_value());
     CHECK(settle(dtl::try_reduce(policy, bits, std::uint32_t{1u << 30}, bit_or{}), stream).value() ==
           ((1u << 30) | (n >= 17 ? 0x1FFFFu : (1u << n) - 1u)));
   }
@@ -139,10 +144,24 @@ void scans(const dtl::context& ctx, Policy policy, dtl::hip::hip_stream* stream)
 
 template <class P>
 void every_policy(const dtl::context& ctx) {
-  dtl::hip::hip_stream stream = dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device()).value();
-  SUBCASE("seq") { elementwise<P>(ctx, dtl::seq{}, nullptr); reductions<P>(ctx, dtl::seq{}, nullptr); scans<P>(ctx, dtl::seq{}, nullptr); }
-  SUBCASE("par") { elementwise<P>(ctx, dtl::par{}, nullptr); reductions<P>(ctx, dtl::par{}, nullptr); scans<P>(ctx, dtl::par{}, nullptr); }
-  SUBCASE("async") { elementwise<P>(ctx, dtl::async{}, nullptr); reductions<P>(ctx, dtl::async{}, nullptr); scans<P>(ctx, dtl::async{}, nullptr); }
+  dtl::hip::hip_stream stream =
+      dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device())
+          .value();
+  SUBCASE("seq") {
+    elementwise<P>(ctx, dtl::seq{}, nullptr);
+    reductions<P>(ctx, dtl::seq{}, nullptr);
+    scans<P>(ctx, dtl::seq{}, nullptr);
+  }
+  SUBCASE("par") {
+    elementwise<P>(ctx, dtl::par{}, nullptr);
+    reductions<P>(ctx, dtl::par{}, nullptr);
+    scans<P>(ctx, dtl::par{}, nullptr);
+  }
+  SUBCASE("async") {
+    elementwise<P>(ctx, dtl::async{}, nullptr);
+    reductions<P>(ctx, dtl::async{}, nullptr);
+    scans<P>(ctx, dtl::async{}, nullptr);
+  }
   SUBCASE("on_stream") {
     elementwise<P>(ctx, dtl::on_stream{stream}, &stream);
     reductions<P>(ctx, dtl::on_stream{stream}, &stream);

@@ -19,4 +19,3 @@ TEST_SUITE("gpu.large") {
     CHECK(dtl::count_if(v, [] __device__(float x) { return x == 1.0f; }) == n);
   }
 }
-

@@ -50,19 +50,25 @@ void array_on_device(const dtl::context& ctx) {
   REQUIRE(dtl::fill(a, 1.5f).has_value());
   CHECK(dtl::reduce(a, 0.0f) == 1.5f * static_cast<float>(N));
   REQUIRE(dtl::iota(a, 0.0f).has_value());
-  REQUIRE(dtl::transform(a, a, [] __device__(float x) { return static_cast<float>(static_cast<int>(x) % 97) - 40.0f; }).has_value());
+  REQUIRE(dtl::transform(a, a, [] __device__(float x) {
+            return static_cast<float>(static_cast<int>(x) % 97) - 40.0f;
+          }).has_value());
   std::vector<float> ref(N);
   for (std::size_t g = 0; g < ref.size(); ++g) ref[g] = static_cast<float>(static_cast<int>(g) % 97) - 40.0f;
-  if (root) CHECK(all_of_array(a) == ref);
-  else static_cast<void>(all_of_array(a));
+  if (root)
+    CHECK(all_of_array(a) == ref);
+  else
+    static_cast<void>(all_of_array(a));
   CHECK(dtl::reduce(a, 0.0f) == std::accumulate(ref.begin(), ref.end(), 0.0f));
   CHECK(dtl::count_if(a, [] __device__(float x) { return x < 0.0f; }) ==
         static_cast<std::size_t>(std::count_if(ref.begin(), ref.end(), [](float x) { return x < 0.0f; })));
   REQUIRE(dtl::sort(a).has_value());
   CHECK(dtl::is_sorted(a));
   std::sort(ref.begin(), ref.end());
-  if (root) CHECK(all_of_array(a) == ref);
-  else static_cast<void>(all_of_array(a));
+  if (root)
+    CHECK(all_of_array(a) == ref);
+  else
+    static_cast<void>(all_of_array(a));
 
   // A span over the array, captured by value in a device lambda: out[g] = 2 * a[g].
   const dtl::distributed_span<const float> s = dtl::make_distributed_span(static_cast<const array&>(a));
@@ -70,8 +76,9 @@ void array_on_device(const dtl::context& ctx) {
   CHECK(s.size() == N);
   CHECK(s.global_offset() == static_cast<std::size_t>(a.global_offset()));
   dtl::distributed_vector<float, P> out(N, ctx);
-  REQUIRE(dtl::for_each_indexed(out, [s] __device__(std::size_t g, float& x) { x = 2.0f * s[g - s.global_offset()]; })
-              .has_value());
+  REQUIRE(dtl::for_each_indexed(out, [s] __device__(std::size_t g, float& x) {
+            x = 2.0f * s[g - s.global_offset()];
+          }).has_value());
   std::vector<float> doubled = ref;
   for (float& x : doubled) x *= 2.0f;
   auto out_all = out.gather(0);
@@ -86,8 +93,10 @@ void array_on_device(const dtl::context& ctx) {
   if (tail.local_size() != 0) CHECK(tail.data() == a.local_data() + (lo - begin));
   // Arrays and vectors of one layout meet; the local segment is the device block.
   REQUIRE(dtl::transform(a, out, a, [] __device__(float x, float y) { return y - x; }).has_value());
-  if (root) CHECK(all_of_array(a) == ref);
-  else static_cast<void>(all_of_array(a));
+  if (root)
+    CHECK(all_of_array(a) == ref);
+  else
+    static_cast<void>(all_of_array(a));
   CHECK(a.segmented_view().local_segment().data == a.local_data());
   // (value, ctx) on the device.
   array b(4.0f, ctx);

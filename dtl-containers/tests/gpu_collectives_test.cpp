@@ -48,15 +48,15 @@ class device_buffer {
   T* get() const noexcept { return data_; }
   void copy_in(const std::vector<T>& from) {
     REQUIRE(from.size() == count_);
-    REQUIRE(dtl::hip::hip_memory_transfer::copy(data_, from.data(), count_ * sizeof(T),
-                                                dtl::transfer_kind::host_to_device)
-                .has_value());
+    REQUIRE(
+        dtl::hip::hip_memory_transfer::copy(data_, from.data(), count_ * sizeof(T), dtl::transfer_kind::host_to_device)
+            .has_value());
   }
   std::vector<T> read() const {
     std::vector<T> out(count_);
-    REQUIRE(dtl::hip::hip_memory_transfer::copy(out.data(), data_, count_ * sizeof(T),
-                                                dtl::transfer_kind::device_to_host)
-                .has_value());
+    REQUIRE(
+        dtl::hip::hip_memory_transfer::copy(out.data(), data_, count_ * sizeof(T), dtl::transfer_kind::device_to_host)
+            .has_value());
     return out;
   }
 
@@ -101,7 +101,8 @@ TEST_SUITE("gpu.collectives") {
   TEST_CASE("the path") {
     const auto ctx = test_support::world();
     if (ctx.rank() == 0)
-      std::printf("device collectives: %s (%s)\n", std::string(dtl::collective_path_name(ctx.device_collective_path())).c_str(),
+      std::printf("device collectives: %s (%s)\n",
+                  std::string(dtl::collective_path_name(ctx.device_collective_path())).c_str(),
                   ctx.device_collective_reason().c_str());
     CHECK(ctx.has_device());
   }
@@ -137,7 +138,8 @@ TEST_SUITE("gpu.collectives") {
     std::vector<std::int32_t> host(n * each), expected(n * each);
     for (std::size_t q = 0; q < n; ++q)
       for (std::size_t i = 0; i < each; ++i) {
-        host[q * each + i] = static_cast<std::int32_t>(static_cast<std::size_t>(me) * 10'000'000 + q * 1'000'000 + i % 1000);
+        host[q * each + i] =
+            static_cast<std::int32_t>(static_cast<std::size_t>(me) * 10'000'000 + q * 1'000'000 + i % 1000);
         expected[q * each + i] =
             static_cast<std::int32_t>(q * 10'000'000 + static_cast<std::size_t>(me) * 1'000'000 + i % 1000);
       }
@@ -185,7 +187,8 @@ TEST_SUITE("gpu.collectives") {
     std::vector<float> part(each), whole(n * each);
     for (std::size_t i = 0; i < each; ++i) part[i] = static_cast<float>(me) + 0.5f * static_cast<float>(i % 7);
     for (std::size_t q = 0; q < n; ++q)
-      for (std::size_t i = 0; i < each; ++i) whole[q * each + i] = static_cast<float>(q) + 0.5f * static_cast<float>(i % 7);
+      for (std::size_t i = 0; i < each; ++i)
+        whole[q * each + i] = static_cast<float>(q) + 0.5f * static_cast<float>(i % 7);
     device_buffer<float> d_part(ctx.device(), part);
     device_buffer<float> d_whole(ctx.device(), std::vector<float>(n * each, -1.0f));
     REQUIRE(ctx.gather(d_part.get(), d_whole.get(), each, root).has_value());
@@ -224,12 +227,13 @@ TEST_SUITE("gpu.collectives") {
     recv.copy_in(std::vector<std::int64_t>(n * each, untouched));
     REQUIRE(ctx.gatherv(silent ? nullptr : send.get(), silent ? 0 : each, recv.get(), root_sizes, displs, root)
                 .has_value());
-    if (me == root && !silent) CHECK(recv.read() == [&] {
-      std::vector<std::int64_t> all(n * each, untouched);
-      for (std::size_t q = 1; q < n; ++q)
-        std::fill_n(all.begin() + static_cast<std::ptrdiff_t>(q * each), each, static_cast<std::int64_t>(q));
-      return all;
-    }());
+    if (me == root && !silent)
+      CHECK(recv.read() == [&] {
+        std::vector<std::int64_t> all(n * each, untouched);
+        for (std::size_t q = 1; q < n; ++q)
+          std::fill_n(all.begin() + static_cast<std::ptrdiff_t>(q * each), each, static_cast<std::int64_t>(q));
+        return all;
+      }());
     CHECK(ctx.allreduce_value(1, dtl::reduce_op::sum).value() == p);
   }
 
@@ -250,7 +254,8 @@ TEST_SUITE("gpu.collectives") {
     if (me == p - 1) recv_counts[0] = 2;
     same_everywhere(ctx.alltoallv(send.get(), ones, at, recv.get(), recv_counts, at));
     auto stream = stream_of(ctx);
-    same_everywhere(ctx.alltoallv(send.get(), ones, at, recv.get(), recv_counts, at, stream).get(std::chrono::seconds(60)));
+    same_everywhere(
+        ctx.alltoallv(send.get(), ones, at, recv.get(), recv_counts, at, stream).get(std::chrono::seconds(60)));
     // A host buffer with a device buffer.
     std::vector<int> host(4 * n);
     same_everywhere(ctx.alltoall(me == 0 ? host.data() : send.get(), recv.get(), 1));

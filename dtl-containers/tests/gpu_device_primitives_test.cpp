@@ -347,9 +347,8 @@ TEST_SUITE("gpu.primitives") {
     gpu_context ctx;
     for_each_kind_and_size<T>([&](op_kind kind, std::size_t n) {
       const std::vector<T> in = values<T>(n, kind);
-      check_scan(ctx, in, inclusive_reference(in, kind), [&](const T* from, T* to) {
-        return inclusive_scan(from, to, n, kind, ctx.scratch, ctx.stream);
-      });
+      check_scan(ctx, in, inclusive_reference(in, kind),
+                 [&](const T* from, T* to) { return inclusive_scan(from, to, n, kind, ctx.scratch, ctx.stream); });
     });
   }
 

@@ -31,8 +31,9 @@ void futures_on(const dtl::context& ctx) {
 
     dtl::distributed_vector<float, P> w(n, ctx);
     REQUIRE(dtl::async_transform(v, w, [] __device__(float x) { return x + 1; }).get_result().has_value());
-    auto all = dtl::when_all(dtl::async_reduce(w, 0.0f), dtl::async_reduce(w, 0.0f, dtl::reduce_max<float>{}),
-                             dtl::async_transform_reduce(w, 0.0, std::plus<>{}, [] __device__(float x) { return double(x) * x; }));
+    auto all = dtl::when_all(
+        dtl::async_reduce(w, 0.0f), dtl::async_reduce(w, 0.0f, dtl::reduce_max<float>{}),
+        dtl::async_transform_reduce(w, 0.0, std::plus<>{}, [] __device__(float x) { return double(x) * x; }));
     auto [total, largest, squares] = all.get();
     CHECK(total == doctest::Approx(3.0 * static_cast<double>(n)));
     CHECK(largest == (n == 0 ? 0.0f : 3.0f));

@@ -25,14 +25,16 @@ std::vector<double> with_ghosts(const vec& v) {
   std::vector<double> all(v.local_size_with_ghosts());
   if (!all.empty())
     REQUIRE(dtl::hip::hip_memory_transfer::copy(all.data(), v.local_data_with_ghosts(), all.size() * sizeof(double),
-                                                dtl::transfer_kind::device_to_host).has_value());
+                                                dtl::transfer_kind::device_to_host)
+                .has_value());
   return all;
 }
 
 void set_with_ghosts(vec& v, const std::vector<double>& all) {
   if (!all.empty())
     REQUIRE(dtl::hip::hip_memory_transfer::copy(v.local_data_with_ghosts(), all.data(), all.size() * sizeof(double),
-                                                dtl::transfer_kind::host_to_device).has_value());
+                                                dtl::transfer_kind::host_to_device)
+                .has_value());
 }
 
 void fill_owned(vec& v) {
@@ -61,8 +63,9 @@ void check_ghosts(const vec& v) {
 TEST_SUITE("gpu.halo") {
   TEST_CASE("exchange: blocking, split and on a stream") {
     const auto ctx = test_support::world();
-    auto stream = dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal,
-                                               ctx.device()).value();
+    auto stream =
+        dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device())
+            .value();
     for (const std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{1000003}})
       for (std::size_t w = 1; w <= 3; ++w)
         for (const bool periodic : {false, true}) {
@@ -89,7 +92,10 @@ TEST_SUITE("gpu.halo") {
           check_ghosts(v);
           set_with_ghosts(v, std::vector<double>(v.local_size_with_ghosts(), 0.0));
           fill_owned(v);
-          REQUIRE(v.halo().exchange(dtl::hip::stream_ref(stream.native_handle())).get(std::chrono::seconds(60)).has_value());
+          REQUIRE(v.halo()
+                      .exchange(dtl::hip::stream_ref(stream.native_handle()))
+                      .get(std::chrono::seconds(60))
+                      .has_value());
           check_ghosts(v);
         }
   }
@@ -155,9 +161,11 @@ TEST_SUITE("gpu.halo") {
     if (m >= g) REQUIRE(dtl::stencil_transform(u, out, op, dtl::index_range{0, g}).has_value());
     if (m >= 2 * g) REQUIRE(dtl::stencil_transform(u, out, op, dtl::index_range{m - g, m}).has_value());
     check_out();
-    auto stream = dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::high,
-                                               ctx.device()).value();
-    REQUIRE(dtl::stencil_transform(dtl::on_stream(dtl::hip::stream_ref(stream.native_handle())), u, out, op).has_value());
+    auto stream =
+        dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::high, ctx.device())
+            .value();
+    REQUIRE(
+        dtl::stencil_transform(dtl::on_stream(dtl::hip::stream_ref(stream.native_handle())), u, out, op).has_value());
     REQUIRE(stream.synchronize().has_value());
     check_out();
   }

@@ -36,7 +36,8 @@ TEST_SUITE("gpu.mpi") {
   TEST_CASE("the path and why") {
     const auto ctx = test_support::world();
     if (ctx.rank() == 0)
-      std::printf("device collectives: %s (%s)\n", std::string(dtl::collective_path_name(ctx.device_collective_path())).c_str(),
+      std::printf("device collectives: %s (%s)\n",
+                  std::string(dtl::collective_path_name(ctx.device_collective_path())).c_str(),
                   ctx.device_collective_reason().c_str());
     CHECK(ctx.has_device());
   }
@@ -45,32 +46,38 @@ TEST_SUITE("gpu.mpi") {
     const auto ctx = test_support::world();
     const int p = ctx.size(), r = ctx.rank();
     const std::size_t n = (std::size_t{1} << 20) + 3;
-    dtl::distributed_vector<float, dtl::device_only_runtime> send(n * static_cast<std::size_t>(p), static_cast<float>(r + 1), ctx);
+    dtl::distributed_vector<float, dtl::device_only_runtime> send(n * static_cast<std::size_t>(p),
+                                                                  static_cast<float>(r + 1), ctx);
     float* d = send.local_data();  // n elements of this rank
     REQUIRE(ctx.allreduce(d, d, n, dtl::reduce_op::sum).has_value());
     std::vector<float> host(n);
-    REQUIRE(dtl::hip::hip_memory_transfer::copy(host.data(), d, n * sizeof(float), dtl::transfer_kind::device_to_host).has_value());
+    REQUIRE(dtl::hip::hip_memory_transfer::copy(host.data(), d, n * sizeof(float), dtl::transfer_kind::device_to_host)
+                .has_value());
     CHECK(host[0] == static_cast<float>(p * (p + 1) / 2));
     CHECK(host[n - 1] == static_cast<float>(p * (p + 1) / 2));
-    auto stream = dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device()).value();
+    auto stream =
+        dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device())
+            .value();
     REQUIRE(ctx.allreduce(d, d, n, dtl::reduce_op::max, stream).get(std::chrono::seconds(60)).has_value());
     REQUIRE(ctx.broadcast(d, n, p - 1, stream).get(std::chrono::seconds(60)).has_value());
     REQUIRE(stream.synchronize().has_value());
-    REQUIRE(dtl::hip::hip_memory_transfer::copy(host.data(), d, n * sizeof(float), dtl::transfer_kind::device_to_host).has_value());
+    REQUIRE(dtl::hip::hip_memory_transfer::copy(host.data(), d, n * sizeof(float), dtl::transfer_kind::device_to_host)
+                .has_value());
     CHECK(host[n / 2] == static_cast<float>(p * (p + 1) / 2));
     dtl::distributed_vector<int, dtl::device_only_runtime> ranks(static_cast<std::size_t>(p), r, ctx);
     dtl::distributed_vector<int, dtl::device_only_runtime> gathered(static_cast<std::size_t>(p * p), ctx);
     REQUIRE(ctx.allgather(ranks.local_data(), gathered.local_data(), 1).has_value());
     std::vector<int> g(static_cast<std::size_t>(p));
     REQUIRE(dtl::hip::hip_memory_transfer::copy(g.data(), gathered.local_data(), g.size() * sizeof(int),
-                                                dtl::transfer_kind::device_to_host).has_value());
+                                                dtl::transfer_kind::device_to_host)
+                .has_value());
     for (int q = 0; q < p; ++q) CHECK(g[static_cast<std::size_t>(q)] == q);
   }
 
   TEST_CASE("algorithms over the ranks against a sequential reference") {
     const auto ctx = test_support::world();
-    for (const std::size_t n : {std::size_t{0}, std::size_t{1}, static_cast<std::size_t>(ctx.size() - 1),
-                                std::size_t{1000003}}) {
+    for (const std::size_t n :
+         {std::size_t{0}, std::size_t{1}, static_cast<std::size_t>(ctx.size() - 1), std::size_t{1000003}}) {
       CAPTURE(n);
       dtl::distributed_vector<std::int64_t, dtl::device_only_runtime> v(n, ctx), w(n, ctx);
       REQUIRE(dtl::iota(v, 1).has_value());
@@ -81,8 +88,12 @@ TEST_SUITE("gpu.mpi") {
       CHECK(dtl::reduce(v, std::int64_t{3}) == 3 + N * (N + 1) / 2);
       CHECK(dtl::reduce(dtl::async{}, v, std::int64_t{0}).get(std::chrono::seconds(60)).value() == N * (N + 1) / 2);
       CHECK(dtl::reduce(v, std::int64_t{0}, dtl::reduce_max<std::int64_t>{}) == N);
-      CHECK(dtl::reduce(v, std::int64_t{-1}, [] __host__ __device__(std::int64_t a, std::int64_t b) { return a ^ b; }) ==
-            [&] { std::int64_t x = -1; for (auto e : ref) x ^= e; return x; }());
+      CHECK(dtl::reduce(v, std::int64_t{-1},
+                        [] __host__ __device__(std::int64_t a, std::int64_t b) { return a ^ b; }) == [&] {
+        std::int64_t x = -1;
+        for (auto e : ref) x ^= e;
+        return x;
+      }());
       const auto rooted = dtl::reduce_to_root(v, std::int64_t{0}, std::plus<>{}, ctx.size() - 1);
       CHECK(rooted.has_global == (ctx.rank() == ctx.size() - 1));
       if (rooted.has_global) CHECK(rooted.global_value == N * (N + 1) / 2);
@@ -131,7 +142,10 @@ TEST_SUITE("gpu.mpi") {
     const std::string saved = before != nullptr ? before : "";
     if (test_support::environment()->rank() == 1) setenv("DTL_COLLECTIVES", "sometimes", 1);
     auto made = test_support::environment()->try_make_world_context();
-    if (before != nullptr) setenv("DTL_COLLECTIVES", saved.c_str(), 1); else unsetenv("DTL_COLLECTIVES");
+    if (before != nullptr)
+      setenv("DTL_COLLECTIVES", saved.c_str(), 1);
+    else
+      unsetenv("DTL_COLLECTIVES");
     REQUIRE_FALSE(made.has_value());
     CHECK(std::string(made.error().message()).find("DTL_COLLECTIVES=sometimes") != std::string::npos);
     const auto ctx = test_support::world();  // the environment itself is fine
@@ -142,13 +156,16 @@ TEST_SUITE("gpu.mpi") {
     const auto ctx = test_support::world();
     if (ctx.size() < 2) return;
     dtl::distributed_vector<float, dtl::device_only_runtime> v(static_cast<std::size_t>(ctx.size()) * 8, 1.0f, ctx);
-    auto stream = dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal,
-                                               ctx.device()).value();
+    auto stream =
+        dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device())
+            .value();
     // Rank 0 reduces 8 elements, the others 4: every rank gets invalid_argument, nobody waits in RCCL/NCCL.
     auto done = ctx.allreduce(v.local_data(), v.local_data(), ctx.rank() == 0 ? 8 : 4, dtl::reduce_op::sum, stream);
     const auto r = done.get(std::chrono::seconds(60));
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error() == dtl::status_code::invalid_argument);
-    CHECK(ctx.allreduce(v.local_data(), v.local_data(), 8, dtl::reduce_op::sum, stream).get(std::chrono::seconds(60)).has_value());
+    CHECK(ctx.allreduce(v.local_data(), v.local_data(), 8, dtl::reduce_op::sum, stream)
+              .get(std::chrono::seconds(60))
+              .has_value());
   }
 }

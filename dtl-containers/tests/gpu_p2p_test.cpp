@@ -37,11 +37,13 @@ class device_buffer {
   [[nodiscard]] std::int32_t* get() const noexcept { return data_; }
   [[nodiscard]] std::size_t bytes() const noexcept { return n_ * sizeof(std::int32_t); }
   void put(const std::vector<std::int32_t>& host) {
-    REQUIRE(dtl::hip::hip_memory_transfer::copy(data_, host.data(), bytes(), dtl::transfer_kind::host_to_device).has_value());
+    REQUIRE(dtl::hip::hip_memory_transfer::copy(data_, host.data(), bytes(), dtl::transfer_kind::host_to_device)
+                .has_value());
   }
   [[nodiscard]] std::vector<std::int32_t> read() const {
     std::vector<std::int32_t> host(n_);
-    REQUIRE(dtl::hip::hip_memory_transfer::copy(host.data(), data_, bytes(), dtl::transfer_kind::device_to_host).has_value());
+    REQUIRE(dtl::hip::hip_memory_transfer::copy(host.data(), data_, bytes(), dtl::transfer_kind::device_to_host)
+                .has_value());
     return host;
   }
 
@@ -68,7 +70,8 @@ TEST_SUITE("gpu.p2p") {
     const auto ctx = test_support::world();
     REQUIRE(ctx.has_device());
     if (ctx.rank() == 0)
-      std::printf("device collectives: %s (%s)\n", std::string(dtl::collective_path_name(ctx.device_collective_path())).c_str(),
+      std::printf("device collectives: %s (%s)\n",
+                  std::string(dtl::collective_path_name(ctx.device_collective_path())).c_str(),
                   ctx.device_collective_reason().c_str());
     first_device_collective(ctx);
     const int p = ctx.size(), r = ctx.rank(), right = (r + 1) % p, left = (r + p - 1) % p;
@@ -88,9 +91,13 @@ TEST_SUITE("gpu.p2p") {
     CHECK(in.read() == message(left, r, 1, n));
 
     // Stream-ordered: the payload is written on the stream before the call, read after it.
-    auto stream = dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device()).value();
+    auto stream =
+        dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device())
+            .value();
     const auto next = message(r, right, 3, n);
-    REQUIRE(dtl::hip::hip_memory_transfer::copy_async(out.get(), next.data(), out.bytes(), dtl::transfer_kind::host_to_device, stream).has_value());
+    REQUIRE(dtl::hip::hip_memory_transfer::copy_async(out.get(), next.data(), out.bytes(),
+                                                      dtl::transfer_kind::host_to_device, stream)
+                .has_value());
     REQUIRE(ctx.sendrecv(out.get(), n, right, in.get(), n, left, 3, stream).get(std::chrono::seconds(60)).has_value());
     REQUIRE(stream.synchronize().has_value());
     CHECK(in.read() == message(left, r, 3, n));
@@ -114,7 +121,9 @@ TEST_SUITE("gpu.p2p") {
     }
     const int peer = r ^ 1;
     if (peer >= ctx.size()) return;
-    auto stream = dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device()).value();
+    auto stream =
+        dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device())
+            .value();
     if (r % 2 == 0) {
       buf.put(message(r, peer, 4, n));
       REQUIRE(ctx.send(buf.get(), n, peer, 4).has_value());

@@ -70,14 +70,17 @@ void searches(const dtl::context& ctx, Policy policy, dtl::hip::hip_stream* stre
   for (const std::size_t n : algorithm_checks::sizes) {
     CAPTURE(n);
     std::vector<int> ref;
-    auto v = vector_of<int, P>(ctx, n, [](std::size_t g) { return static_cast<int>(g % 7); }, ref);
+    auto v = vector_of<int, P>(
+        ctx, n, [](std::size_t g) { return static_cast<int>(g % 7); }, ref);
     for (const int target : {0, 3, 6, 7}) {
       CAPTURE(target);
-      check_found(v, ref, std::find(ref.begin(), ref.end(), target), settle(dtl::try_find(policy, v, target), stream).value());
+      check_found(v, ref, std::find(ref.begin(), ref.end(), target),
+                  settle(dtl::try_find(policy, v, target), stream).value());
     }
     auto big = [] __device__(int x) { return x > 4; };
     auto host_big = [](int x) { return x > 4; };
-    check_found(v, ref, std::find_if(ref.begin(), ref.end(), host_big), settle(dtl::try_find_if(policy, v, big), stream).value());
+    check_found(v, ref, std::find_if(ref.begin(), ref.end(), host_big),
+                settle(dtl::try_find_if(policy, v, big), stream).value());
     check_found(v, ref, std::find_if_not(ref.begin(), ref.end(), [](int x) { return x < 2; }),
                 settle(dtl::try_find_if_not(policy, v, [] __device__(int x) { return x < 2; }), stream).value());
     CHECK(settle(dtl::try_any_of(policy, v, big), stream).value() == std::any_of(ref.begin(), ref.end(), host_big));
@@ -89,8 +92,10 @@ void searches(const dtl::context& ctx, Policy policy, dtl::hip::hip_stream* stre
     const std::size_t boundary = static_cast<std::size_t>(
         ctx.allreduce_value(static_cast<std::uint64_t>(v.local_size() > 0 ? v.global_offset() : 0), dtl::reduce_op::max)
             .value());
-    auto marked = vector_of<int, P>(ctx, n, [&](std::size_t g) { return g == boundary || g == n - 1 ? 9 : 0; }, ref);
-    check_found(marked, ref, std::find(ref.begin(), ref.end(), 9), settle(dtl::try_find(policy, marked, 9), stream).value());
+    auto marked = vector_of<int, P>(
+        ctx, n, [&](std::size_t g) { return g == boundary || g == n - 1 ? 9 : 0; }, ref);
+    check_found(marked, ref, std::find(ref.begin(), ref.end(), 9),
+                settle(dtl::try_find(policy, marked, 9), stream).value());
   }
 }
 
@@ -99,9 +104,12 @@ void extremes(const dtl::context& ctx, Policy policy, dtl::hip::hip_stream* stre
   for (const std::size_t n : algorithm_checks::sizes) {
     CAPTURE(n);
     std::vector<double> ref;
-    auto v = vector_of<double, P>(ctx, n, [](std::size_t g) { return static_cast<double>((g * 37) % 11) - 5.0; }, ref);
-    check_extreme(v, ref, std::min_element(ref.begin(), ref.end()), settle(dtl::try_min_element(policy, v), stream).value());
-    check_extreme(v, ref, std::max_element(ref.begin(), ref.end()), settle(dtl::try_max_element(policy, v), stream).value());
+    auto v = vector_of<double, P>(
+        ctx, n, [](std::size_t g) { return static_cast<double>((g * 37) % 11) - 5.0; }, ref);
+    check_extreme(v, ref, std::min_element(ref.begin(), ref.end()),
+                  settle(dtl::try_min_element(policy, v), stream).value());
+    check_extreme(v, ref, std::max_element(ref.begin(), ref.end()),
+                  settle(dtl::try_max_element(policy, v), stream).value());
     check_extreme(v, ref, std::min_element(ref.begin(), ref.end(), by_magnitude{}),
                   settle(dtl::try_min_element(policy, v, by_magnitude{}), stream).value());
     check_extreme(v, ref, std::min_element(ref.begin(), ref.end(), std::greater<>{}),
@@ -120,15 +128,19 @@ void inner_products(const dtl::context& ctx, Policy policy, dtl::hip::hip_stream
   for (const std::size_t n : algorithm_checks::sizes) {
     CAPTURE(n);
     std::vector<std::int64_t> ia, ib;
-    auto xa = vector_of<std::int64_t, P>(ctx, n, [](std::size_t g) { return static_cast<std::int64_t>(g % 13) - 6; }, ia);
-    auto xb = vector_of<std::int64_t, P>(ctx, n, [](std::size_t g) { return static_cast<std::int64_t>(g % 5) + 1; }, ib);
+    auto xa = vector_of<std::int64_t, P>(
+        ctx, n, [](std::size_t g) { return static_cast<std::int64_t>(g % 13) - 6; }, ia);
+    auto xb = vector_of<std::int64_t, P>(
+        ctx, n, [](std::size_t g) { return static_cast<std::int64_t>(g % 5) + 1; }, ib);
     CHECK(settle(dtl::try_dot(policy, xa, xb), stream).value() ==
           std::inner_product(ia.begin(), ia.end(), ib.begin(), std::int64_t{0}));
     CHECK(settle(dtl::try_inner_product(policy, xa, xb, std::int64_t{100}), stream).value() ==
           std::inner_product(ia.begin(), ia.end(), ib.begin(), std::int64_t{100}));
     std::vector<double> da, db;
-    auto ya = vector_of<double, P>(ctx, n, [](std::size_t g) { return 0.25 * static_cast<double>(g % 17); }, da);
-    auto yb = vector_of<double, P>(ctx, n, [](std::size_t g) { return 2.0 - 0.5 * static_cast<double>(g % 3); }, db);
+    auto ya = vector_of<double, P>(
+        ctx, n, [](std::size_t g) { return 0.25 * static_cast<double>(g % 17); }, da);
+    auto yb = vector_of<double, P>(
+        ctx, n, [](std::size_t g) { return 2.0 - 0.5 * static_cast<double>(g % 3); }, db);
     const double ref_dot = std::inner_product(da.begin(), da.end(), db.begin(), 0.0);
     CHECK(settle(dtl::try_dot(policy, ya, yb), stream).value() == ref_dot);  // exact: multiples of 1/8
     auto difference = [] __host__ __device__(double a, double b) { return a < b ? b - a : a - b; };
@@ -137,7 +149,8 @@ void inner_products(const dtl::context& ctx, Policy policy, dtl::hip::hip_stream
           ref_max);
     CHECK(settle(dtl::try_inner_product(policy, ya, yb, -1.0, larger{}, difference), stream).value() == ref_max);
     CHECK(settle(dtl::try_transform_reduce(policy, ya, yb, 1.0, std::plus<>{},
-                                           [] __device__(double a, double b) { return a * b; }), stream)
+                                           [] __device__(double a, double b) { return a * b; }),
+                 stream)
               .value() == 1.0 + ref_dot);
   }
 }
@@ -145,10 +158,23 @@ void inner_products(const dtl::context& ctx, Policy policy, dtl::hip::hip_stream
 template <class P>
 void every_policy(const dtl::context& ctx) {
   dtl::hip::hip_stream stream =
-      dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device()).value();
-  SUBCASE("seq") { searches<P>(ctx, dtl::seq{}, nullptr); extremes<P>(ctx, dtl::seq{}, nullptr); inner_products<P>(ctx, dtl::seq{}, nullptr); }
-  SUBCASE("par") { searches<P>(ctx, dtl::par{}, nullptr); extremes<P>(ctx, dtl::par{}, nullptr); inner_products<P>(ctx, dtl::par{}, nullptr); }
-  SUBCASE("async") { searches<P>(ctx, dtl::async{}, nullptr); extremes<P>(ctx, dtl::async{}, nullptr); inner_products<P>(ctx, dtl::async{}, nullptr); }
+      dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device())
+          .value();
+  SUBCASE("seq") {
+    searches<P>(ctx, dtl::seq{}, nullptr);
+    extremes<P>(ctx, dtl::seq{}, nullptr);
+    inner_products<P>(ctx, dtl::seq{}, nullptr);
+  }
+  SUBCASE("par") {
+    searches<P>(ctx, dtl::par{}, nullptr);
+    extremes<P>(ctx, dtl::par{}, nullptr);
+    inner_products<P>(ctx, dtl::par{}, nullptr);
+  }
+  SUBCASE("async") {
+    searches<P>(ctx, dtl::async{}, nullptr);
+    extremes<P>(ctx, dtl::async{}, nullptr);
+    inner_products<P>(ctx, dtl::async{}, nullptr);
+  }
   SUBCASE("on_stream") {
     searches<P>(ctx, dtl::on_stream{stream}, &stream);
     extremes<P>(ctx, dtl::on_stream{stream}, &stream);

@@ -49,7 +49,7 @@ TEST_SUITE("gpu.sort_large") {
     dtl::distributed_vector<std::uint32_t, dtl::device_only_runtime> v(n, ctx);
     // Keys from a hash of the global index: a permutation check needs no host copy of everything.
     const std::size_t offset = v.global_offset();
-    REQUIRE(dtl::for_each_indexed(v, [] __device__(std::size_t i, std::uint32_t& x) {
+    REQUIRE(dtl::for_each_indexed(v, [] __device__(std::size_t i, std::uint32_t & x) {
               x = static_cast<std::uint32_t>(i * 2654435761u) ^ 0x5bd1e995u;
             }).has_value());
     const std::uint64_t sum_before = dtl::transform_reduce(v, std::uint64_t{0}, std::plus<>{},

@@ -33,11 +33,13 @@ class device_array {
   [[nodiscard]] std::size_t bytes() const noexcept { return n_ * sizeof(T); }
   void put(const std::vector<T>& host) {
     REQUIRE(host.size() == n_);
-    REQUIRE(dtl::hip::hip_memory_transfer::copy(data_, host.data(), bytes(), dtl::transfer_kind::host_to_device).has_value());
+    REQUIRE(dtl::hip::hip_memory_transfer::copy(data_, host.data(), bytes(), dtl::transfer_kind::host_to_device)
+                .has_value());
   }
   [[nodiscard]] std::vector<T> read() const {
     std::vector<T> host(n_);
-    REQUIRE(dtl::hip::hip_memory_transfer::copy(host.data(), data_, bytes(), dtl::transfer_kind::device_to_host).has_value());
+    REQUIRE(dtl::hip::hip_memory_transfer::copy(host.data(), data_, bytes(), dtl::transfer_kind::device_to_host)
+                .has_value());
     return host;
   }
 
@@ -57,7 +59,8 @@ TEST_SUITE("gpu.upstream_communicator") {
     const int p = comm.size(), me = comm.rank(), dev = ctx.device();
     const auto n = static_cast<std::size_t>(p);
     if (me == 0)
-      std::printf("device collectives: %s (%s)\n", std::string(dtl::collective_path_name(ctx.device_collective_path())).c_str(),
+      std::printf("device collectives: %s (%s)\n",
+                  std::string(dtl::collective_path_name(ctx.device_collective_path())).c_str(),
                   ctx.device_collective_reason().c_str());
 
     // allreduce_sum (doubles) and allreduce_max_int, in place and not.
@@ -138,8 +141,8 @@ TEST_SUITE("gpu.upstream_communicator") {
     // Work ordered on the domain's stream, then a reduction through the new context's communicator.
     device_array<long> x(ctx.device(), 2);
     const std::vector<long> mine = {ctx.rank() + 1L, 5L};
-    REQUIRE(dtl::hip::hip_memory_transfer::copy_async(x.get(), mine.data(), x.bytes(), dtl::transfer_kind::host_to_device,
-                                                      dtl::hip::stream_ref(stream))
+    REQUIRE(dtl::hip::hip_memory_transfer::copy_async(x.get(), mine.data(), x.bytes(),
+                                                      dtl::transfer_kind::host_to_device, dtl::hip::stream_ref(stream))
                 .has_value());
     hip.synchronize();
     const int p = ctx.size();
@@ -183,7 +186,8 @@ TEST_SUITE("gpu.upstream_communicator") {
     in.put(std::vector<float>(n, -1.0f));
     std::vector<float> host_in(n, -1.0f);
     const std::vector<float> host_out = message(me + 50);
-    dtl::request_handle set[4] = {comm.irecv(in.get(), in.bytes(), prev, 2), comm.isend(out.get(), out.bytes(), next, 2),
+    dtl::request_handle set[4] = {comm.irecv(in.get(), in.bytes(), prev, 2),
+                                  comm.isend(out.get(), out.bytes(), next, 2),
                                   comm.irecv(host_in.data(), n * sizeof(float), prev, 3),  // device to host
                                   comm.isend(out.get(), out.bytes(), next, 3)};
     std::vector<int> seen(4, 0);

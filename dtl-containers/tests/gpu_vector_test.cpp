@@ -15,9 +15,13 @@
 namespace {
 
 template <class V>
-concept has_local_view = requires(V& v) { v.local_view(); };
+concept has_local_view = requires(V& v) {
+  v.local_view();
+};
 template <class V>
-concept has_device_view = requires(V& v) { v.device_view(); };
+concept has_device_view = requires(V& v) {
+  v.device_view();
+};
 
 template <class P>
 constexpr bool capabilities(bool host, bool device) {
@@ -163,4 +167,3 @@ TEST_SUITE("gpu.environment_end") {
     CHECK(space->stats().bytes_in_use == in_use - 100 * sizeof(float));
   }
 }
-

@@ -41,8 +41,8 @@ void check_ghosts(const vec& v, double boundary) {
 }
 
 void exchange_cases(const dtl::context& ctx) {
-  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{10},
-                              std::size_t{13}})
+  for (const std::size_t n :
+       {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{10}, std::size_t{13}})
     for (std::size_t prev = 0; prev <= 3; ++prev)
       for (std::size_t next = 0; next <= 3; ++next)
         for (const bool periodic : {false, true}) {
@@ -73,7 +73,8 @@ void exchange_cases(const dtl::context& ctx) {
           check_ghosts(v, 0.0);
           // The split form, and upstream DTL's spelling, give the same ghosts; a boundary value set in an
           // outer ghost stays.
-          if (v.local_size() != 0 && v.global_offset() == 0 && !periodic && prev > 0) v.local_data_with_ghosts()[0] = -1.0;
+          if (v.local_size() != 0 && v.global_offset() == 0 && !periodic && prev > 0)
+            v.local_data_with_ghosts()[0] = -1.0;
           REQUIRE(v.halo().exchange_begin().has_value());
           CHECK(v.halo().in_flight());
           REQUIRE(v.halo().exchange_end().has_value());
@@ -192,7 +193,8 @@ void reduce_cases(const dtl::context& ctx) {
         if (v.local_size() != 0) {
           double* all = v.local_data_with_ghosts();
           for (std::size_t j = 0; j < h.prev; ++j) all[j] = ghost_value(ctx.rank(), j);
-          for (std::size_t j = 0; j < h.next; ++j) all[h.prev + v.local_size() + j] = ghost_value(ctx.rank(), h.prev + j);
+          for (std::size_t j = 0; j < h.next; ++j)
+            all[h.prev + v.local_size() + j] = ghost_value(ctx.rank(), h.prev + j);
         }
         REQUIRE(v.halo().reduce(op).has_value());
         for (std::size_t i = 0; i < v.local_size(); ++i) CHECK(v.local_data()[i] == expected[v.global_offset() + i]);
@@ -200,8 +202,8 @@ void reduce_cases(const dtl::context& ctx) {
 }
 
 void error_cases(const dtl::context& ctx) {
-  for (const dtl::halo h : {dtl::halo{.granularity = 0}, dtl::halo{.prev = 3, .granularity = 2},
-                            dtl::halo{.next = 2, .granularity = 4}}) {
+  for (const dtl::halo h :
+       {dtl::halo{.granularity = 0}, dtl::halo{.prev = 3, .granularity = 2}, dtl::halo{.next = 2, .granularity = 4}}) {
     auto made = vec::create(12 * 2 + 2, ctx, h);  // 26: not whole rows of 4
     REQUIRE_FALSE(made.has_value());
     CHECK(made.error().code() == dtl::status_code::invalid_argument);

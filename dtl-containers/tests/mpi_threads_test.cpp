@@ -34,14 +34,14 @@ constexpr int level_serialized = 2;
 /// What one thread saw over its calls.
 struct thread_record {
   int ok = 0;
-  int wrong = 0;               // ok, but not the right sum
-  int wrong_before_fail = 0;   // of those, the ones before the first failure
+  int wrong = 0;              // ok, but not the right sum
+  int wrong_before_fail = 0;  // of those, the ones before the first failure
   int failed = 0;
-  int ok_after_fail = 0;       // calls that succeeded after the thread's first failure
+  int ok_after_fail = 0;            // calls that succeeded after the thread's first failure
   bool saw_another_thread = false;  // a failure was invalid_state naming "another thread"
   bool all_failures_invalid_state = true;
-  std::string first_failure;   // its text, for the report
-  std::string exception;       // what escaped the thread's body, if anything
+  std::string first_failure;  // its text, for the report
+  std::string exception;      // what escaped the thread's body, if anything
 };
 
 /// Runs body(rec), keeping what escapes it in rec.exception (a thread must not end the program).
@@ -123,12 +123,15 @@ int sum_over_ranks(int value) { return test_support::world().allreduce_value(val
 
 // These tests measure the thread level they name: where MPI granted another one, they skip.
 [[maybe_unused]] const bool registered = [] {
-  dtl_test::add_requirement("granted-thread-level", [](int) -> std::string {
-    const int granted = test_support::environment()->mpi_thread_level();
-    if (granted == asked_level()) return {};
-    return "MPI granted thread level " + std::to_string(granted) + ", not the " + std::to_string(asked_level()) +
-           " that DTL_MPI_THREAD_LEVEL asks for";
-  }, dtl_test::stage::in_session);
+  dtl_test::add_requirement(
+      "granted-thread-level",
+      [](int) -> std::string {
+        const int granted = test_support::environment()->mpi_thread_level();
+        if (granted == asked_level()) return {};
+        return "MPI granted thread level " + std::to_string(granted) + ", not the " + std::to_string(asked_level()) +
+               " that DTL_MPI_THREAD_LEVEL asks for";
+      },
+      dtl_test::stage::in_session);
   return true;
 }();
 
@@ -142,9 +145,8 @@ TEST_SUITE("threads.own_contexts") {
     const dtl::context world = test_support::world();
     const std::vector<dtl::context> contexts{test_support::world(), world.split(0).value()};
     const int calls = calls_per_thread(3000);
-    const auto records = run_threads(2, [&](int t, thread_record& rec) {
-      allreduce_calls(contexts[static_cast<std::size_t>(t)], t, calls, rec);
-    });
+    const auto records = run_threads(
+        2, [&](int t, thread_record& rec) { allreduce_calls(contexts[static_cast<std::size_t>(t)], t, calls, rec); });
     for (std::size_t t = 0; t < records.size(); ++t) {
       CAPTURE(t);
       CHECK(records[t].exception == "");

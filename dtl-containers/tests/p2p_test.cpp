@@ -18,7 +18,8 @@ dtl::context world() { return test_support::environment()->make_world_context();
 
 /// The serial reference: element i of the message that `from` sends to `to` under `tag`.
 std::int64_t value(int from, int to, int tag, std::size_t i) {
-  return (static_cast<std::int64_t>(from) * 1000003 + to * 10007 + tag * 101) ^ static_cast<std::int64_t>(i * 2654435761u);
+  return (static_cast<std::int64_t>(from) * 1000003 + to * 10007 + tag * 101) ^
+         static_cast<std::int64_t>(i * 2654435761u);
 }
 std::vector<std::int64_t> message(int from, int to, int tag, std::size_t n) {
   std::vector<std::int64_t> m(n);
@@ -37,7 +38,8 @@ int partner(const dtl::context& ctx) {
 
 /// Every rank's (code, message) of `s`, so that a pair's statuses can be compared.
 std::vector<std::pair<int, std::uint64_t>> everyones(const dtl::context& ctx, const dtl::status& s) {
-  const std::uint64_t mine[2] = {static_cast<std::uint64_t>(s.code()), std::hash<std::string>{}(std::string(s.message()))};
+  const std::uint64_t mine[2] = {static_cast<std::uint64_t>(s.code()),
+                                 std::hash<std::string>{}(std::string(s.message()))};
   std::vector<std::uint64_t> all(2 * static_cast<std::size_t>(ctx.size()));
   REQUIRE(ctx.allgather(mine, all.data(), 2).has_value());
   std::vector<std::pair<int, std::uint64_t>> out;
@@ -118,12 +120,19 @@ void tags_out_of_order(const dtl::context& ctx) {
   }
   std::vector<dtl::request> pending;
   if (receives)  // posted in the order 2, 0, 1
-    for (int tag : {2, 0, 1}) pending.push_back(ctx.irecv(in[static_cast<std::size_t>(tag)].data(), in[static_cast<std::size_t>(tag)].size(), other, tag).value());
+    for (int tag : {2, 0, 1})
+      pending.push_back(
+          ctx.irecv(in[static_cast<std::size_t>(tag)].data(), in[static_cast<std::size_t>(tag)].size(), other, tag)
+              .value());
   if (sends)  // sent in the order 0, 1, 2
-    for (int tag : {0, 1, 2}) pending.push_back(ctx.isend(out[static_cast<std::size_t>(tag)].data(), out[static_cast<std::size_t>(tag)].size(), other, tag).value());
+    for (int tag : {0, 1, 2})
+      pending.push_back(
+          ctx.isend(out[static_cast<std::size_t>(tag)].data(), out[static_cast<std::size_t>(tag)].size(), other, tag)
+              .value());
   for (auto it = pending.rbegin(); it != pending.rend(); ++it) REQUIRE(it->wait().has_value());
   if (receives)
-    for (int tag = 0; tag < 3; ++tag) CHECK(in[static_cast<std::size_t>(tag)] == message(other, ctx.rank(), tag, 10 + static_cast<std::size_t>(tag)));
+    for (int tag = 0; tag < 3; ++tag)
+      CHECK(in[static_cast<std::size_t>(tag)] == message(other, ctx.rank(), tag, 10 + static_cast<std::size_t>(tag)));
 }
 
 /// Messages of one tag arrive in the order sent: small ones (in the status envelope) and larger ones.
@@ -192,12 +201,15 @@ void bad_input(const dtl::context& ctx) {
   check_pair(ctx, transfer(ctx, a.data(), 20, halves.data(), 20, 1), dtl::status_code::invalid_argument);
   check_clean_exchange(ctx);
   // A null buffer with a non-zero count, on the sending side, then on the receiving side.
-  check_pair(ctx, transfer<std::int64_t, std::int64_t>(ctx, nullptr, 20, b.data(), 20, 1), dtl::status_code::invalid_argument);
+  check_pair(ctx, transfer<std::int64_t, std::int64_t>(ctx, nullptr, 20, b.data(), 20, 1),
+             dtl::status_code::invalid_argument);
   check_clean_exchange(ctx);
-  check_pair(ctx, transfer<std::int64_t, std::int64_t>(ctx, a.data(), 20, nullptr, 20, 1), dtl::status_code::invalid_argument);
+  check_pair(ctx, transfer<std::int64_t, std::int64_t>(ctx, a.data(), 20, nullptr, 20, 1),
+             dtl::status_code::invalid_argument);
   check_clean_exchange(ctx);
   // Both sides wrong: still one status for both.
-  check_pair(ctx, transfer<std::int64_t, std::int64_t>(ctx, nullptr, 3, nullptr, 4, 1), dtl::status_code::invalid_argument);
+  check_pair(ctx, transfer<std::int64_t, std::int64_t>(ctx, nullptr, 3, nullptr, 4, 1),
+             dtl::status_code::invalid_argument);
   check_clean_exchange(ctx);
 
   // What fails before any message, on the calling rank alone.

@@ -130,7 +130,8 @@ TEST_SUITE("mpi.redistribute") {
   TEST_CASE("redistribute: to every layout and back, elements in global order, owner() and views agree") {
     const auto ctx = world();
     const int p = ctx.size();
-    for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{65537}}) {
+    for (const std::size_t n :
+         {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{1000}, std::size_t{65537}}) {
       CAPTURE(n);
       vec_t v(n, ctx);
       REQUIRE(dtl::iota(v, std::int64_t{10}).has_value());
@@ -204,8 +205,10 @@ TEST_SUITE("mpi.redistribute") {
     REQUIRE(v.redistribute(layouts(10, p).front()).has_value());
     const auto step = [&](std::size_t n, const std::int64_t* value) {
       CAPTURE(n);
-      if (value != nullptr) REQUIRE(v.resize(n, *value).has_value());
-      else REQUIRE(v.resize(n).has_value());
+      if (value != nullptr)
+        REQUIRE(v.resize(n, *value).has_value());
+      else
+        REQUIRE(v.resize(n).has_value());
       ref.resize(n, value != nullptr ? *value : 0);
       has_layout(v, even_sizes(n, p));
       CHECK(everything(v) == ref);
@@ -317,7 +320,8 @@ TEST_SUITE("mpi.redistribute") {
     unchanged();
     failed_everywhere(ctx, v.redistribute(sizes_t{}), dtl::status_code::invalid_argument);
     unchanged();
-    failed_everywhere(ctx, v.redistribute(dtl::block_partition::create(31, p).value()), dtl::status_code::invalid_argument);
+    failed_everywhere(ctx, v.redistribute(dtl::block_partition::create(31, p).value()),
+                      dtl::status_code::invalid_argument);
     unchanged();
     failed_everywhere(ctx, v.redistribute(dtl::block_partition::create(30, p + 1).value()),
                       dtl::status_code::invalid_argument);
@@ -367,7 +371,8 @@ TEST_SUITE("mpi.redistribute") {
     const auto r = p == 1 ? v.resize(41) : v.redistribute(last_heavy);  // one rank: the layout it has
     REQUIRE_FALSE(r.has_value());
     const auto code = static_cast<int>(r.error().code());
-    const auto expected = static_cast<int>(p == 1 ? dtl::status_code::out_of_memory : dtl::status_code::collective_failure);
+    const auto expected =
+        static_cast<int>(p == 1 ? dtl::status_code::out_of_memory : dtl::status_code::collective_failure);
     CHECK(ctx.allreduce_value(code, dtl::reduce_op::min).value() == expected);
     CHECK(ctx.allreduce_value(code, dtl::reduce_op::max).value() == expected);
     CHECK(v.local_range() == range);

@@ -60,7 +60,8 @@ void check_found(const dtl::distributed_vector<T>& v, const std::vector<T>& ref,
 }
 
 template <class T, class It>
-void check_extreme(const dtl::distributed_vector<T>& v, const std::vector<T>& ref, It it, const dtl::minmax_result<T>& r) {
+void check_extreme(const dtl::distributed_vector<T>& v, const std::vector<T>& ref, It it,
+                   const dtl::minmax_result<T>& r) {
   if (it == ref.end()) {
     CHECK_FALSE(r.valid);
     CHECK(r.owner_rank == -1);
@@ -94,7 +95,8 @@ TEST_SUITE("mpi.search") {
     for (const std::size_t n : sizes) {
       CAPTURE(n);
       std::vector<int> ref;
-      auto v = vector_of<int>(ctx, n, [](std::size_t g) { return static_cast<int>(g % 7); }, ref);
+      auto v = vector_of<int>(
+          ctx, n, [](std::size_t g) { return static_cast<int>(g % 7); }, ref);
       for (const int target : {0, 3, 6, 7}) {  // 7: no match
         CAPTURE(target);
         check_found(v, ref, std::find(ref.begin(), ref.end(), target), dtl::find(Policy{}, v, target));
@@ -114,15 +116,18 @@ TEST_SUITE("mpi.search") {
       if (n == 0) continue;
       CAPTURE(n);
       std::vector<int> zeros, ref;
-      auto v = vector_of<int>(ctx, n, [](std::size_t) { return 0; }, zeros);
+      auto v = vector_of<int>(
+          ctx, n, [](std::size_t) { return 0; }, zeros);
       const std::size_t boundary = last_block_start(v);
       for (const std::size_t g : {std::size_t{0}, n - 1, boundary, boundary > 0 ? boundary - 1 : 0}) {
         CAPTURE(g);
-        auto marked = vector_of<int>(ctx, n, [g](std::size_t i) { return i == g ? 1 : 0; }, ref);
+        auto marked = vector_of<int>(
+            ctx, n, [g](std::size_t i) { return i == g ? 1 : 0; }, ref);
         check_found(marked, ref, std::find(ref.begin(), ref.end(), 1), dtl::find(Policy{}, marked, 1));
       }
       // Two marks, on each side of the boundary: the lower one wins.
-      auto both = vector_of<int>(ctx, n, [boundary, n](std::size_t i) { return i == boundary || i == n - 1 ? 1 : 0; }, ref);
+      auto both = vector_of<int>(
+          ctx, n, [boundary, n](std::size_t i) { return i == boundary || i == n - 1 ? 1 : 0; }, ref);
       check_found(both, ref, std::find(ref.begin(), ref.end(), 1), dtl::find(Policy{}, both, 1));
       // Every element matches: index 0.
       check_found(v, zeros, zeros.begin(), dtl::find(Policy{}, v, 0));
@@ -134,7 +139,8 @@ TEST_SUITE("mpi.search") {
     for (const std::size_t n : sizes) {
       CAPTURE(n);
       std::vector<int> ref;
-      auto v = vector_of<int>(ctx, n, [](std::size_t g) { return static_cast<int>(g % 5); }, ref);
+      auto v = vector_of<int>(
+          ctx, n, [](std::size_t g) { return static_cast<int>(g % 5); }, ref);
       for (const int bound : {-1, 0, 3, 4, 5}) {
         auto below = [bound](int x) { return x < bound; };
         CHECK(dtl::all_of(Policy{}, v, below) == std::all_of(ref.begin(), ref.end(), below));
@@ -152,7 +158,8 @@ TEST_SUITE("mpi.search") {
     for (const std::size_t n : sizes) {
       CAPTURE(n);
       std::vector<double> ref;
-      auto v = vector_of<double>(ctx, n, [](std::size_t g) { return static_cast<double>((g * 37) % 11) - 5.0; }, ref);
+      auto v = vector_of<double>(
+          ctx, n, [](std::size_t g) { return static_cast<double>((g * 37) % 11) - 5.0; }, ref);
       check_extreme(v, ref, std::min_element(ref.begin(), ref.end()), dtl::min_element(Policy{}, v));
       check_extreme(v, ref, std::max_element(ref.begin(), ref.end()), dtl::max_element(Policy{}, v));
       auto by_magnitude = [](double a, double b) { return std::abs(a) < std::abs(b); };
@@ -177,30 +184,34 @@ TEST_SUITE("mpi.search") {
     for (const std::size_t n : sizes) {
       CAPTURE(n);
       std::vector<std::int64_t> ia, ib;
-      auto xa = vector_of<std::int64_t>(ctx, n, [](std::size_t g) { return static_cast<std::int64_t>(g % 13) - 6; }, ia);
-      auto xb = vector_of<std::int64_t>(ctx, n, [](std::size_t g) { return static_cast<std::int64_t>(g % 5) + 1; }, ib);
+      auto xa = vector_of<std::int64_t>(
+          ctx, n, [](std::size_t g) { return static_cast<std::int64_t>(g % 13) - 6; }, ia);
+      auto xb = vector_of<std::int64_t>(
+          ctx, n, [](std::size_t g) { return static_cast<std::int64_t>(g % 5) + 1; }, ib);
       CHECK(dtl::dot(Policy{}, xa, xb) == std::inner_product(ia.begin(), ia.end(), ib.begin(), std::int64_t{0}));
       CHECK(dtl::try_inner_product(Policy{}, xa, xb, std::int64_t{100}).value() ==
             std::inner_product(ia.begin(), ia.end(), ib.begin(), std::int64_t{100}));
 
       std::vector<double> da, db;
-      auto ya = vector_of<double>(ctx, n, [](std::size_t g) { return 0.25 * static_cast<double>(g % 17); }, da);
-      auto yb = vector_of<double>(ctx, n, [](std::size_t g) { return 2.0 - 0.5 * static_cast<double>(g % 3); }, db);
+      auto ya = vector_of<double>(
+          ctx, n, [](std::size_t g) { return 0.25 * static_cast<double>(g % 17); }, da);
+      auto yb = vector_of<double>(
+          ctx, n, [](std::size_t g) { return 2.0 - 0.5 * static_cast<double>(g % 3); }, db);
       const double ref_dot = std::inner_product(da.begin(), da.end(), db.begin(), 0.0);
       // Exact: every product and partial sum is a multiple of 1/8 well below 2^53.
       CHECK(dtl::dot(Policy{}, ya, yb) == ref_dot);
       CHECK(dtl::try_dot(Policy{}, ya, yb).value() == ref_dot);
       auto difference = [](double a, double b) { return std::abs(a - b); };
-      const double ref_max = std::inner_product(da.begin(), da.end(), db.begin(), -1.0,
-                                                [](double a, double b) { return std::max(a, b); }, difference);
+      const double ref_max = std::inner_product(
+          da.begin(), da.end(), db.begin(), -1.0, [](double a, double b) { return std::max(a, b); }, difference);
       // A native reduction (reduce_max: allreduce) and a user one (the allgather path).
       CHECK(dtl::inner_product(Policy{}, ya, yb, -1.0, dtl::reduce_max<double>{}, difference) == ref_max);
       CHECK(dtl::inner_product(Policy{}, ya, yb, -1.0, max_abs_difference{}, difference) == ref_max);
       CHECK(dtl::transform_reduce(Policy{}, ya, yb, 1.0, std::plus<>{}, std::multiplies<>{}) == 1.0 + ref_dot);
       CHECK(dtl::try_transform_reduce(Policy{}, xa, xb, std::int64_t{0}, std::plus<>{},
-                                      [](std::int64_t a, std::int64_t b) { return a - b; }).value() ==
-            std::inner_product(ia.begin(), ia.end(), ib.begin(), std::int64_t{0}, std::plus<>{},
-                               [](std::int64_t a, std::int64_t b) { return a - b; }));
+                                      [](std::int64_t a, std::int64_t b) { return a - b; })
+                .value() == std::inner_product(ia.begin(), ia.end(), ib.begin(), std::int64_t{0}, std::plus<>{},
+                                               [](std::int64_t a, std::int64_t b) { return a - b; }));
       // The one-vector transform_reduce is still itself.
       CHECK(dtl::transform_reduce(Policy{}, ya, 0.0, std::plus<>{}, [](double x) { return 2 * x; }) ==
             2 * std::accumulate(da.begin(), da.end(), 0.0));
@@ -211,12 +222,14 @@ TEST_SUITE("mpi.search") {
   TEST_CASE("async on host placements: ready futures with the same answers") {
     const auto ctx = test_support::world();
     std::vector<int> ref;
-    auto v = vector_of<int>(ctx, 1000, [](std::size_t g) { return static_cast<int>(g % 7); }, ref);
+    auto v = vector_of<int>(
+        ctx, 1000, [](std::size_t g) { return static_cast<int>(g % 7); }, ref);
     const auto wait = std::chrono::seconds(30);
     check_found(v, ref, std::find(ref.begin(), ref.end(), 5), dtl::find(dtl::async{}, v, 5).get(wait).value());
     check_found(v, ref, std::find(ref.begin(), ref.end(), 5), dtl::try_find(dtl::async{}, v, 5).get(wait).value());
     CHECK(dtl::any_of(dtl::async{}, v, [](int x) { return x == 6; }).get(wait).value());
-    check_extreme(v, ref, std::max_element(ref.begin(), ref.end()), dtl::max_element(dtl::async{}, v).get(wait).value());
+    check_extreme(v, ref, std::max_element(ref.begin(), ref.end()),
+                  dtl::max_element(dtl::async{}, v).get(wait).value());
     CHECK(dtl::dot(dtl::async{}, v, v).get(wait).value() == std::inner_product(ref.begin(), ref.end(), ref.begin(), 0));
   }
 #endif

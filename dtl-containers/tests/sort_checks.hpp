@@ -121,7 +121,8 @@ void stable_records(const dtl::context& ctx) {
     CAPTURE(n);
     std::vector<record> global(n);
     std::mt19937 gen(static_cast<unsigned>(n));
-    for (std::size_t i = 0; i < n; ++i) global[i] = {static_cast<std::int32_t>(gen() % 7) - 3, static_cast<std::uint32_t>(i)};
+    for (std::size_t i = 0; i < n; ++i)
+      global[i] = {static_cast<std::int32_t>(gen() % 7) - 3, static_cast<std::uint32_t>(i)};
     auto v = make_vector<record, P>(ctx, global);
     REQUIRE(dtl::stable_sort(v, by_key{}).has_value());
     std::vector<record> expected = global;
@@ -145,7 +146,8 @@ void by_key_cases(const dtl::context& ctx, Comp comp) {
       REQUIRE(dtl::sort_by_key(k, v, comp).has_value());
       std::vector<std::size_t> order(n);
       for (std::size_t i = 0; i < n; ++i) order[i] = i;
-      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return comp(keys[a], keys[b]); });
+      std::stable_sort(order.begin(), order.end(),
+                       [&](std::size_t a, std::size_t b) { return comp(keys[a], keys[b]); });
       std::vector<std::uint32_t> sorted_keys(n);
       std::vector<std::uint64_t> sorted_values(n);
       for (std::size_t i = 0; i < n; ++i) {

@@ -25,10 +25,15 @@ TEST_SUITE("mpi.sort") {
   }
   TEST_CASE("a lambda comparator") {
     const auto ctx = test_support::world();
-    const auto by_last_digit = [](std::uint32_t a, std::uint32_t b) { return a % 10 != b % 10 ? a % 10 < b % 10 : a < b; };
-    for (const std::size_t n : sizes) sort_one<std::uint32_t, dtl::host_only>(ctx, dtl::seq{}, n, shape::random, by_last_digit, false);
+    const auto by_last_digit = [](std::uint32_t a, std::uint32_t b) {
+      return a % 10 != b % 10 ? a % 10 < b % 10 : a < b;
+    };
+    for (const std::size_t n : sizes)
+      sort_one<std::uint32_t, dtl::host_only>(ctx, dtl::seq{}, n, shape::random, by_last_digit, false);
   }
-  TEST_CASE("stable_sort keeps equal keys in their global order") { stable_records<dtl::host_only>(test_support::world()); }
+  TEST_CASE("stable_sort keeps equal keys in their global order") {
+    stable_records<dtl::host_only>(test_support::world());
+  }
   TEST_CASE("sort_by_key") {
     by_key_cases<dtl::host_only>(test_support::world(), std::less<>{});
     by_key_cases<dtl::host_only>(test_support::world(), std::greater<>{});
@@ -38,7 +43,8 @@ TEST_SUITE("mpi.sort") {
   TEST_CASE("all-equal keys spread over the ranks: each rank's bucket stays near its block") {
     // Without the (key, rank, position) tie-break every element would go to one rank; the result is
     // the same either way, so this checks the outcome, and that a large all-equal sort completes.
-    sort_one<std::uint32_t, dtl::host_only>(test_support::world(), dtl::seq{}, 200000, shape::equal, std::less<>{}, true);
+    sort_one<std::uint32_t, dtl::host_only>(test_support::world(), dtl::seq{}, 200000, shape::equal, std::less<>{},
+                                            true);
   }
   TEST_CASE("vectors of different layouts give a status on every rank") {
     const auto ctx = test_support::world();

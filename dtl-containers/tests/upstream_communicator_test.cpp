@@ -53,7 +53,8 @@ TEST_SUITE("mpi.upstream_communicator") {
     // An empty context's domain is invalid, and its communicator throws.
     auto moved = std::move(ctx);
     CHECK_FALSE(ctx.get<dtl::mpi_domain>().valid());  // NOLINT(bugprone-use-after-move): the empty state is the point
-    CHECK(thrown_by([&] { ctx.get<dtl::mpi_domain>().communicator().barrier(); }).code() == dtl::status_code::invalid_state);
+    CHECK(thrown_by([&] { ctx.get<dtl::mpi_domain>().communicator().barrier(); }).code() ==
+          dtl::status_code::invalid_state);
     CHECK(moved.get<dtl::mpi_domain>().valid());
   }
 
@@ -66,7 +67,8 @@ TEST_SUITE("mpi.upstream_communicator") {
 
     for (int root = 0; root < p; ++root) {
       std::vector<int> v(5, -1);
-      if (me == root) for (std::size_t i = 0; i < v.size(); ++i) v[i] = contribution(root, i);
+      if (me == root)
+        for (std::size_t i = 0; i < v.size(); ++i) v[i] = contribution(root, i);
       comm.broadcast(v.data(), v.size() * sizeof(int), root);
       for (std::size_t i = 0; i < v.size(); ++i) CHECK(v[i] == contribution(root, i));
 
@@ -80,7 +82,8 @@ TEST_SUITE("mpi.upstream_communicator") {
       comm.gather(mine, gathered.data(), 2 * sizeof(int), root);
       if (me == root)
         for (int r = 0; r < p; ++r)
-          for (std::size_t i = 0; i < 2; ++i) CHECK(gathered[2 * static_cast<std::size_t>(r) + i] == contribution(r, i));
+          for (std::size_t i = 0; i < 2; ++i)
+            CHECK(gathered[2 * static_cast<std::size_t>(r) + i] == contribution(r, i));
 
       std::vector<int> source(2 * n);
       for (int r = 0; r < p; ++r)
@@ -239,7 +242,8 @@ TEST_SUITE("mpi.upstream_communicator") {
     std::vector<double> expected(total);
     for (int r = 0; r < p; ++r)
       for (int i = 0; i < count_of(r); ++i)
-        expected[static_cast<std::size_t>(displs[static_cast<std::size_t>(r)] + i)] = contribution(r, static_cast<std::size_t>(i));
+        expected[static_cast<std::size_t>(displs[static_cast<std::size_t>(r)] + i)] =
+            contribution(r, static_cast<std::size_t>(i));
 
     for (int root = 0; root < p; ++root) {
       std::vector<double> at_root(total, -1.0);
@@ -262,11 +266,14 @@ TEST_SUITE("mpi.upstream_communicator") {
     std::exclusive_scan(sc.begin(), sc.end(), sd.begin(), 0);
     std::exclusive_scan(rc.begin(), rc.end(), rd.begin(), 0);
     std::vector<std::int16_t> out(static_cast<std::size_t>(std::accumulate(sc.begin(), sc.end(), 0)));
-    std::vector<std::int16_t> in(static_cast<std::size_t>(std::accumulate(rc.begin(), rc.end(), 0)), -1), want(in.size());
+    std::vector<std::int16_t> in(static_cast<std::size_t>(std::accumulate(rc.begin(), rc.end(), 0)), -1),
+        want(in.size());
     for (int r = 0; r < p; ++r)
       for (int i = 0; i < sc[static_cast<std::size_t>(r)]; ++i) {
-        out[static_cast<std::size_t>(sd[static_cast<std::size_t>(r)] + i)] = static_cast<std::int16_t>(me * 100 + r * 10 + i);
-        want[static_cast<std::size_t>(rd[static_cast<std::size_t>(r)] + i)] = static_cast<std::int16_t>(r * 100 + me * 10 + i);
+        out[static_cast<std::size_t>(sd[static_cast<std::size_t>(r)] + i)] =
+            static_cast<std::int16_t>(me * 100 + r * 10 + i);
+        want[static_cast<std::size_t>(rd[static_cast<std::size_t>(r)] + i)] =
+            static_cast<std::int16_t>(r * 100 + me * 10 + i);
       }
     comm.alltoallv(out.data(), sc.data(), sd.data(), in.data(), rc.data(), rd.data(), sizeof(std::int16_t));
     CHECK(in == want);
@@ -321,7 +328,8 @@ TEST_SUITE("mpi.upstream_communicator") {
     for (auto& r : requests) CHECK(r.valid());
     for (auto& r : requests) comm.wait(r);
     for (auto& r : requests) CHECK_FALSE(r.valid());
-    for (std::size_t i = 0; i < in.size(); ++i) CHECK(in[i] == static_cast<float>(prev) + 0.25f * static_cast<float>(i));
+    for (std::size_t i = 0; i < in.size(); ++i)
+      CHECK(in[i] == static_cast<float>(prev) + 0.25f * static_cast<float>(i));
 
     // test() until complete; an invalid handle counts as complete.
     int a = me, b = -1;
@@ -339,9 +347,9 @@ TEST_SUITE("mpi.upstream_communicator") {
     // waitany: each index comes back once, and every payload arrives.
     int from_prev[2] = {-1, -1};
     const int to_next[2] = {me * 3, me * 3 + 1};
-    dtl::request_handle set[4] = {comm.irecv(&from_prev[0], sizeof(int), prev, 6),
-                                  comm.irecv(&from_prev[1], sizeof(int), prev, 7),
-                                  comm.irsend(&to_next[1], sizeof(int), next, 7), comm.isend(&to_next[0], sizeof(int), next, 6)};
+    dtl::request_handle set[4] = {
+        comm.irecv(&from_prev[0], sizeof(int), prev, 6), comm.irecv(&from_prev[1], sizeof(int), prev, 7),
+        comm.irsend(&to_next[1], sizeof(int), next, 7), comm.isend(&to_next[0], sizeof(int), next, 6)};
     std::vector<int> seen(4, 0);
     for (int k = 0; k < 4; ++k) ++seen[comm.waitany(set, 4)];
     CHECK(seen == std::vector<int>(4, 1));
@@ -361,7 +369,8 @@ TEST_SUITE("mpi.upstream_communicator") {
     // collective_failure, naming the root and why).
     int mine = 1;
     const dtl::status at_root = thrown_by([&] { comm.gather(&mine, nullptr, sizeof(int), 0); });
-    same_on_every_rank(comm, at_root, p == 1 ? dtl::status_code::invalid_argument : dtl::status_code::collective_failure);
+    same_on_every_rank(comm, at_root,
+                       p == 1 ? dtl::status_code::invalid_argument : dtl::status_code::collective_failure);
     CHECK(std::string(at_root.message()).find("gather: ") != std::string::npos);
     comm.barrier();  // the communicator still works
     CHECK(comm.allreduce_sum_value<int>(1) == p);
@@ -400,8 +409,9 @@ TEST_SUITE("mpi.upstream_communicator") {
     // HIP: backend_not_available, as for any device).
     const auto bad = ctx.on_device(-5);
     REQUIRE_FALSE(bad.has_value());
-    same_on_every_rank(comm, bad.error(),
-                       DTL_CONTAINERS_HAS_HIP ? dtl::status_code::invalid_argument : dtl::status_code::backend_not_available);
+    same_on_every_rank(
+        comm, bad.error(),
+        DTL_CONTAINERS_HAS_HIP ? dtl::status_code::invalid_argument : dtl::status_code::backend_not_available);
 #if DTL_CONTAINERS_HAS_HIP
     auto& hip = ctx.get<dtl::hip_domain>();
     CHECK(hip.device_id() == ctx.device());

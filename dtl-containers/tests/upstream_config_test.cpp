@@ -7,8 +7,8 @@
 
 #include <string_view>
 
-#if !defined(DTL_TEST_WANT_MPI) || !defined(DTL_TEST_WANT_HIP) || !defined(DTL_TEST_WANT_NCCL) || !defined(DTL_TEST_WANT_CUDA) || \
-    !defined(DTL_TEST_WANT_VERSION)
+#if !defined(DTL_TEST_WANT_MPI) || !defined(DTL_TEST_WANT_HIP) || !defined(DTL_TEST_WANT_NCCL) || \
+    !defined(DTL_TEST_WANT_CUDA) || !defined(DTL_TEST_WANT_VERSION)
 #error "tests/meson.build passes the build's configuration as DTL_TEST_WANT_*"
 #endif
 
@@ -25,8 +25,7 @@
 #if DTL_ENABLE_CUDA != DTL_TEST_WANT_CUDA
 #error "DTL_ENABLE_CUDA differs from the build's platform (1 on HIP's NVIDIA platform only)"
 #endif
-#if DTL_ENABLE_SHMEM != 0 || DTL_ENABLE_UCX != 0 || DTL_ENABLE_GASNET != 0 || \
-    DTL_ENABLE_SYCL != 0
+#if DTL_ENABLE_SHMEM != 0 || DTL_ENABLE_UCX != 0 || DTL_ENABLE_GASNET != 0 || DTL_ENABLE_SYCL != 0
 #error "a backend DTL HIP does not have is enabled"
 #endif
 #if DTL_ENABLE_MPI != defined(DTL_HAS_MPI)

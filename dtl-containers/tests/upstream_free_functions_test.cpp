@@ -330,8 +330,8 @@ TEST_SUITE("mpi.upstream_free_functions") {
     if (me == root) CHECK(gathered == everyone);
 
     std::vector<int> all(everyone.size(), -1);
-    CHECK(dtl::allgatherv(comm, std::span<const int>(mine), std::span<int>(all), std::span<const dtl::size_type>(counts),
-                          std::span<const dtl::size_type>(displs))
+    CHECK(dtl::allgatherv(comm, std::span<const int>(mine), std::span<int>(all),
+                          std::span<const dtl::size_type>(counts), std::span<const dtl::size_type>(displs))
               .has_value());
     CHECK(all == everyone);
 
@@ -348,7 +348,8 @@ TEST_SUITE("mpi.upstream_free_functions") {
     for (int d = 0; d < n; ++d) {
       sd.push_back(send.size());
       sc.push_back(uneven_count(d));
-      for (std::size_t k = 0; k < uneven_count(d); ++k) send.push_back(contribution(me, 10 * static_cast<std::size_t>(d) + k));
+      for (std::size_t k = 0; k < uneven_count(d); ++k)
+        send.push_back(contribution(me, 10 * static_cast<std::size_t>(d) + k));
     }
     for (int r = 0; r < n; ++r) {
       rd.push_back(expected.size());
@@ -369,7 +370,8 @@ TEST_SUITE("mpi.upstream_free_functions") {
     auto& comm = ctx.get<dtl::mpi_domain>().communicator();
     CHECK(dtl::barrier(comm).has_value());
     int value = 1;
-    const dtl::status s = thrown_by([&] { static_cast<void>(dtl::broadcast(comm, value, comm.size())); });  // no such root
+    const dtl::status s =
+        thrown_by([&] { static_cast<void>(dtl::broadcast(comm, value, comm.size())); });  // no such root
     same_on_every_rank(comm, s, dtl::status_code::invalid_rank);
     CHECK(dtl::barrier(comm).has_value());  // the communicator still works
   }
@@ -382,12 +384,12 @@ TEST_SUITE("mpi.upstream_free_functions") {
     const std::vector<int> out(2, 1);
     same_on_every_rank(comm, thrown_by([&] { static_cast<void>(dtl::recv(comm, std::span<int>(buffer))); }),
                        dtl::status_code::not_supported);
-    same_on_every_rank(comm, thrown_by([&] { static_cast<void>(dtl::recv(comm, value, 0)); }), dtl::status_code::not_supported);
+    same_on_every_rank(comm, thrown_by([&] { static_cast<void>(dtl::recv(comm, value, 0)); }),
+                       dtl::status_code::not_supported);
     same_on_every_rank(comm, thrown_by([&] { static_cast<void>(dtl::recv(comm, value, dtl::any_source, 5)); }),
                        dtl::status_code::not_supported);
-    same_on_every_rank(comm, thrown_by([&] {
-                         static_cast<void>(dtl::irecv(comm, std::span<int>(buffer), 0, dtl::any_tag));
-                       }),
+    same_on_every_rank(comm,
+                       thrown_by([&] { static_cast<void>(dtl::irecv(comm, std::span<int>(buffer), 0, dtl::any_tag)); }),
                        dtl::status_code::not_supported);
     same_on_every_rank(comm, thrown_by([&] {
                          static_cast<void>(dtl::sendrecv(comm, std::span<const int>(out), 0, 1, std::span<int>(buffer),

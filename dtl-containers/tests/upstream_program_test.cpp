@@ -61,8 +61,7 @@ int main(int argc, char** argv) {
   const long first = static_cast<long>(offset);
   const long count = static_cast<long>(vec.local_size());
   const long want_local_sum = count * first + count * (count - 1) / 2;
-  expect(dtl::local_reduce(vec, 0L, std::plus<>{}) == want_local_sum, "local_reduce is the sum of the block",
-         my_rank);
+  expect(dtl::local_reduce(vec, 0L, std::plus<>{}) == want_local_sum, "local_reduce is the sum of the block", my_rank);
 
   // stable_sort_global, global and stable: a permutation of 0..n-1 sorted by v / 3 must end with each
   // group of three in its original order. Started descending, element j is 3 * (j / 3) + 2 - j % 3.
@@ -155,8 +154,8 @@ int main(int argc, char** argv) {
   expect(dtl::is_globally_sorted(keys, by_fives, comm), "is_globally_sorted(vec, comp, comm)", my_rank);
   expect(!dtl::is_globally_sorted(keys, std::less<>{}, comm), "is_globally_sorted: descending is not ascending",
          my_rank);
-  expect(num_ranks > 1 || (moved.elements_sent == 0 && moved.elements_received == 0),
-         "one rank sends nothing", my_rank);
+  expect(num_ranks > 1 || (moved.elements_sent == 0 && moved.elements_received == 0), "one rank sends nothing",
+         my_rank);
   const long sent_total = comm.allreduce_sum_value<long>(static_cast<long>(moved.elements_sent));
   const long received_total = comm.allreduce_sum_value<long>(static_cast<long>(moved.elements_received));
   expect(sent_total == received_total, "what the ranks sent, they received", my_rank);

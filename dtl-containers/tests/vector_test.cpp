@@ -10,9 +10,13 @@
 namespace {
 
 template <class V>
-concept has_local_view = requires(V& v) { v.local_view(); };
+concept has_local_view = requires(V& v) {
+  v.local_view();
+};
 template <class V>
-concept has_device_view = requires(V& v) { v.device_view(); };
+concept has_device_view = requires(V& v) {
+  v.device_view();
+};
 
 }  // namespace
 

@@ -53,8 +53,7 @@ result<void> host_memory_transfer::copy(void* dst, const void* src, std::size_t 
   if (kind != transfer_kind::host_to_host && kind != transfer_kind::automatic)
     return status(status_code::not_supported,
                   fmt::format("host_memory_transfer cannot copy {}", transfer_kind_name(kind)));
-  if (dst == nullptr || src == nullptr)
-    return status(status_code::invalid_argument, "host copy with a null pointer");
+  if (dst == nullptr || src == nullptr) return status(status_code::invalid_argument, "host copy with a null pointer");
   if (bytes == 0) return status(status_code::invalid_argument, "host copy of 0 bytes");
   std::memmove(dst, src, bytes);
   return {};

@@ -12,8 +12,7 @@ status check_allocation_request(std::size_t bytes, std::size_t alignment, std::s
                                 std::source_location where) {
   if (bytes == 0) return status(status_code::invalid_argument, "allocation of 0 bytes", where);
   if (!is_power_of_two(alignment))
-    return status(status_code::invalid_argument,
-                  fmt::format("alignment {} is not a power of two", alignment), where);
+    return status(status_code::invalid_argument, fmt::format("alignment {} is not a power of two", alignment), where);
   if (alignment > max_alignment)
     return status(status_code::invalid_argument,
                   fmt::format("alignment {} is above the supported maximum {}", alignment, max_alignment), where);

@@ -20,8 +20,7 @@ status::status(status_code code, std::string message, std::source_location where
     details_ = std::make_shared<const details>(details{std::move(message), false, {}, where});
 }
 
-status::status(status_code code, std::string message, native_error native, std::source_location where)
-    : code_(code) {
+status::status(status_code code, std::string message, native_error native, std::source_location where) : code_(code) {
   if (code != status_code::ok)
     details_ = std::make_shared<const details>(details{std::move(message), true, std::move(native), where});
 }

@@ -5,6 +5,8 @@ namespace dtl {
 
 std::string_view status_code_name(status_code code) noexcept {
   switch (code) {
+    // One case per name, listed as the enum groups them.
+    // clang-format off
 #define DTL_NAME_(c) \
   case status_code::c: return #c;
     DTL_NAME_(ok) DTL_NAME_(not_found) DTL_NAME_(end_iterator)
@@ -27,6 +29,7 @@ std::string_view status_code_name(status_code code) noexcept {
     DTL_NAME_(consistency_error) DTL_NAME_(consistency_violation) DTL_NAME_(structural_invalidation)
     DTL_NAME_(internal_error) DTL_NAME_(not_implemented) DTL_NAME_(invalid_state) DTL_NAME_(unknown_error)
 #undef DTL_NAME_
+    // clang-format on
   }
   return "unknown_status_code";
 }

@@ -70,9 +70,8 @@ TEST_SUITE("concepts") {
     CHECK(runs == 1);
     auto failed = exec.execute([](std::nullptr_t) { return dtl::status(dtl::status_code::invalid_state, "x"); });
     CHECK(failed.error() == dtl::status_code::invalid_state);
-    auto failed_result = exec.execute([](std::nullptr_t) -> dtl::result<int> {
-      return dtl::status(dtl::status_code::timeout);
-    });
+    auto failed_result =
+        exec.execute([](std::nullptr_t) -> dtl::result<int> { return dtl::status(dtl::status_code::timeout); });
     CHECK(failed_result.error() == dtl::status_code::timeout);
     CHECK(exec.synchronize().has_value());
     CHECK(exec.query().is_complete());
@@ -92,8 +91,8 @@ TEST_SUITE("placement") {
     static_assert(check_placement<dtl::host_only>(memory_location::host, true, false, false, dtl::no_device));
     static_assert(check_placement<dtl::device_only<0>>(memory_location::device, false, true, false, 0));
     static_assert(check_placement<dtl::device_only<3>>(memory_location::device, false, true, false, 3));
-    static_assert(check_placement<dtl::device_only_runtime>(memory_location::device, false, true, false,
-                                                            dtl::runtime_device));
+    static_assert(
+        check_placement<dtl::device_only_runtime>(memory_location::device, false, true, false, dtl::runtime_device));
     static_assert(check_placement<dtl::unified_memory>(memory_location::unified, true, true, true, dtl::any_device));
     static_assert(check_placement<dtl::device_preferred>(memory_location::device, true, true, true, 0));
     static_assert(check_placement<dtl::device_preferred_on<2>>(memory_location::device, true, true, true, 2));

@@ -29,7 +29,7 @@ TEST_SUITE("futures") {
     CHECK(f.wait_for(0ms) == dtl::future_status::ready);
     f.wait();
     CHECK(f.get() == 42);
-    CHECK_FALSE(f.valid());  // get() consumes
+    CHECK_FALSE(f.valid());                              // get() consumes
     CHECK_THROWS_AS(p.set_value(1), dtl::status_error);  // satisfied once
   }
 
@@ -107,19 +107,19 @@ TEST_SUITE("futures") {
     auto v = dtl::make_ready_distributed_future().then([&] { seen = 7; });
     CHECK(seen == 7);
     CHECK(v.is_ready());
-    auto chained = dtl::chain(dtl::make_ready_distributed_future(3), [](int x) { return x + 1; },
-                              [](int x) { return x * 10; });
+    auto chained = dtl::chain(
+        dtl::make_ready_distributed_future(3), [](int x) { return x + 1; }, [](int x) { return x * 10; });
     CHECK(chained.get() == 40);
     CHECK(dtl::fmap(dtl::make_ready_distributed_future(2), [](int x) { return x * x; }).get() == 4);
   }
 
   TEST_CASE("errors pass through then(): the input's, and what a continuation throws") {
     bool ran = false;
-    auto f = dtl::make_failed_distributed_future<int>(dtl::status(dtl::status_code::out_of_memory, "full"))
-                 .then([&](int x) {
-                   ran = true;
-                   return x;
-                 });
+    auto f =
+        dtl::make_failed_distributed_future<int>(dtl::status(dtl::status_code::out_of_memory, "full")).then([&](int x) {
+          ran = true;
+          return x;
+        });
     CHECK_FALSE(ran);
     auto r = f.get_result();
     REQUIRE_FALSE(r.has_value());
@@ -133,8 +133,9 @@ TEST_SUITE("futures") {
                     .then([](int x) { return x + 1; });
     CHECK(next.get_result().error().code() == dtl::status_code::not_found);
 
-    auto recovered = dtl::on_error(dtl::make_failed_distributed_future<int>(dtl::status(dtl::status_code::timeout)),
-                                   [](const dtl::status& s) { return s.code() == dtl::status_code::timeout ? -1 : -2; });
+    auto recovered =
+        dtl::on_error(dtl::make_failed_distributed_future<int>(dtl::status(dtl::status_code::timeout)),
+                      [](const dtl::status& s) { return s.code() == dtl::status_code::timeout ? -1 : -2; });
     CHECK(recovered.get() == -1);
     CHECK(dtl::on_error(dtl::make_ready_distributed_future(5), [](const dtl::status&) { return 0; }).get() == 5);
   }
@@ -144,7 +145,8 @@ TEST_SUITE("futures") {
     dtl::distributed_promise<void> c;
     auto all = dtl::when_all(a.get_future(), dtl::make_ready_distributed_future(std::string("b")), c.get_future(),
                              dtl::make_ready_distributed_future(2.5));
-    static_assert(std::is_same_v<decltype(all), dtl::distributed_future<std::tuple<int, std::string, std::monostate, double>>>);
+    static_assert(
+        std::is_same_v<decltype(all), dtl::distributed_future<std::tuple<int, std::string, std::monostate, double>>>);
     CHECK_FALSE(all.is_ready());
     a.set_value(1);
     CHECK_FALSE(all.is_ready());  // c is still pending
@@ -260,7 +262,8 @@ TEST_SUITE("futures") {
       return s;
     });
     std::vector<std::thread> threads;
-    for (int i = 0; i < n; ++i) threads.emplace_back([&promises, i] { promises[static_cast<std::size_t>(i)].set_value(i); });
+    for (int i = 0; i < n; ++i)
+      threads.emplace_back([&promises, i] { promises[static_cast<std::size_t>(i)].set_value(i); });
     CHECK(all.wait_for(10s) == dtl::future_status::ready);
     for (auto& t : threads) t.join();
     CHECK(all.get() == n * (n - 1) / 2);

@@ -33,14 +33,20 @@ TEST_SUITE("progress") {
   TEST_CASE("unregister, and the scoped registration") {
     auto& engine = dtl::progress_engine::instance();
     int a = 0;
-    const auto id = engine.register_callback([&] { ++a; return true; });
+    const auto id = engine.register_callback([&] {
+      ++a;
+      return true;
+    });
     CHECK(dtl::poll() == 1);
     engine.unregister_callback(id);
     CHECK(dtl::poll() == 0);
     CHECK(a == 1);
     int b = 0;
     {
-      dtl::scoped_progress_callback scoped([&] { ++b; return true; });
+      dtl::scoped_progress_callback scoped([&] {
+        ++b;
+        return true;
+      });
       CHECK(engine.pending_count() == 1);
       CHECK(dtl::make_progress(4) == 4);
     }
@@ -117,7 +123,10 @@ TEST_SUITE("progress") {
   TEST_CASE("a callback may register another") {
     int inner = 0;
     dtl::progress_engine::instance().register_callback([&] {
-      dtl::progress_engine::instance().register_callback([&] { ++inner; return false; });
+      dtl::progress_engine::instance().register_callback([&] {
+        ++inner;
+        return false;
+      });
       return false;
     });
     CHECK(dtl::poll() == 1);  // the new one waits for the next pass

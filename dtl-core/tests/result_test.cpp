@@ -135,9 +135,8 @@ TEST_SUITE("result") {
     CHECK(rv.has_value());
     CHECK(seen == 4);
 
-    auto recovered = err.or_else([](const dtl::status& s) -> dtl::result<int> {
-      return s == dtl::status_code::timeout ? 0 : -1;
-    });
+    auto recovered =
+        err.or_else([](const dtl::status& s) -> dtl::result<int> { return s == dtl::status_code::timeout ? 0 : -1; });
     CHECK(recovered.value() == 0);
     CHECK(dtl::result<int>(9).or_else([](const dtl::status&) -> dtl::result<int> { return 0; }).value() == 9);
 

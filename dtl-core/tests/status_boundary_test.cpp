@@ -30,9 +30,8 @@ TEST_SUITE("status_boundary") {
   }
 
   TEST_CASE("a status_error gives its status; anything else is unknown_error") {
-    auto carried = dtl::status_boundary("x", []() -> dtl::status {
-      throw dtl::status_error(dtl::status(dtl::status_code::timeout, "late"));
-    });
+    auto carried = dtl::status_boundary(
+        "x", []() -> dtl::status { throw dtl::status_error(dtl::status(dtl::status_code::timeout, "late")); });
     CHECK(carried.code() == dtl::status_code::timeout);
     CHECK(carried.message() == "late");
     auto other = dtl::status_boundary("callback", []() -> dtl::status { throw std::runtime_error("boom"); });

@@ -206,8 +206,10 @@ TEST_SUITE("status") {
     CHECK(here.location().line() != there.location().line());
     CHECK(here == there);
     // The native error is.
-    const dtl::status oom(c::hip_error, "hipMalloc failed", dtl::native_error{2, "hipErrorOutOfMemory", "out of memory"});
-    const dtl::status same(c::hip_error, "hipMalloc failed", dtl::native_error{2, "hipErrorOutOfMemory", "out of memory"});
+    const dtl::status oom(c::hip_error, "hipMalloc failed",
+                          dtl::native_error{2, "hipErrorOutOfMemory", "out of memory"});
+    const dtl::status same(c::hip_error, "hipMalloc failed",
+                           dtl::native_error{2, "hipErrorOutOfMemory", "out of memory"});
     const dtl::status other(c::hip_error, "hipMalloc failed", dtl::native_error{1, "hipErrorInvalidValue", "invalid"});
     CHECK(oom == same);
     CHECK(oom != other);

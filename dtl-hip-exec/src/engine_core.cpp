@@ -386,7 +386,8 @@ status engine_core::start_background(std::chrono::microseconds interval) {
     return status(status_code::invalid_argument,
                   fmt::format("start_background: the interval ({} us) is negative", interval.count()));
   std::lock_guard lock(bg_mutex_);
-  if (bg_thread_.joinable()) return status(status_code::invalid_state, "the background progress thread is already running");
+  if (bg_thread_.joinable())
+    return status(status_code::invalid_state, "the background progress thread is already running");
   try {
     auto stop = std::make_shared<std::atomic<bool>>(false);
     bg_thread_ = std::thread([this, interval, stop] { background_loop(interval, stop); });

@@ -85,9 +85,9 @@ class engine_core : public std::enable_shared_from_this<engine_core> {
     std::uint64_t id = 0;
     std::unique_ptr<source_node> node;
     std::shared_ptr<shared_state<void>> state;
-    std::size_t index = 0;        // position in sources_
+    std::size_t index = 0;  // position in sources_
     bool in_list = true;
-    bool busy = false;            // a poller is inside node->poll()
+    bool busy = false;                 // a poller is inside node->poll()
     std::atomic<bool> removed{false};  // unwatch() was called (read by a poller outside the lock)
     std::thread::id poller;
   };

@@ -29,9 +29,7 @@ constexpr auto idle_sleep = std::chrono::milliseconds(100);
 
 void state_base::add_engine(const std::weak_ptr<engine_core>& engine) {
   if (engine.expired()) return;
-  auto same = [&](const std::weak_ptr<engine_core>& e) {
-    return !e.owner_before(engine) && !engine.owner_before(e);
-  };
+  auto same = [&](const std::weak_ptr<engine_core>& e) { return !e.owner_before(engine) && !engine.owner_before(e); };
   if (engine_.expired()) {
     engine_ = engine;
     return;
@@ -108,9 +106,8 @@ status empty_future_status() {
 }
 
 status wait_timeout_status(std::chrono::nanoseconds waited) {
-  return status(status_code::timeout,
-                fmt::format("the future was not ready after {}",
-                            std::chrono::duration_cast<std::chrono::microseconds>(waited)));
+  return status(status_code::timeout, fmt::format("the future was not ready after {}",
+                                                  std::chrono::duration_cast<std::chrono::microseconds>(waited)));
 }
 
 }  // namespace dtl::hip::detail

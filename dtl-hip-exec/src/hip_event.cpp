@@ -90,8 +90,8 @@ result<void> hip_event::record(const hip_stream& stream) {
   if (!stream.valid()) return stream.error();
   if (stream.device() != device_)
     return status(status_code::invalid_argument,
-                  fmt::format("hip_event::record: the event belongs to device {} but the stream to device {}",
-                              device_, stream.device()));
+                  fmt::format("hip_event::record: the event belongs to device {} but the stream to device {}", device_,
+                              stream.device()));
   return record(stream_ref(stream.native_handle()));
 }
 

@@ -11,9 +11,7 @@ namespace dtl::hip {
 
 namespace {
 
-status moved_from_stream() {
-  return status(status_code::invalid_argument, "hip_executor: the stream was moved from");
-}
+status moved_from_stream() { return status(status_code::invalid_argument, "hip_executor: the stream was moved from"); }
 
 }  // namespace
 

@@ -39,8 +39,7 @@ stream_priority classify_priority(int value, int least, int greatest) noexcept {
 
 }  // namespace
 
-hip_stream::hip_stream(hipStream_t handle, int device, bool owns, stream_flags flags,
-                       stream_priority priority) noexcept
+hip_stream::hip_stream(hipStream_t handle, int device, bool owns, stream_flags flags, stream_priority priority) noexcept
     : handle_(handle),
       device_(device),
       owns_(owns),

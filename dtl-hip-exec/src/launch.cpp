@@ -14,9 +14,10 @@ result<launch_scope> launch_scope::enter(const hip_stream& stream) {
   // Clear what earlier code left in HIP's last error, so that it is not blamed on this work.
   if (const hipError_t stale = hipGetLastError(); stale != hipSuccess) {
     if (is_sticky(stale))
-      return to_status(stale, fmt::format("device {} is unusable after an earlier error; the work was not run",
-                                          stream.device()));
-    report_unhandled(to_status(stale, "an unchecked HIP call before hip_executor::execute (cleared, not caused by it)"));
+      return to_status(
+          stale, fmt::format("device {} is unusable after an earlier error; the work was not run", stream.device()));
+    report_unhandled(
+        to_status(stale, "an unchecked HIP call before hip_executor::execute (cleared, not caused by it)"));
   }
   return launch_scope(std::move(guard));
 }

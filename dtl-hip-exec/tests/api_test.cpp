@@ -67,9 +67,10 @@ static_assert(!std::is_copy_constructible_v<hip_executor> && std::is_nothrow_mov
 static_assert(std::is_convertible_v<const hip_stream&, stream_ref>);
 static_assert(std::is_same_v<hip_executor::native_handle_type, hipStream_t>);
 // dtl-hip-mem's stream-ordered pool takes the exec layer's streams as they are.
-static_assert(requires(hip_pool_memory_space& pool, const hip_stream& stream, void* p) {
+static_assert(requires(hip_pool_memory_space & pool, const hip_stream& stream, void* p) {
   { pool.allocate(std::size_t{64}, stream) } -> std::same_as<dtl::result<void*>>;
-  { pool.deallocate(p, std::size_t{64}, stream) } noexcept;
+  { pool.deallocate(p, std::size_t{64}, stream) }
+  noexcept;
 });
 
 TEST_SUITE("api") {
@@ -234,8 +235,7 @@ TEST_SUITE("no_device") {
     CHECK(code_thrown_by([] { hip_event e(event_flags::timing); }) == status_code::backend_not_available);
     CHECK(hip_event::create(event_flags::timing).error().code() == status_code::backend_not_available);
     CHECK(code_thrown_by([] { hip_executor exec; }) == status_code::backend_not_available);
-    CHECK(code_thrown_by([] { hip_executor exec(stream_flags::non_blocking); }) ==
-          status_code::backend_not_available);
+    CHECK(code_thrown_by([] { hip_executor exec(stream_flags::non_blocking); }) == status_code::backend_not_available);
     CHECK(code_thrown_by([] { hip_executor exec(hip_stream{}); }) == status_code::backend_not_available);
     CHECK(hip_executor::create(stream_flags::non_blocking).error().code() == status_code::backend_not_available);
     CHECK(multi_stream_executor::create(2).error().code() == status_code::backend_not_available);

@@ -31,8 +31,7 @@ TEST_SUITE("distributed_future") {
     event_poller engine;
     auto flag = std::make_shared<std::atomic<bool>>(false);
     auto w = engine.watch(when_set(flag));
-    dtl::distributed_future<int> f =
-        dtl::hip::to_distributed_future(std::move(w.done).then([] { return 20; }));
+    dtl::distributed_future<int> f = dtl::hip::to_distributed_future(std::move(w.done).then([] { return 20; }));
     CHECK_FALSE(f.is_ready());
     CHECK(f.wait_for(2ms) == dtl::future_status::timeout);  // the work is not done: polling finds nothing
     auto g = f.then([](int x) { return x + 1; });
@@ -48,7 +47,8 @@ TEST_SUITE("distributed_future") {
 
   TEST_CASE("the engine's error reaches get()") {
     event_poller engine;
-    auto w = engine.watch([] { return event_status::failed(dtl::status(dtl::status_code::hip_error, "device fault")); });
+    auto w =
+        engine.watch([] { return event_status::failed(dtl::status(dtl::status_code::hip_error, "device fault")); });
     auto f = dtl::hip::to_distributed_future(std::move(w.done));
     CHECK_THROWS_WITH_AS(f.get(), doctest::Contains("device fault"), dtl::status_error);
     auto empty = dtl::hip::to_distributed_future(dtl::hip::future<int>());

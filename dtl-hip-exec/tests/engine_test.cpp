@@ -17,8 +17,8 @@ using namespace std::chrono_literals;
 using dtl::event_status;
 using dtl::status;
 using dtl::status_code;
-using dtl::hip::future;
 using dtl::hip::event_poller;
+using dtl::hip::future;
 
 namespace {
 
@@ -365,7 +365,5 @@ TEST_SUITE("engine") {
     CHECK(finished.get(1s).error().code() == status_code::canceled);  // never polled before shutdown
   }
 
-  TEST_CASE("the global engine is one object") {
-    CHECK(&event_poller::global() == &event_poller::global());
-  }
+  TEST_CASE("the global engine is one object") { CHECK(&event_poller::global() == &event_poller::global()); }
 }

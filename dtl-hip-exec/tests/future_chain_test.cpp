@@ -16,8 +16,8 @@
 using namespace std::chrono_literals;
 using dtl::event_status;
 using dtl::status_code;
-using dtl::hip::future;
 using dtl::hip::event_poller;
+using dtl::hip::future;
 
 namespace {
 

@@ -132,8 +132,9 @@ TEST_SUITE("then") {
     CHECK(skipped.get().error().code() == status_code::hip_error);
     CHECK_FALSE(ran);
 
-    auto recovered = dtl::hip::make_failed_future<int>(status(status_code::hip_error))
-                         .then([](dtl::result<int> r) { return r.has_value() ? *r : -1; });
+    auto recovered = dtl::hip::make_failed_future<int>(status(status_code::hip_error)).then([](dtl::result<int> r) {
+      return r.has_value() ? *r : -1;
+    });
     CHECK(*recovered.get() == -1);
   }
 

@@ -48,8 +48,10 @@ TEST_SUITE("gpu.engine") {
     std::vector<future<int>> values;
     for (int i = 0; i < 3; ++i) {
       int* target = out[i].device();
-      values.push_back(multi->submit([=](hipStream_t s) { return exec_test_store(target, 100 + i, s); }, engine)
-                           .then([&out, i] { return out[i].get(); }));
+      values.push_back(
+          multi->submit([=](hipStream_t s) { return exec_test_store(target, 100 + i, s); }, engine).then([&out, i] {
+            return out[i].get();
+          }));
     }
     auto all = when_all(std::move(values));
     auto r = all.get(60s);
@@ -103,7 +105,8 @@ TEST_SUITE("gpu.engine") {
     CHECK(not_once == 0);
   }
 
-  TEST_CASE("progress driven from 8 threads: every operation completes exactly once" * doctest::skip(exec_test::under_sanitizer())) {
+  TEST_CASE("progress driven from 8 threads: every operation completes exactly once" *
+            doctest::skip(exec_test::under_sanitizer())) {
     // Work held back by a gate stays in the streams' command queues, which hold about a thousand
     // commands each before launches block: keep well below that (8 streams x 100 operations).
     constexpr int streams = 8;
@@ -117,8 +120,9 @@ TEST_SUITE("gpu.engine") {
     std::vector<std::atomic<int>> completions(total);
     std::vector<future<void>> futures;
     for (int i = 0; i < total; ++i)
-      futures.push_back(multi->submit([](hipStream_t s) { return exec_test_empty(s); }, engine)
-                            .then([&completions, i] { completions[static_cast<std::size_t>(i)].fetch_add(1); }));
+      futures.push_back(multi->submit([](hipStream_t s) { return exec_test_empty(s); }, engine).then([&completions, i] {
+        completions[static_cast<std::size_t>(i)].fetch_add(1);
+      }));
     CHECK(engine.pending() == static_cast<std::size_t>(total));
 
     std::atomic<std::size_t> completed{0};
@@ -143,7 +147,8 @@ TEST_SUITE("gpu.engine") {
     CHECK(when_all(std::move(futures)).get(0ns).has_value());
   }
 
-  TEST_CASE("the background thread completes GPU futures while the host does other things" * doctest::skip(exec_test::under_sanitizer())) {
+  TEST_CASE("the background thread completes GPU futures while the host does other things" *
+            doctest::skip(exec_test::under_sanitizer())) {
     event_poller engine;
     dtl::hip::scoped_background_progress bg(engine);
     REQUIRE(bg.started().ok());
@@ -176,7 +181,8 @@ TEST_SUITE("gpu.engine") {
     CHECK(when_all(std::move(fs)).get(60s).has_value());
   }
 
-  TEST_CASE("copy_async gives a future that completes once the data has arrived" * doctest::skip(exec_test::under_sanitizer())) {
+  TEST_CASE("copy_async gives a future that completes once the data has arrived" *
+            doctest::skip(exec_test::under_sanitizer())) {
     event_poller engine;
     constexpr std::size_t n = 1 << 20;
     unsigned char* host_in = nullptr;
@@ -251,7 +257,8 @@ TEST_SUITE("gpu.engine") {
       CHECK(exec.execute([&](hipStream_t s) {
                   seen = current();
                   return exec_test_empty(s);
-                }).has_value());
+                })
+                .has_value());
       CHECK(seen == d);  // the work ran on the executor's device
       CHECK(current() == other);
       event_poller engine;

@@ -33,7 +33,8 @@ TEST_SUITE("gpu.executor") {
                   seen = s;
                   CHECK(current() == dev);
                   static_cast<void>(exec_test_store(x.get(), 7, s));
-                }).has_value());
+                })
+                .has_value());
     CHECK(seen == handle);
     REQUIRE(exec.synchronize().has_value());
     CHECK(exec.query().is_complete());
@@ -104,10 +105,12 @@ TEST_SUITE("gpu.executor") {
     exec_test::device_ints slots(8);
     std::multiset<hipStream_t> used;
     for (int i = 0; i < 8; ++i)
-      REQUIRE(multi->execute([&, i](hipStream_t s) {
-                     used.insert(s);
-                     return exec_test_mark(slots.get(), i, s);
-                   }).has_value());
+      REQUIRE(multi
+                  ->execute([&, i](hipStream_t s) {
+                    used.insert(s);
+                    return exec_test_mark(slots.get(), i, s);
+                  })
+                  .has_value());
     REQUIRE(multi->synchronize().has_value());
     CHECK(multi->query().is_complete());
     for (hipStream_t s : distinct) CHECK(used.count(s) == 2);

@@ -60,8 +60,8 @@ int main() {
   expect(exec.execute([&](hipStream_t s) { return hipMemsetAsync(d_ptr, 0x5a, size, s); }).has_value(),
          "hip_executor::execute");
   std::vector<unsigned char> h_async(size, 0);
-  expect(dtl::hip::hip_memory_transfer::copy_async(h_async.data(), d_ptr, size,
-                                                   dtl::hip::transfer_kind::device_to_host, exec.stream())
+  expect(dtl::hip::hip_memory_transfer::copy_async(h_async.data(), d_ptr, size, dtl::hip::transfer_kind::device_to_host,
+                                                   exec.stream())
              .has_value(),
          "hip_memory_transfer::copy_async on the executor's stream");
 

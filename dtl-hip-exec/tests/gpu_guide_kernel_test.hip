@@ -43,18 +43,20 @@ int main() {
   }
   auto* d_data = static_cast<float*>(allocation.value());
   bool ok = dtl::hip::hip_memory_transfer::copy(d_data, host.data(), n * sizeof(float),
-                                                dtl::hip::transfer_kind::host_to_device).has_value();
+                                                dtl::hip::transfer_kind::host_to_device)
+                .has_value();
 
   // The guide's executor pattern, with the guide's launch syntax.
   dtl::hip::hip_stream stream(dtl::hip::stream_flags::non_blocking);
   dtl::hip::hip_executor exec(std::move(stream));
-  ok = ok && exec.execute([&](hipStream_t s) { scale_and_shift<<<grid, block, 0, s>>>(d_data, n, 2.0f, 1.0f); })
-                 .has_value();
+  ok = ok &&
+       exec.execute([&](hipStream_t s) { scale_and_shift<<<grid, block, 0, s>>>(d_data, n, 2.0f, 1.0f); }).has_value();
   ok = ok && exec.synchronize().has_value();
 
   std::vector<float> back(n, -1.0f);
   ok = ok && dtl::hip::hip_memory_transfer::copy(back.data(), d_data, n * sizeof(float),
-                                                 dtl::hip::transfer_kind::device_to_host).has_value();
+                                                 dtl::hip::transfer_kind::device_to_host)
+                 .has_value();
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < n; ++i) wrong += back[i] == 2.0f * static_cast<float>(i) + 1.0f ? 0 : 1;
   mem_space.deallocate(d_data, n * sizeof(float));

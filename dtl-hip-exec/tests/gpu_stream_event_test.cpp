@@ -106,7 +106,8 @@ TEST_SUITE("gpu.stream") {
 }
 
 TEST_SUITE("gpu.event") {
-  TEST_CASE("an event goes from pending to complete when a gate kernel is released" * doctest::skip(exec_test::under_sanitizer())) {
+  TEST_CASE("an event goes from pending to complete when a gate kernel is released" *
+            doctest::skip(exec_test::under_sanitizer())) {
     const int dev = current();
     hip_stream stream(stream_flags::non_blocking);
     exec_test::gate gate;

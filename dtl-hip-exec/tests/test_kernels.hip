@@ -53,9 +53,7 @@ hipError_t exec_test_empty(hipStream_t stream) {
   return hipGetLastError();
 }
 
-void exec_test_launch_invalid(hipStream_t stream) {
-  hipLaunchKernelGGL(empty_kernel, dim3(1), dim3(4096), 0, stream);
-}
+void exec_test_launch_invalid(hipStream_t stream) { hipLaunchKernelGGL(empty_kernel, dim3(1), dim3(4096), 0, stream); }
 
 void exec_test_launch_fault(hipStream_t stream) {
   // Far outside any allocation, but not null, so that it cannot be mistaken for a null check.

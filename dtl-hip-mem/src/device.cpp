@@ -106,10 +106,10 @@ result<device_properties> get_device_properties(int device) {
   p.shared_memory_per_block = prop.sharedMemPerBlock;
 
   DTL_ASSIGN_OR_RETURN(const int managed, attribute(hipDeviceAttributeManagedMemory, device, "ManagedMemory"));
-  DTL_ASSIGN_OR_RETURN(const int concurrent, attribute(hipDeviceAttributeConcurrentManagedAccess, device,
-                                                       "ConcurrentManagedAccess"));
-  DTL_ASSIGN_OR_RETURN(const int pageable, attribute(hipDeviceAttributePageableMemoryAccess, device,
-                                                     "PageableMemoryAccess"));
+  DTL_ASSIGN_OR_RETURN(const int concurrent,
+                       attribute(hipDeviceAttributeConcurrentManagedAccess, device, "ConcurrentManagedAccess"));
+  DTL_ASSIGN_OR_RETURN(const int pageable,
+                       attribute(hipDeviceAttributePageableMemoryAccess, device, "PageableMemoryAccess"));
   p.managed_memory = managed != 0;
   p.concurrent_managed_access = concurrent != 0;
   p.pageable_memory_access = pageable != 0;

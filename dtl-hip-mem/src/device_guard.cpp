@@ -24,7 +24,8 @@ result<device_guard> device_guard::enter(int device) {
   return device_guard(previous, device, true);
 }
 
-device_guard::device_guard(int target_device) noexcept : previous_(no_device), target_(target_device), switched_(false) {
+device_guard::device_guard(int target_device) noexcept
+    : previous_(no_device), target_(target_device), switched_(false) {
   if (result<device_guard> entered = enter(target_device); entered) {
     previous_ = entered->previous_;
     switched_ = entered->switched_;

@@ -28,10 +28,8 @@ bool is_sticky(hipError_t error) noexcept {
     case hipErrorLaunchFailure:
     case hipErrorAssert:
     case hipErrorLaunchTimeOut:
-    case hipErrorECCNotCorrectable:
-      return true;
-    default:
-      return false;
+    case hipErrorECCNotCorrectable: return true;
+    default: return false;
   }
 }
 

@@ -25,9 +25,7 @@ using dtl_test::hip_current_device;
 
 namespace {
 
-bool aligned_to(const void* p, std::size_t alignment) {
-  return reinterpret_cast<std::uintptr_t>(p) % alignment == 0;
-}
+bool aligned_to(const void* p, std::size_t alignment) { return reinterpret_cast<std::uintptr_t>(p) % alignment == 0; }
 
 // deallocate with a wrong size, a foreign pointer, an interior pointer or a pointer already freed is a
 // reported error that frees nothing, changes no count and never reaches HIP.
@@ -264,7 +262,7 @@ TEST_SUITE("gpu.pinned") {
     CHECK(query_pointer(p).value().kind == memory_kind::host_pinned);
     CHECK_FALSE(hip_memory_space().contains(p).value());
 
-    for (std::size_t i = 0; i < n; ++i) p[i] = 0;  // the host writes it directly
+    for (std::size_t i = 0; i < n; ++i) p[i] = 0;                    // the host writes it directly
     REQUIRE(dtl_test_fill_index(p, n, 99u, nullptr) == hipSuccess);  // the device writes it directly
     REQUIRE(stream_ref{}.synchronize().has_value());
     std::size_t mismatches = 0;

@@ -152,13 +152,13 @@ TEST_SUITE("gpu.transfer") {
       const char* says;  // part of the message
     };
     const std::array cases{
-        bad_copy{d1.get(), host.data(), transfer_kind::device_to_host, "src"},   // src is host, not device
-        bad_copy{host.data(), d1.get(), transfer_kind::host_to_device, "src"},   // src is device, not host
+        bad_copy{d1.get(), host.data(), transfer_kind::device_to_host, "src"},  // src is host, not device
+        bad_copy{host.data(), d1.get(), transfer_kind::host_to_device, "src"},  // src is device, not host
         bad_copy{host.data(), host2.data(), transfer_kind::device_to_device, "src"},
         bad_copy{d2.get(), d1.get(), transfer_kind::host_to_host, "src"},
-        bad_copy{d1.get(), *pin, transfer_kind::device_to_device, "src"},        // pinned host is not device
-        bad_copy{host.data(), *pin, transfer_kind::host_to_device, "dst"},       // dst is host, not device
-        bad_copy{d1.get(), d2.get(), transfer_kind::device_to_host, "dst"},      // dst is device, not host
+        bad_copy{d1.get(), *pin, transfer_kind::device_to_device, "src"},    // pinned host is not device
+        bad_copy{host.data(), *pin, transfer_kind::host_to_device, "dst"},   // dst is host, not device
+        bad_copy{d1.get(), d2.get(), transfer_kind::device_to_host, "dst"},  // dst is device, not host
         bad_copy{*pin, d1.get(), transfer_kind::device_to_device, "dst"},
         bad_copy{d1.get(), host.data(), transfer_kind::host_to_host, "dst"},
     };
@@ -195,8 +195,9 @@ TEST_SUITE("gpu.transfer") {
     auto* bytes = static_cast<unsigned char*>(d.get());
     CHECK(hip_memory_transfer::copy(bytes + 64, bytes, 128, transfer_kind::device_to_device).error() ==
           status_code::invalid_argument);
-    CHECK(hip_memory_transfer::copy_async(bytes, bytes + 8, 64, transfer_kind::device_to_device, stream_ref{})
-              .error() == status_code::invalid_argument);
+    CHECK(
+        hip_memory_transfer::copy_async(bytes, bytes + 8, 64, transfer_kind::device_to_device, stream_ref{}).error() ==
+        status_code::invalid_argument);
     CHECK(hip_memory_transfer::copy(bytes + 128, bytes, 128, transfer_kind::device_to_device).has_value());
   }
 

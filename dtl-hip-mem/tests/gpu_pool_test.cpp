@@ -34,7 +34,6 @@ pool_backing backing_under_test() {
   return parsed.has_value() ? *parsed : pool_backing::automatic;
 }
 
-
 /// n unsigned values of device memory, read with a plain hipMemcpy (not through the code under test).
 std::vector<unsigned> read_back(const void* device, std::size_t n) {
   std::vector<unsigned> host(n, 0);
@@ -43,7 +42,8 @@ std::vector<unsigned> read_back(const void* device, std::size_t n) {
 }
 
 std::size_t count_not(const std::vector<unsigned>& values, unsigned expected) {
-  return static_cast<std::size_t>(std::count_if(values.begin(), values.end(), [&](unsigned v) { return v != expected; }));
+  return static_cast<std::size_t>(
+      std::count_if(values.begin(), values.end(), [&](unsigned v) { return v != expected; }));
 }
 
 /// True while `stream` still has work (and leaves no error pending).
@@ -66,8 +66,8 @@ TEST_SUITE("gpu.pool") {
     CHECK(pool.device_id() == device);
     dtl_test::owned_stream stream;
 
-    const std::vector<std::size_t> sizes{1, 4, 255, 256, 1000, 4096, std::size_t{1} << 20, (std::size_t{1} << 20) + 7,
-                                         std::size_t{64} << 20};
+    const std::vector<std::size_t> sizes{
+        1, 4, 255, 256, 1000, 4096, std::size_t{1} << 20, (std::size_t{1} << 20) + 7, std::size_t{64} << 20};
     std::vector<void*> blocks;
     std::size_t total = 0;
     for (const std::size_t bytes : sizes) {
@@ -255,7 +255,8 @@ TEST_SUITE("gpu.pool") {
       blocks.push_back(*r);
     }
     REQUIRE(dtl_test_slow_fill(static_cast<unsigned*>(blocks[0]), n, 1u, slow_cycles, stream.get()) == hipSuccess);
-    for (int i = 0; i < 4; ++i) REQUIRE(pool.try_deallocate(blocks[static_cast<std::size_t>(i)], bytes << i, stream.ref()).ok());
+    for (int i = 0; i < 4; ++i)
+      REQUIRE(pool.try_deallocate(blocks[static_cast<std::size_t>(i)], bytes << i, stream.ref()).ok());
     const pool_stats before = pool.stats();
     if (pool.backing() == pool_backing::caching) CHECK(before.bytes_cached > 0);
     REQUIRE(pool.trim().ok());

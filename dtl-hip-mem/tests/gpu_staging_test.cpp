@@ -105,8 +105,8 @@ TEST_SUITE("gpu.staging") {
   TEST_CASE("sizes around every chunk boundary, sync and async, with one and with several host threads") {
     dtl_test::owned_stream stream;
     const std::size_t c = small_chunk;
-    const std::vector<std::size_t> sizes{1,         7,         c - 1,     c,         c + 1,         2 * c - 1,
-                                         2 * c,     3 * c,     3 * c + 1, 4 * c - 1, 10 * c + 1,    (c << 6) + 1};
+    const std::vector<std::size_t> sizes{1,     7,     c - 1,     c,         c + 1,      2 * c - 1,
+                                         2 * c, 3 * c, 3 * c + 1, 4 * c - 1, 10 * c + 1, (c << 6) + 1};
     for (const unsigned threads : {1u, 4u}) {
       CAPTURE(threads);
       staging_scope scope(small_chunks(threads));
@@ -222,8 +222,10 @@ TEST_SUITE("gpu.staging") {
           return;
         }
         for (int round = 0; round < 20; ++round) {
-          if (!hip_memory_transfer::copy_async(d, src.data(), bytes, transfer_kind::host_to_device, stream).has_value() ||
-              !hip_memory_transfer::copy_async(dst.data(), d, bytes, transfer_kind::device_to_host, stream).has_value() ||
+          if (!hip_memory_transfer::copy_async(d, src.data(), bytes, transfer_kind::host_to_device, stream)
+                   .has_value() ||
+              !hip_memory_transfer::copy_async(dst.data(), d, bytes, transfer_kind::device_to_host, stream)
+                   .has_value() ||
               dst != src)
             ++failures;
           std::fill(dst.begin(), dst.end(), 0);

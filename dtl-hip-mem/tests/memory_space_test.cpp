@@ -38,7 +38,9 @@ static_assert(hip_pinned_memory_space::name() == "hip_pinned");
 static_assert(std::is_same_v<hip_memory_space, basic_memory_space<space_kind::device>>);
 static_assert(std::is_same_v<hip_pinned_memory_space, basic_memory_space<space_kind::pinned>>);
 template <class Space>
-concept reports_support = requires(const Space& s) { s.support(); };
+concept reports_support = requires(const Space& s) {
+  s.support();
+};
 template <class Space>
 concept prefetches = requires(const Space& s, const void* p) {
   s.prefetch_to_device(p, 4);

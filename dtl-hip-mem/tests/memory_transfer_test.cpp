@@ -81,8 +81,7 @@ TEST_SUITE("memory_transfer") {
     unsigned char* p = buffer.data();
     CHECK(hip_memory_transfer::copy(p + 8, p, 16, transfer_kind::host_to_host).error() ==
           status_code::invalid_argument);
-    CHECK(hip_memory_transfer::copy(p, p + 15, 16, transfer_kind::automatic).error() ==
-          status_code::invalid_argument);
+    CHECK(hip_memory_transfer::copy(p, p + 15, 16, transfer_kind::automatic).error() == status_code::invalid_argument);
     CHECK(hip_memory_transfer::copy(p, p, 1, transfer_kind::host_to_host).error() == status_code::invalid_argument);
     CHECK(hip_memory_transfer::copy_async(p + 1, p, 2, transfer_kind::host_to_host, stream_ref{}).error() ==
           status_code::invalid_argument);

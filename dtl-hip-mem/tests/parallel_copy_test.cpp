@@ -27,8 +27,8 @@ std::vector<unsigned char> source(std::size_t n, unsigned seed) {
 
 /// Copies `bytes` from src + src_skew to dst + dst_skew with `crew` and checks dst byte for byte, and
 /// that nothing around it was written (the skew before dst stays zero, the guards stay intact).
-void check_copy(copy_crew& crew, std::size_t bytes, std::size_t src_skew, std::size_t dst_skew,
-                copy_crew::stores kind, unsigned seed) {
+void check_copy(copy_crew& crew, std::size_t bytes, std::size_t src_skew, std::size_t dst_skew, copy_crew::stores kind,
+                unsigned seed) {
   CAPTURE(bytes);
   CAPTURE(src_skew);
   CAPTURE(dst_skew);
@@ -46,9 +46,8 @@ void check_copy(copy_crew& crew, std::size_t bytes, std::size_t src_skew, std::s
 TEST_SUITE("staging") {
   TEST_CASE("a crew copies every size exactly, aligned or not, with cached and with streaming stores") {
     // Around the 16-byte and 64-byte steps of the streaming loop, and around the 256 KiB parts.
-    const std::vector<std::size_t> sizes{0,           1,           15,          16,      17,      63,
-                                         64,          65,          4 * KiB + 9, 256 * KiB - 1, 256 * KiB,
-                                         256 * KiB + 1, MiB + 17, 5 * MiB + 3};
+    const std::vector<std::size_t> sizes{
+        0, 1, 15, 16, 17, 63, 64, 65, 4 * KiB + 9, 256 * KiB - 1, 256 * KiB, 256 * KiB + 1, MiB + 17, 5 * MiB + 3};
     unsigned seed = 1;
     for (const unsigned threads : {1u, 2u, 4u, 16u}) {
       CAPTURE(threads);

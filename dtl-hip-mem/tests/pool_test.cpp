@@ -19,11 +19,13 @@ using namespace dtl::hip;
 static_assert(dtl::MemorySpace<hip_pool_memory_space>);
 static_assert(!hip_pool_memory_space::host_accessible && hip_pool_memory_space::device_accessible);
 static_assert(hip_pool_memory_space::name() == "hip_pool");
-static_assert(!std::is_copy_constructible_v<hip_pool_memory_space> && !std::is_move_constructible_v<hip_pool_memory_space>);
+static_assert(!std::is_copy_constructible_v<hip_pool_memory_space> &&
+              !std::is_move_constructible_v<hip_pool_memory_space>);
 // Streams plug in as stream_ref: a raw hipStream_t converts (dtl-hip-exec's hip_stream too; see its tests).
-static_assert(requires(hip_pool_memory_space& pool, hipStream_t s, void* p) {
+static_assert(requires(hip_pool_memory_space & pool, hipStream_t s, void* p) {
   { pool.allocate(std::size_t{64}, s) } -> std::same_as<dtl::result<void*>>;
-  { pool.deallocate(p, std::size_t{64}, s) } noexcept;
+  { pool.deallocate(p, std::size_t{64}, s) }
+  noexcept;
   { pool.try_deallocate(p, std::size_t{64}, s) } -> std::same_as<dtl::status>;
 });
 // allocate(bytes, alignment) stays the MemorySpace overload: an integer is never taken for a stream.
@@ -70,8 +72,8 @@ TEST_SUITE("pool") {
   }
 
   TEST_CASE("backing names parse back") {
-    for (const pool_backing b : {pool_backing::automatic, pool_backing::runtime, pool_backing::caching,
-                                 pool_backing::direct}) {
+    for (const pool_backing b :
+         {pool_backing::automatic, pool_backing::runtime, pool_backing::caching, pool_backing::direct}) {
       const auto parsed = parse_pool_backing(pool_backing_name(b));
       REQUIRE(parsed.has_value());
       CHECK(*parsed == b);
@@ -118,7 +120,7 @@ TEST_SUITE("pool") {
     CHECK(overflow == status_code::invalid_argument);
     CHECK(overflow.message().find("overflows") != std::string_view::npos);
     CHECK(pool.reserve(0, 4) == status_code::invalid_argument);  // 0 bytes
-    const dtl::status none = pool.reserve(1024, 0);  // nothing to do: ok, or the pool's own unavailability
+    const dtl::status none = pool.reserve(1024, 0);              // nothing to do: ok, or the pool's own unavailability
     CHECK((none.ok() || none == pool.availability()));
   }
 

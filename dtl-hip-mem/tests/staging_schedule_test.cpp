@@ -17,7 +17,8 @@ constexpr std::size_t MiB = std::size_t{1} << 20;
 TEST_SUITE("staging") {
   TEST_CASE("pieces cover the copy contiguously, none larger than a chunk") {
     for (const std::size_t chunk : {4 * KiB, 1 * MiB, 8 * MiB, 16 * MiB}) {
-      for (const std::size_t bytes : {std::size_t{1}, chunk - 1, chunk, chunk + 1, 3 * chunk + 1, 40 * chunk + 7, 64 * MiB + 3}) {
+      for (const std::size_t bytes :
+           {std::size_t{1}, chunk - 1, chunk, chunk + 1, 3 * chunk + 1, 40 * chunk + 7, 64 * MiB + 3}) {
         CAPTURE(chunk);
         CAPTURE(bytes);
         const auto pieces = staging_pieces(bytes, chunk);

@@ -47,7 +47,8 @@ void iterate(grid& in, grid& out, std::size_t nx) {
 
 /// sqrt(sum (a - b)^2) over every rank.
 double residual(const grid& a, const grid& b, grid& scratch) {
-  dtl::value_or_throw(dtl::transform(a, b, scratch, [] __host__ __device__(float x, float y) { return (x - y) * (x - y); }));
+  dtl::value_or_throw(
+      dtl::transform(a, b, scratch, [] __host__ __device__(float x, float y) { return (x - y) * (x - y); }));
   return std::sqrt(static_cast<double>(dtl::reduce(scratch, 0.0f)));
 }
 
@@ -74,8 +75,8 @@ int main(int argc, char** argv) {
     // The top boundary: the ghost row above the first row, in both grids.
     const std::vector<float> hot(nx, 1.0f);
     for (grid* g : {&a, &b})
-      dtl::value_or_throw(dtl::hip::hip_memory_transfer::copy(g->local_data_with_ghosts(), hot.data(), nx * sizeof(float),
-                                                              dtl::transfer_kind::host_to_device));
+      dtl::value_or_throw(dtl::hip::hip_memory_transfer::copy(g->local_data_with_ghosts(), hot.data(),
+                                                              nx * sizeof(float), dtl::transfer_kind::host_to_device));
   }
 
   std::vector<double> residuals;

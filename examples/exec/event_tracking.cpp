@@ -23,16 +23,16 @@ namespace {
 /// Runs the snippet on `stream`; true when the event was recorded and reads "done" afterwards.
 bool guide_snippet(dtl::hip::hip_stream& stream) {
   // ---- begin guide snippet ----
-dtl::hip::hip_event event;
-event.record(stream);
+  dtl::hip::hip_event event;
+  event.record(stream);
 
-// Check completion
-if (event.query()) {
+  // Check completion
+  if (event.query()) {
     // Work is done
-}
+  }
 
-// Or block until done
-event.synchronize();
+  // Or block until done
+  event.synchronize();
   // ---- end guide snippet ----
   return event.recorded() && event.query().is_complete();
 }
@@ -67,8 +67,8 @@ int run() {
 
   pinned_space.deallocate(*h, bytes);
   device_space.deallocate(*d, bytes);
-  std::printf("hip_event: recorded after a %zu MiB device-to-host copy, synchronized, data arrived: %s\n",
-              bytes >> 20, ok ? "OK" : "FAILED");
+  std::printf("hip_event: recorded after a %zu MiB device-to-host copy, synchronized, data arrived: %s\n", bytes >> 20,
+              ok ? "OK" : "FAILED");
   return ok ? 0 : 1;
 }
 

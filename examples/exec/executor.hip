@@ -34,17 +34,15 @@ dim3 block;
 
 void guide_snippet() {
   // ---- begin guide snippet ----
-// Create executor with a non-blocking stream
-dtl::hip::hip_stream stream(dtl::hip::stream_flags::non_blocking);
-dtl::hip::hip_executor exec(std::move(stream));
+  // Create executor with a non-blocking stream
+  dtl::hip::hip_stream stream(dtl::hip::stream_flags::non_blocking);
+  dtl::hip::hip_executor exec(std::move(stream));
 
-// Execute work on the GPU
-exec.execute([](hipStream_t s) {
-    my_kernel<<<grid, block, 0, s>>>(d_data, n);
-});
+  // Execute work on the GPU
+  exec.execute([](hipStream_t s) { my_kernel<<<grid, block, 0, s>>>(d_data, n); });
 
-// Wait for completion
-exec.synchronize();
+  // Wait for completion
+  exec.synchronize();
   // ---- end guide snippet ----
 }
 
@@ -84,8 +82,8 @@ int run() {
   d_data = static_cast<float*>(*allocated);
   std::vector<float> x(static_cast<std::size_t>(n));
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 1000);
-  bool ok = dtl::hip::hip_memory_transfer::copy(d_data, x.data(), bytes, dtl::hip::transfer_kind::host_to_device)
-                .has_value();
+  bool ok =
+      dtl::hip::hip_memory_transfer::copy(d_data, x.data(), bytes, dtl::hip::transfer_kind::host_to_device).has_value();
 
   guide_snippet();
   std::vector<float> once(x.size());

@@ -24,29 +24,33 @@ bool report(bool ok, const char* what) {
 /// Runs the snippet and checks its streams; returns the external stream (still alive) for main().
 hipStream_t guide_snippet(bool& ok) {
   // ---- begin guide snippet ----
-// Default stream
-dtl::hip::hip_stream default_stream;
+  // Default stream
+  dtl::hip::hip_stream default_stream;
 
-// Non-blocking stream (owned)
-dtl::hip::hip_stream stream(dtl::hip::stream_flags::non_blocking);
+  // Non-blocking stream (owned)
+  dtl::hip::hip_stream stream(dtl::hip::stream_flags::non_blocking);
 
-// Wrap an existing hipStream_t (non-owning)
-hipStream_t external_stream;
-hipStreamCreate(&external_stream);
-dtl::hip::hip_stream wrapped(external_stream, false);  // does not destroy on destruct
+  // Wrap an existing hipStream_t (non-owning)
+  hipStream_t external_stream;
+  hipStreamCreate(&external_stream);
+  dtl::hip::hip_stream wrapped(external_stream, false);  // does not destroy on destruct
   // ---- end guide snippet ----
 
   const int device = dtl::hip::current_device().value_or(dtl::no_device);
   ok = report(default_stream.valid() && default_stream.is_default() && !default_stream.owns() &&
                   default_stream.device() == device,
-              "default_stream is the current device's default stream") && ok;
+              "default_stream is the current device's default stream") &&
+       ok;
   ok = report(stream.valid() && !stream.is_default() && stream.owns() && stream.properties().non_blocking,
-              "stream is an owned, non-blocking stream") && ok;
+              "stream is an owned, non-blocking stream") &&
+       ok;
   ok = report(wrapped.valid() && !wrapped.owns() && wrapped.native_handle() == external_stream,
-              "wrapped views external_stream without owning it") && ok;
+              "wrapped views external_stream without owning it") &&
+       ok;
   ok = report(stream.synchronize().has_value() && wrapped.synchronize().has_value() &&
                   default_stream.synchronize().has_value(),
-              "all three synchronize") && ok;
+              "all three synchronize") &&
+       ok;
   return external_stream;
 }
 

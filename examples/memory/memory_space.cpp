@@ -12,15 +12,15 @@ namespace {
 // Returns the snippet's space's statistics afterwards, so that main() can check what it did.
 dtl::allocation_stats guide_snippet() {
   // ---- begin guide snippet ----
-dtl::hip::hip_memory_space mem_space;
+  dtl::hip::hip_memory_space mem_space;
 
-// Allocate device memory
-auto alloc_result = mem_space.allocate(1024);
-if (alloc_result.has_value()) {
+  // Allocate device memory
+  auto alloc_result = mem_space.allocate(1024);
+  if (alloc_result.has_value()) {
     void* ptr = alloc_result.value();
     // Use device memory...
     mem_space.deallocate(ptr, 1024);
-}
+  }
   // ---- end guide snippet ----
   if (!alloc_result.has_value())
     std::fprintf(stderr, "allocate(1024) failed: %s\n", alloc_result.error().to_string().c_str());
@@ -38,7 +38,6 @@ int main() {
   // One 1024-byte device allocation was made and given back.
   const bool ok = s.total_allocations == 1 && s.peak_bytes == 1024 && s.bytes_in_use == 0 && s.live_allocations == 0;
   std::printf("hip_memory_space: %llu allocation(s), peak %zu bytes, %zu in use: %s\n",
-              static_cast<unsigned long long>(s.total_allocations), s.peak_bytes, s.bytes_in_use,
-              ok ? "OK" : "FAILED");
+              static_cast<unsigned long long>(s.total_allocations), s.peak_bytes, s.bytes_in_use, ok ? "OK" : "FAILED");
   return ok ? 0 : 1;
 }

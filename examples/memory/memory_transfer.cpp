@@ -18,17 +18,14 @@ namespace {
 
 void guide_snippet(void* d_ptr, void* h_ptr, std::size_t size, dtl::hip::stream_ref stream) {
   // ---- begin guide snippet ----
-// Host to device
-dtl::hip::hip_memory_transfer::copy(d_ptr, h_ptr, size,
-    dtl::hip::transfer_kind::host_to_device);
+  // Host to device
+  dtl::hip::hip_memory_transfer::copy(d_ptr, h_ptr, size, dtl::hip::transfer_kind::host_to_device);
 
-// Device to host
-dtl::hip::hip_memory_transfer::copy(h_ptr, d_ptr, size,
-    dtl::hip::transfer_kind::device_to_host);
+  // Device to host
+  dtl::hip::hip_memory_transfer::copy(h_ptr, d_ptr, size, dtl::hip::transfer_kind::device_to_host);
 
-// Async copy on a stream
-dtl::hip::hip_memory_transfer::copy_async(d_ptr, h_ptr, size,
-    dtl::hip::transfer_kind::host_to_device, stream);
+  // Async copy on a stream
+  dtl::hip::hip_memory_transfer::copy_async(d_ptr, h_ptr, size, dtl::hip::transfer_kind::host_to_device, stream);
   // ---- end guide snippet ----
 }
 

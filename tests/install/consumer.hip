@@ -44,7 +44,9 @@ int main() {
             return exec.execute([&](hipStream_t s) { add_one<<<(n + 255) / 256, 256, 0, s>>>(device_data, n); });
           })
           .and_then([&] { return exec.synchronize(); })
-          .and_then([&] { return hip_memory_transfer::copy(host.data(), device_data, bytes, transfer_kind::device_to_host); });
+          .and_then([&] {
+            return hip_memory_transfer::copy(host.data(), device_data, bytes, transfer_kind::device_to_host);
+          });
   space.deallocate(device_data, bytes);
   if (!ran.has_value()) {
     std::fprintf(stderr, "failed: %s\n", ran.error().to_string().c_str());

@@ -179,10 +179,11 @@ int main(int argc, char** argv) {
       fmt::print("dtl-info {}\n", DTL_INFO_VERSION);
       return 0;
     } else if (arg == "--help" || arg == "-h") {
-      fmt::print("usage: dtl-info [--bandwidth] [--json] [--version]\n"
-                 "Prints how dtl was built and the HIP devices of this machine.\n"
-                 "  --bandwidth  also measure host<->device and device<->device copies\n"
-                 "  --json       one JSON object instead of text\n");
+      fmt::print(
+          "usage: dtl-info [--bandwidth] [--json] [--version]\n"
+          "Prints how dtl was built and the HIP devices of this machine.\n"
+          "  --bandwidth  also measure host<->device and device<->device copies\n"
+          "  --json       one JSON object instead of text\n");
       return 0;
     } else {
       fmt::print(stderr, "dtl-info: unknown argument '{}' (try --help)\n", arg);

@@ -32,25 +32,29 @@ bool is_amd() { return std::string_view(dtl::hip::platform_name()) == "amd"; }
 /// What to check when the runtime finds no device (`error`: what hipGetDeviceCount returned).
 std::vector<std::string> no_device_hints(hipError_t error) {
   std::vector<std::string> hints;
-  for (const char* var : {"HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL"}) {
+  for (const char* var :
+       {"HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL"}) {
     if (const char* value = std::getenv(var))
       hints.push_back(fmt::format("{}={} is set: it limits the devices this process sees", var, value));
   }
   std::error_code ec;
   if (is_amd()) {
     if (!std::filesystem::exists("/dev/kfd", ec))
-      hints.push_back("/dev/kfd does not exist: the amdgpu kernel driver is not loaded, or this container was "
-                      "started without the GPU (docker: --device=/dev/kfd --device=/dev/dri)");
+      hints.push_back(
+          "/dev/kfd does not exist: the amdgpu kernel driver is not loaded, or this container was "
+          "started without the GPU (docker: --device=/dev/kfd --device=/dev/dri)");
     else if (::access("/dev/kfd", R_OK | W_OK) != 0)
-      hints.push_back("/dev/kfd is not readable and writable by this user: add the user to the 'render' and "
-                      "'video' groups");
+      hints.push_back(
+          "/dev/kfd is not readable and writable by this user: add the user to the 'render' and "
+          "'video' groups");
     hints.push_back("rocminfo lists the GPUs the ROCm runtime sees; AMD_LOG_LEVEL=4 makes HIP explain itself");
   } else {
     if (error == hipErrorInsufficientDriver)
       hints.push_back("the NVIDIA driver is missing, or older than the CUDA runtime dtl was built with");
     if (!std::filesystem::exists("/dev/nvidiactl", ec))
-      hints.push_back("/dev/nvidiactl does not exist: no NVIDIA driver is loaded, or this container was "
-                      "started without the GPU (docker: --gpus all)");
+      hints.push_back(
+          "/dev/nvidiactl does not exist: no NVIDIA driver is loaded, or this container was "
+          "started without the GPU (docker: --gpus all)");
     hints.push_back("nvidia-smi lists the GPUs and the driver version");
   }
   return hints;

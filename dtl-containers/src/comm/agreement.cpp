@@ -49,8 +49,8 @@ std::string rank_list(const std::vector<int>& ranks) {
 status disagreement(const call_signature& call, const std::vector<rank_report>& reports) {
   const char* what = reports[0].what;
   std::string detail;
-  const bool same_call = std::all_of(reports.begin(), reports.end(),
-                                     [&](const rank_report& r) { return std::strcmp(r.what, what) == 0; });
+  const bool same_call =
+      std::all_of(reports.begin(), reports.end(), [&](const rank_report& r) { return std::strcmp(r.what, what) == 0; });
   if (!same_call) {
     for (std::size_t r = 0; r < reports.size() && r < 8; ++r)
       detail += fmt::format("{}rank {} calls {}", r == 0 ? "" : ", ", r, reports[r].what);
@@ -67,9 +67,9 @@ status disagreement(const call_signature& call, const std::vector<rank_report>& 
     for (std::size_t r = 0; r < reports.size() && r < 8; ++r)
       detail += fmt::format("{} {} on rank {}", r == 0 ? "" : ",", reports[r].args[i], r);
   }
-  return status(status_code::invalid_argument,
-                fmt::format("{}: the ranks pass different arguments ({}); every rank must pass the same", what,
-                            detail));
+  return status(
+      status_code::invalid_argument,
+      fmt::format("{}: the ranks pass different arguments ({}); every rank must pass the same", what, detail));
 }
 
 }  // namespace
@@ -118,14 +118,14 @@ status agree_on(comm_backend& comm, const status& local, const call_signature& c
   if (rank == first) std::snprintf(message, sizeof message, "%s", local.to_string().c_str());
   DTL_TRY(comm.broadcast(message, sizeof message, first));
   const auto code = static_cast<status_code>(reports[static_cast<std::size_t>(first)].code);
-  const bool every_rank_alike = failing.size() == reports.size() &&
-                                std::all_of(reports.begin(), reports.end(),
-                                            [&](const rank_report& r) { return r.code == reports[0].code; });
+  const bool every_rank_alike =
+      failing.size() == reports.size() &&
+      std::all_of(reports.begin(), reports.end(), [&](const rank_report& r) { return r.code == reports[0].code; });
   const char* what = reports[static_cast<std::size_t>(first)].what;  // the same on every rank
   if (every_rank_alike) return status(code, fmt::format("{}: every rank failed; rank {}: {}", what, first, message));
   return status(status_code::collective_failure,
-                fmt::format("{}: {} of {} ranks failed (rank{} {}); rank {}: {}", what, failing.size(),
-                            reports.size(), failing.size() == 1 ? "" : "s", rank_list(failing), first, message));
+                fmt::format("{}: {} of {} ranks failed (rank{} {}); rank {}: {}", what, failing.size(), reports.size(),
+                            failing.size() == 1 ? "" : "s", rank_list(failing), first, message));
 }
 
 namespace {
@@ -159,13 +159,13 @@ collective_call::collective_call(context_state* state, const call_signature& sig
   }
   state_->collective_thread.store(std::this_thread::get_id());
   if (state_->shared_by_threads.load())
-    shared_ = status(
-        status_code::invalid_state,
-        fmt::format("{}: this context was used by two threads at once (a collective began while another thread "
-                    "was inside one on it), so its calls may have paired with other calls on other ranks; the "
-                    "context no longer communicates. A context serves one thread at a time: give each thread "
-                    "its own (make_world_context() or split())",
-                    signature_.what));
+    shared_ =
+        status(status_code::invalid_state,
+               fmt::format("{}: this context was used by two threads at once (a collective began while another thread "
+                           "was inside one on it), so its calls may have paired with other calls on other ranks; the "
+                           "context no longer communicates. A context serves one thread at a time: give each thread "
+                           "its own (make_world_context() or split())",
+                           signature_.what));
 }
 
 collective_call::~collective_call() {

@@ -51,8 +51,8 @@ struct collective_desc {
   const char* stream_name;  // the stream-ordered form
   bool reduces;             // count is elements of type, combined by op; else bytes
   bool rooted;
-  bool one_buffer;        // recv is the only buffer (broadcast's data, in place on every rank)
-  which_ranks receives;   // the ranks whose recv buffer is used (and must not be null)
+  bool one_buffer;       // recv is the only buffer (broadcast's data, in place on every rank)
+  which_ranks receives;  // the ranks whose recv buffer is used (and must not be null)
   // Staged through pinned host memory: which buffer goes to the host before the call (send, or recv's
   // contents), from which ranks; whether the host holds one block per rank (this rank's at rank * bytes);
   // and which ranks copy the host buffer back to recv after it.

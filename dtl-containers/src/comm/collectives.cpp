@@ -36,8 +36,8 @@ bool times(std::size_t count, std::size_t elem, std::size_t& out) noexcept {
 /// One side's counts and displacements (elements) in bytes, checked: one of each per rank, no overflow,
 /// and, for a side that receives, blocks that do not overlap (MPI's rule: a byte is written once).
 status side_in_bytes(const char* what, const char* side, std::size_t ranks, std::span<const std::size_t> counts,
-                     std::span<const std::size_t> displs, std::size_t elem, bool receives, std::vector<std::size_t>& bytes,
-                     std::vector<std::size_t>& offsets) {
+                     std::span<const std::size_t> displs, std::size_t elem, bool receives,
+                     std::vector<std::size_t>& bytes, std::vector<std::size_t>& offsets) {
   if (counts.size() != ranks || displs.size() != ranks)
     return invalid(fmt::format("{}: {} has {} counts and {} displacements; the context has {} ranks", what, side,
                                counts.size(), displs.size(), ranks));
@@ -59,8 +59,8 @@ status side_in_bytes(const char* what, const char* side, std::size_t ranks, std:
   for (std::size_t i = 1; i < blocks.size(); ++i)
     if (std::get<0>(blocks[i]) < std::get<1>(blocks[i - 1]))
       return invalid(fmt::format("{}: the blocks received from ranks {} and {} overlap (displacements {} and {})", what,
-                                 std::get<2>(blocks[i - 1]), std::get<2>(blocks[i]),
-                                 displs[std::get<2>(blocks[i - 1])], displs[std::get<2>(blocks[i])]));
+                                 std::get<2>(blocks[i - 1]), std::get<2>(blocks[i]), displs[std::get<2>(blocks[i - 1])],
+                                 displs[std::get<2>(blocks[i])]));
   return {};
 }
 
@@ -154,8 +154,8 @@ void check_rooted_counts(comm_backend& comm, prepared_exchange& p, const char* w
   if (!p.local.ok() || comm.rank() != root || root_counts.size() != n) return;
   for (std::size_t r = 0; r < n; ++r)
     if (all[r].count != root_counts[r]) {
-      p.local = invalid(fmt::format("{}: rank {} passes count {}, the root's counts[{}] is {}", what, r, all[r].count, r,
-                                    root_counts[r]));
+      p.local = invalid(fmt::format("{}: rank {} passes count {}, the root's counts[{}] is {}", what, r, all[r].count,
+                                    r, root_counts[r]));
       return;
     }
 }
@@ -164,8 +164,7 @@ void check_rooted_counts(comm_backend& comm, prepared_exchange& p, const char* w
 /// device_support::exchange (which runs the agreement), host buffers after the agreement.
 template <class OnHost>
 result<void> finish(collective_call& call, const prepared_exchange& p, OnHost on_host) {
-  if (p.device && p.local.ok())
-    return device_support::exchange(*call.state().resources, *call.state().comm, call, p.x);
+  if (p.device && p.local.ok()) return device_support::exchange(*call.state().resources, *call.state().comm, call, p.x);
   DTL_TRY(call.agree(p.local));
   return on_host();
 }
@@ -211,8 +210,7 @@ void fill_identity(void* out, std::size_t count, datatype type, reduce_op op) {
 
 }  // namespace
 
-prepared_exchange prepare_alltoall(int ranks, const void* send, void* recv, std::size_t count_each,
-                                   std::size_t elem) {
+prepared_exchange prepare_alltoall(int ranks, const void* send, void* recv, std::size_t count_each, std::size_t elem) {
   const auto n = static_cast<std::size_t>(std::max(ranks, 0));
   prepared_exchange p = empty_exchange(n);
   p.x.send = send;
@@ -227,15 +225,16 @@ prepared_exchange prepare_alltoall(int ranks, const void* send, void* recv, std:
     p.x.send_bytes[r] = p.x.recv_bytes[r] = bytes;
     p.x.send_displs[r] = p.x.recv_displs[r] = r * bytes;
   }
-  if (bytes != 0 && send == recv) p.local = invalid("alltoall: send and recv are one buffer (in place is not supported)");
+  if (bytes != 0 && send == recv)
+    p.local = invalid("alltoall: send and recv are one buffer (in place is not supported)");
   if (bytes != 0) check_buffers(p, "alltoall");  // nothing to move (on every rank): no path to agree on
   return p;
 }
 
 prepared_exchange prepare_alltoallv(int ranks, const void* send, std::span<const std::size_t> send_counts,
                                     std::span<const std::size_t> send_displs, void* recv,
-                                    std::span<const std::size_t> recv_counts,
-                                    std::span<const std::size_t> recv_displs, std::size_t elem) {
+                                    std::span<const std::size_t> recv_counts, std::span<const std::size_t> recv_displs,
+                                    std::size_t elem) {
   const auto n = static_cast<std::size_t>(std::max(ranks, 0));
   prepared_exchange p = empty_exchange(n);
   p.x.send = send;
@@ -300,8 +299,8 @@ result<void> context::alltoall_raw(const void* send, void* recv, std::size_t cou
 
 result<void> context::alltoallv_raw(const void* send, std::span<const std::size_t> send_counts,
                                     std::span<const std::size_t> send_displs, void* recv,
-                                    std::span<const std::size_t> recv_counts,
-                                    std::span<const std::size_t> recv_displs, std::size_t elem) const {
+                                    std::span<const std::size_t> recv_counts, std::span<const std::size_t> recv_displs,
+                                    std::size_t elem) const {
   detail::prepared_exchange p =
       detail::prepare_alltoallv(size(), send, send_counts, send_displs, recv, recv_counts, recv_displs, elem);
   detail::collective_call call(state_.get(), detail::alltoall_signature("alltoallv", 0, elem, false));
@@ -362,8 +361,9 @@ prepared_exchange prepare_rooted_v(const char* what, int ranks, int rank, const 
     p.local = status(status_code::out_of_range, fmt::format("{}: {} elements is past the address space", what, count));
   const bool at_root = rank == root;
   if (p.local.ok() && at_root)
-    p.local = to_root ? side_in_bytes(what, "the root", n, root_counts, displs, elem, true, p.x.recv_bytes, p.x.recv_displs)
-                      : side_in_bytes(what, "the root", n, root_counts, displs, elem, false, p.x.send_bytes, p.x.send_displs);
+    p.local =
+        to_root ? side_in_bytes(what, "the root", n, root_counts, displs, elem, true, p.x.recv_bytes, p.x.recv_displs)
+                : side_in_bytes(what, "the root", n, root_counts, displs, elem, false, p.x.send_bytes, p.x.send_displs);
   if (p.local.ok()) {
     p.x.send = to_root || at_root ? send : nullptr;
     p.x.recv = !to_root || at_root ? recv : nullptr;
@@ -407,8 +407,8 @@ result<void> context::gatherv_raw(const void* send, std::size_t count, void* rec
                                   std::span<const std::size_t> recv_counts, std::span<const std::size_t> displs,
                                   std::size_t elem, int root) const {
   std::size_t bytes = 0;
-  detail::prepared_exchange p =
-      detail::prepare_rooted_v("gatherv", size(), rank(), send, recv, count, elem, recv_counts, displs, root, true, bytes);
+  detail::prepared_exchange p = detail::prepare_rooted_v("gatherv", size(), rank(), send, recv, count, elem,
+                                                         recv_counts, displs, root, true, bytes);
   detail::collective_call call(state_.get(), detail::rooted_signature("gatherv", 0, elem, root, false));
   DTL_TRY(call.usable());
   detail::check_rooted_counts(*state_->comm, p, "gatherv", count, recv_counts, root);
@@ -420,11 +420,11 @@ result<void> context::gatherv_raw(const void* send, std::size_t count, void* rec
 }
 
 result<void> context::scatterv_raw(const void* send, std::span<const std::size_t> send_counts,
-                                   std::span<const std::size_t> displs, void* recv, std::size_t count,
-                                   std::size_t elem, int root) const {
+                                   std::span<const std::size_t> displs, void* recv, std::size_t count, std::size_t elem,
+                                   int root) const {
   std::size_t bytes = 0;
-  detail::prepared_exchange p =
-      detail::prepare_rooted_v("scatterv", size(), rank(), send, recv, count, elem, send_counts, displs, root, false, bytes);
+  detail::prepared_exchange p = detail::prepare_rooted_v("scatterv", size(), rank(), send, recv, count, elem,
+                                                         send_counts, displs, root, false, bytes);
   detail::collective_call call(state_.get(), detail::rooted_signature("scatterv", 0, elem, root, false));
   DTL_TRY(call.usable());
   detail::check_rooted_counts(*state_->comm, p, "scatterv", count, send_counts, root);
@@ -440,14 +440,15 @@ result<void> context::allgatherv_raw(const void* send, std::size_t count, void* 
   detail::prepared_exchange p = detail::empty_exchange(n);
   std::size_t bytes = 0;
   if (!detail::times(count, elem, bytes))
-    p.local = status(status_code::out_of_range, fmt::format("allgatherv: {} elements is past the address space", count));
+    p.local =
+        status(status_code::out_of_range, fmt::format("allgatherv: {} elements is past the address space", count));
   if (p.local.ok())
     p.local = detail::side_in_bytes("allgatherv", "the receive side", n, recv_counts, displs, elem, true,
                                     p.x.recv_bytes, p.x.recv_displs);
   const auto me = static_cast<std::size_t>(std::max(rank(), 0));
   if (p.local.ok() && me < recv_counts.size() && recv_counts[me] != count)
-    p.local = detail::invalid(fmt::format("allgatherv: this rank ({}) passes count {}, its recv_counts entry is {}", me, count,
-                                  recv_counts[me]));
+    p.local = detail::invalid(fmt::format("allgatherv: this rank ({}) passes count {}, its recv_counts entry is {}", me,
+                                          count, recv_counts[me]));
   if (p.local.ok()) {
     p.x.send = send;
     p.x.recv = recv;
@@ -481,10 +482,10 @@ result<void> context::scan_raw(const void* send, void* recv, std::size_t count, 
     else if (*device)
       local = detail::invalid(fmt::format("{} takes host buffers (copy device data to the host first)", what));
   }
-  detail::collective_call call(state_.get(), {what,
-                                              {static_cast<std::int64_t>(count), static_cast<std::int64_t>(type),
-                                               static_cast<std::int64_t>(op)},
-                                              {"count", "type", "operation"}});
+  detail::collective_call call(
+      state_.get(), {what,
+                     {static_cast<std::int64_t>(count), static_cast<std::int64_t>(type), static_cast<std::int64_t>(op)},
+                     {"count", "type", "operation"}});
   DTL_TRY(call.usable());
   DTL_TRY(call.agree(local));
   if (count == 0) return {};

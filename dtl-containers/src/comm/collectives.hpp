@@ -24,13 +24,12 @@ struct prepared_exchange {
 };
 
 /// alltoall of `count_each` elements of `elem` bytes per peer, on a context of `ranks` ranks.
-prepared_exchange prepare_alltoall(int ranks, const void* send, void* recv, std::size_t count_each,
-                                   std::size_t elem);
+prepared_exchange prepare_alltoall(int ranks, const void* send, void* recv, std::size_t count_each, std::size_t elem);
 /// alltoallv (counts and displacements in elements).
 prepared_exchange prepare_alltoallv(int ranks, const void* send, std::span<const std::size_t> send_counts,
                                     std::span<const std::size_t> send_displs, void* recv,
-                                    std::span<const std::size_t> recv_counts,
-                                    std::span<const std::size_t> recv_displs, std::size_t elem);
+                                    std::span<const std::size_t> recv_counts, std::span<const std::size_t> recv_displs,
+                                    std::size_t elem);
 
 /// What the agreement of alltoall and alltoallv compares (`count_each` 0 for alltoallv).
 call_signature alltoall_signature(const char* what, std::size_t count_each, std::size_t elem, bool device);

@@ -77,9 +77,9 @@ status check_device_from_environment(int device) {
   const int count = detail::device_support::device_count();
   if (count > 0 && device < count) return detail::device_support::check_device(device);
   if (count > 0)
-    return status(status_code::invalid_argument,
-                  fmt::format("DTL_DEVICE={}, but this process sees {} device(s) (ids 0..{})", device, count,
-                              count - 1));
+    return status(
+        status_code::invalid_argument,
+        fmt::format("DTL_DEVICE={}, but this process sees {} device(s) (ids 0..{})", device, count, count - 1));
   const status none = detail::device_support::check_device(device);
   return status(none.code(), fmt::format("DTL_DEVICE={}, but this process sees 0 devices: {}", device, none.message()));
 }

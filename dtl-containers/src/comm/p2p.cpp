@@ -36,10 +36,10 @@ enum class payload_path : std::int32_t { mpi = 0, nccl = 1, in_envelope = 2 };
 struct ready_envelope {
   std::uint64_t count = 0;
   std::uint64_t elem = 0;
-  std::int32_t ticket = 0;     // the data-channel tag the payload must carry
-  std::int32_t code = 0;       // the receiver's own checks: 0 or a status_code
-  std::uint8_t device = 0;     // the buffer is device memory
-  std::uint8_t nccl = 0;       // the receiver can take the payload over RCCL/NCCL
+  std::int32_t ticket = 0;       // the data-channel tag the payload must carry
+  std::int32_t code = 0;         // the receiver's own checks: 0 or a status_code
+  std::uint8_t device = 0;       // the buffer is device memory
+  std::uint8_t nccl = 0;         // the receiver can take the payload over RCCL/NCCL
   std::uint8_t in_envelope = 0;  // a host buffer of at most envelope_payload_bytes, which the status carries
   char reason[reason_bytes] = {};
 };
@@ -79,7 +79,6 @@ int next_ticket(const comm_backend& comm) noexcept {
   return static_cast<int>(g_ticket.fetch_add(1, std::memory_order_relaxed) % range);
 }
 
-
 /// One rank's part of a transfer, and its own checks.
 struct side {
   void* buf = nullptr;
@@ -87,8 +86,8 @@ struct side {
   std::size_t elem = 0;
   int peer = 0;
   int tag = 0;
-  bool device = false;  // device memory of the context's device
-  bool nccl = false;    // this side can take RCCL/NCCL
+  bool device = false;     // device memory of the context's device
+  bool nccl = false;       // this side can take RCCL/NCCL
   void* stream = nullptr;  // stream-ordered forms: a hipStream_t
   status local;
   [[nodiscard]] std::size_t bytes() const noexcept { return count * elem; }
@@ -208,6 +207,7 @@ class send_transfer final : public transfer_half {
     if (!poll(status_req_, *this) || !poll(payload_req_, *this) || nccl_pending_) return;
     end(verdict_);
   }
+
  private:
   /// The receiver has posted: decide, tell it, and send the payload.
   void answer() {
@@ -237,8 +237,8 @@ class send_transfer final : public transfer_half {
     if (!verdict_.ok() && carried != 0) std::memset(reply_.payload, 0, carried);
     reply_.code = static_cast<std::int32_t>(verdict_.code());
     reply_.path = static_cast<std::int32_t>(in_envelope ? payload_path::in_envelope
-                                            : nccl       ? payload_path::nccl
-                                                         : payload_path::mpi);
+                                            : nccl      ? payload_path::nccl
+                                                        : payload_path::mpi);
     put_reason(reply_.reason, verdict_.message());
     auto r = st_.comm->isend(&reply_, envelope_header_bytes + carried, s_.peer, ready_.ticket, p2p_channel::data);
     if (!r) return end(std::move(r).error());
@@ -275,7 +275,6 @@ class send_transfer final : public transfer_half {
     data = staging_.get();
     return {};
   }
-
 };
 
 class recv_transfer final : public transfer_half {
@@ -313,6 +312,7 @@ class recv_transfer final : public transfer_half {
     }
     end(verdict_);
   }
+
  private:
   /// A device receive takes its staging memory now, unless MPI takes device memory: a failure here
   /// travels to the sender; after the status, nothing may fail that would leave the sender's payload
@@ -325,8 +325,8 @@ class recv_transfer final : public transfer_half {
       return;
     }
     const status& e = pinned.error();
-    s_.local = status(e.code(), fmt::format("recv (rank {}, peer {}, tag {}): {}", st_.comm->rank(), s_.peer, s_.tag,
-                                            e.message()));
+    s_.local = status(
+        e.code(), fmt::format("recv (rank {}, peer {}, tag {}): {}", st_.comm->rank(), s_.peer, s_.tag, e.message()));
   }
   /// The status receive (exactly as long as the sender's status: the message layer splits both alike),
   /// then the envelope that lets the sender answer it.
@@ -579,8 +579,8 @@ result<void> context::sendrecv_raw(const void* send, std::size_t send_count, int
 result<request> context::isend_raw(const void* buf, std::size_t count, std::size_t elem, int dest, int tag) const {
   detail::context_state* st = state_.get();
   DTL_TRY(detail::check_call(st, dest, tag, max_tag(), "isend"));
-  auto t = std::make_unique<detail::send_transfer>(*st, detail::make_side(*st, buf, count, elem, dest, tag, false,
-                                                                          nullptr, "isend"));
+  auto t = std::make_unique<detail::send_transfer>(
+      *st, detail::make_side(*st, buf, count, elem, dest, tag, false, nullptr, "isend"));
   t->step();  // the fast path: the receiver may be posted already
   return request(std::make_unique<detail::p2p_request>(state_, std::move(t)));
 }
@@ -588,8 +588,8 @@ result<request> context::isend_raw(const void* buf, std::size_t count, std::size
 result<request> context::irecv_raw(void* buf, std::size_t count, std::size_t elem, int src, int tag) const {
   detail::context_state* st = state_.get();
   DTL_TRY(detail::check_call(st, src, tag, max_tag(), "irecv"));
-  auto t = std::make_unique<detail::recv_transfer>(*st, detail::make_side(*st, buf, count, elem, src, tag, false,
-                                                                          nullptr, "irecv"));
+  auto t = std::make_unique<detail::recv_transfer>(
+      *st, detail::make_side(*st, buf, count, elem, src, tag, false, nullptr, "irecv"));
   return request(std::make_unique<detail::p2p_request>(state_, std::move(t)));
 }
 

@@ -24,7 +24,8 @@ status fill_segment(const context& ctx, int device, void* dst, std::size_t count
   if (device != no_device) return device_support::fill(ctx, device, dst, count, pattern, pattern_bytes);
   auto* out = static_cast<std::byte*>(dst);
   bool zero = true;
-  for (std::size_t b = 0; b < pattern_bytes && zero; ++b) zero = static_cast<const std::byte*>(pattern)[b] == std::byte{0};
+  for (std::size_t b = 0; b < pattern_bytes && zero; ++b)
+    zero = static_cast<const std::byte*>(pattern)[b] == std::byte{0};
   if (zero) {
     std::memset(out, 0, count * pattern_bytes);
   } else {

@@ -121,8 +121,8 @@ status choose_path(comm_backend& comm, device_resources& res) {
   DTL_ASSIGN_OR_RETURN(const std::string sharing, shared_gpus(comm, device));
   bool nccl_ok = nccl::built() && device >= 0 && sharing.empty();
   DTL_TRY(agreed(comm, nccl_ok));
-  const std::string nccl_reason = !nccl::built()   ? "this build has no RCCL/NCCL"
-                                  : device < 0     ? "this context has no GPU"
+  const std::string nccl_reason = !nccl::built()     ? "this build has no RCCL/NCCL"
+                                  : device < 0       ? "this context has no GPU"
                                   : !sharing.empty() ? sharing + " (RCCL/NCCL need a GPU per rank)"
                                   : nccl_ok          ? std::string(nccl::library_name()) + " on every rank"
                                                      : "another rank cannot use RCCL/NCCL";
@@ -134,11 +134,15 @@ status choose_path(comm_backend& comm, device_resources& res) {
     usable = status(status_code::backend_not_available, "DTL_COLLECTIVES=nccl, but " + nccl_reason);
   else if (wanted == "mpi_gpu_aware" && !gpu_aware)
     usable = status(status_code::backend_not_available, "DTL_COLLECTIVES=mpi_gpu_aware, but " + mpi_reason);
-  else if (!wanted.empty() && wanted != "nccl" && wanted != "mpi_gpu_aware" && wanted != "mpi_staged" && wanted != "auto")
+  else if (!wanted.empty() && wanted != "nccl" && wanted != "mpi_gpu_aware" && wanted != "mpi_staged" &&
+           wanted != "auto")
     usable = status(status_code::invalid_argument,
                     fmt::format("DTL_COLLECTIVES={} is not one of auto, nccl, mpi_gpu_aware, mpi_staged", wanted));
   const std::int64_t asked = wanted == "nccl" ? 1 : wanted == "mpi_gpu_aware" ? 2 : wanted == "mpi_staged" ? 3 : 0;
-  DTL_TRY(agree_on(comm, usable, {"choosing the device collective path", {asked}, {"DTL_COLLECTIVES (1 nccl, 2 mpi_gpu_aware, 3 mpi_staged, 0 auto)"}}));
+  DTL_TRY(agree_on(comm, usable,
+                   {"choosing the device collective path",
+                    {asked},
+                    {"DTL_COLLECTIVES (1 nccl, 2 mpi_gpu_aware, 3 mpi_staged, 0 auto)"}}));
 
   if (wanted == "mpi_staged") {
     res.path = collective_path::mpi_staged;
@@ -343,7 +347,8 @@ status collective(device_resources& res, comm_backend& comm, collective_call& ca
   return device_collective(res, comm, call, describe(kind), args, true);
 }
 
-status fill(const context& ctx, int device, void* dst, std::size_t count, const void* pattern, std::size_t pattern_bytes) {
+status fill(const context& ctx, int device, void* dst, std::size_t count, const void* pattern,
+            std::size_t pattern_bytes) {
   DTL_ASSIGN_OR_RETURN(std::shared_ptr<device_lane> lane, acquire_lane(ctx, device));
   std::lock_guard lock(lane->mutex);
   DTL_ASSIGN_OR_RETURN(auto guard, hip::device_guard::enter(device));
@@ -383,7 +388,8 @@ result<void*> device_lane::take_slot() {
     void* chunk = nullptr;
     DTL_HIP_TRY(hipHostMalloc(&chunk, slots_per_chunk * slot_bytes, hipHostMallocDefault));
     chunks_.push_back(chunk);
-    for (std::size_t i = 0; i < slots_per_chunk; ++i) free_slots_.push_back(static_cast<std::byte*>(chunk) + i * slot_bytes);
+    for (std::size_t i = 0; i < slots_per_chunk; ++i)
+      free_slots_.push_back(static_cast<std::byte*>(chunk) + i * slot_bytes);
   }
   void* slot = free_slots_.back();
   free_slots_.pop_back();
@@ -410,8 +416,7 @@ hip::future<void> failed(status s) { return hip::make_failed_future<void>(std::m
 /// (only the agreement waits, for the other ranks); the MPI paths wait for the stream first, then move
 /// the data.
 hip::future<void> collective_on_stream(detail::context_state* state, detail::collective_kind kind,
-                                       const detail::collective_args& a, hip::stream_ref stream,
-                                       const status& caller) {
+                                       const detail::collective_args& a, hip::stream_ref stream, const status& caller) {
   const detail::collective_desc& d = detail::describe(kind);
   const detail::prepared_collective p = detail::prepare_collective(state, d, a, caller);
   status local = p.local;
@@ -471,8 +476,8 @@ hip::future<void> allreduce_on_stream(const context& ctx, const void* send, void
 }
 hip::future<void> reduce_on_stream(const context& ctx, const void* send, void* recv, std::size_t count, datatype type,
                                    reduce_op op, int root, hip::stream_ref stream, const status& local) {
-  return collective_on_stream(context_access::state(ctx), collective_kind::reduce,
-                              {send, recv, count, type, op, root}, stream, local);
+  return collective_on_stream(context_access::state(ctx), collective_kind::reduce, {send, recv, count, type, op, root},
+                              stream, local);
 }
 
 }  // namespace detail

@@ -18,7 +18,8 @@ namespace device_support {
 
 namespace {
 status no_hip() {
-  return status(status_code::backend_not_available, "this build of DTL has no HIP (configured with -Dhip=disabled or without a HIP toolchain)");
+  return status(status_code::backend_not_available,
+                "this build of DTL has no HIP (configured with -Dhip=disabled or without a HIP toolchain)");
 }
 }  // namespace
 
@@ -30,9 +31,9 @@ result<int> current_device() { return no_hip(); }
 
 result<device_resources_ptr> create_resources(comm_backend& comm, int) {
   const bool one = comm.size() == 1;
-  return device_resources_ptr(new device_resources{
-      one ? collective_path::self : collective_path::mpi_staged,
-      one ? "one rank" : "this build has no HIP: there are no device buffers to move"});
+  return device_resources_ptr(
+      new device_resources{one ? collective_path::self : collective_path::mpi_staged,
+                           one ? "one rank" : "this build has no HIP: there are no device buffers to move"});
 }
 
 collective_path path(const device_resources& resources) noexcept { return resources.path; }

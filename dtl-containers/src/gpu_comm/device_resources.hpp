@@ -39,7 +39,8 @@ struct device_resources {
 
   ~device_resources() {
     if (staging != nullptr)
-      if (const hipError_t e = hipHostFree(staging); e != hipSuccess) report_unhandled(hip::to_status(e, "hipHostFree"));
+      if (const hipError_t e = hipHostFree(staging); e != hipSuccess)
+        report_unhandled(hip::to_status(e, "hipHostFree"));
     for (auto& [p, bytes] : p2p_pinned)
       if (const hipError_t e = hipHostFree(p); e != hipSuccess) report_unhandled(hip::to_status(e, "hipHostFree"));
   }

@@ -56,9 +56,9 @@ result<bool> is_device(const context_state& state, const void* buf) {
   DTL_ASSIGN_OR_RETURN(const hip::pointer_attributes attr, hip::query_pointer(buf));
   if (attr.kind != hip::memory_kind::device) return false;
   if (attr.device != state.device)
-    return status(status_code::invalid_argument,
-                  fmt::format("the buffer is memory of device {}, and this context's device is {}", attr.device,
-                              state.device));
+    return status(
+        status_code::invalid_argument,
+        fmt::format("the buffer is memory of device {}, and this context's device is {}", attr.device, state.device));
   return true;
 }
 
@@ -76,7 +76,8 @@ bool mpi_takes_device(const context_state& state) {
 
 status prepare(const context_state& state, void* stream) {
   DTL_ASSIGN_OR_RETURN(auto guard, hip::device_guard::enter(state.device));
-  if (stream != nullptr) return hip::to_status(hipStreamSynchronize(static_cast<hipStream_t>(stream)), "hipStreamSynchronize");
+  if (stream != nullptr)
+    return hip::to_status(hipStreamSynchronize(static_cast<hipStream_t>(stream)), "hipStreamSynchronize");
   return hip::to_status(hipDeviceSynchronize(), "hipDeviceSynchronize");
 }
 
@@ -171,7 +172,7 @@ namespace {
 /// runs (RCCL/NCCL enqueue on the stream; MPI moves the data now).
 template <class Call>
 hip::future<void> p2p_on_stream(detail::context_state* st, std::initializer_list<const void*> buffers,
-                            hip::stream_ref stream, Call call) {
+                                hip::stream_ref stream, Call call) {
   if (st == nullptr) return hip::make_failed_future<void>(detail::empty_context());
   bool maybe_nccl = st->check().ok() && detail::p2p_device::nccl_ready(*st);
   for (const void* buf : buffers) {
@@ -201,18 +202,18 @@ hip::future<void> context::send_on_stream(const void* buf, std::size_t count, st
 hip::future<void> context::recv_on_stream(void* buf, std::size_t count, std::size_t elem, int src, int tag,
                                           hip::stream_ref stream) const {
   detail::context_state* st = state_.get();
-  return p2p_on_stream(st, {count != 0 ? buf : nullptr}, stream, [&](void* s, bool* used) {
-    return detail::p2p::recv(st, buf, count, elem, src, tag, s, used);
-  });
+  return p2p_on_stream(st, {count != 0 ? buf : nullptr}, stream,
+                       [&](void* s, bool* used) { return detail::p2p::recv(st, buf, count, elem, src, tag, s, used); });
 }
 
 hip::future<void> context::sendrecv_on_stream(const void* send, std::size_t send_count, int dest, void* recv,
                                               std::size_t recv_count, int src, std::size_t elem, int tag,
                                               hip::stream_ref stream) const {
   detail::context_state* st = state_.get();
-  return p2p_on_stream(st, {send_count != 0 ? send : nullptr, recv_count != 0 ? recv : nullptr}, stream, [&](void* s, bool* used) {
-    return detail::p2p::sendrecv(st, send, send_count, dest, recv, recv_count, src, elem, tag, s, used);
-  });
+  return p2p_on_stream(
+      st, {send_count != 0 ? send : nullptr, recv_count != 0 ? recv : nullptr}, stream, [&](void* s, bool* used) {
+        return detail::p2p::sendrecv(st, send, send_count, dest, recv, recv_count, src, elem, tag, s, used);
+      });
 }
 
 }  // namespace dtl

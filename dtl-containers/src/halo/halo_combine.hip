@@ -83,7 +83,8 @@ status copy_pair_on_device(void* dst0, const void* src0, std::size_t bytes0, voi
   return launch_pair<std::uint8_t>(dst0, src0, bytes0, dst1, src1, bytes1, stream);
 }
 
-status combine_on_device(void* dst, const void* src, std::size_t bytes, datatype type, reduce_op op, hipStream_t stream) {
+status combine_on_device(void* dst, const void* src, std::size_t bytes, datatype type, reduce_op op,
+                         hipStream_t stream) {
   if (bytes == 0) return {};
   switch (type) {
     case datatype::i8: return launch<std::int8_t>(dst, src, bytes, op, stream);

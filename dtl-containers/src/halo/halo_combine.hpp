@@ -12,7 +12,8 @@
 namespace dtl::detail {
 
 /// dst[i] = op(dst[i], src[i]) over `bytes` bytes of `type` elements in device memory, on `stream`.
-status combine_on_device(void* dst, const void* src, std::size_t bytes, datatype type, reduce_op op, hipStream_t stream);
+status combine_on_device(void* dst, const void* src, std::size_t bytes, datatype type, reduce_op op,
+                         hipStream_t stream);
 
 /// dst0 <- src0 (bytes0) and dst1 <- src1 (bytes1), device memory, in one kernel on `stream`: a periodic
 /// block that is its own neighbour fills both ghost regions from its own edges for one launch's latency.

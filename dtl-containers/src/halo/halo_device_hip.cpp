@@ -65,10 +65,13 @@ status after_lane(halo_device& dev) {
 /// both neighbours are one rank, pairs right.
 status nccl_exchange(halo_plan& plan, halo_device& dev, hipStream_t stream) {
   return nccl::grouped([&]() -> status {
-    if (plan.prev_peer >= 0) DTL_TRY(nccl::recv(*dev.nccl, plan.prev_ghosts(), plan.prev_bytes, plan.prev_peer, stream));
-    if (plan.next_peer >= 0) DTL_TRY(nccl::recv(*dev.nccl, plan.next_ghosts(), plan.next_bytes, plan.next_peer, stream));
+    if (plan.prev_peer >= 0)
+      DTL_TRY(nccl::recv(*dev.nccl, plan.prev_ghosts(), plan.prev_bytes, plan.prev_peer, stream));
+    if (plan.next_peer >= 0)
+      DTL_TRY(nccl::recv(*dev.nccl, plan.next_ghosts(), plan.next_bytes, plan.next_peer, stream));
     if (plan.next_peer >= 0) DTL_TRY(nccl::send(*dev.nccl, plan.last_owned(), plan.prev_bytes, plan.next_peer, stream));
-    if (plan.prev_peer >= 0) DTL_TRY(nccl::send(*dev.nccl, plan.first_owned(), plan.next_bytes, plan.prev_peer, stream));
+    if (plan.prev_peer >= 0)
+      DTL_TRY(nccl::send(*dev.nccl, plan.first_owned(), plan.next_bytes, plan.prev_peer, stream));
     return {};
   });
 }
@@ -79,8 +82,10 @@ status nccl_reverse(halo_plan& plan, halo_device& dev, hipStream_t stream) {
     if (plan.next_peer >= 0) DTL_TRY(nccl::recv(*dev.nccl, dev.back, plan.prev_bytes, plan.next_peer, stream));
     if (plan.prev_peer >= 0)
       DTL_TRY(nccl::recv(*dev.nccl, dev.back + plan.prev_bytes, plan.next_bytes, plan.prev_peer, stream));
-    if (plan.prev_peer >= 0) DTL_TRY(nccl::send(*dev.nccl, plan.prev_ghosts(), plan.prev_bytes, plan.prev_peer, stream));
-    if (plan.next_peer >= 0) DTL_TRY(nccl::send(*dev.nccl, plan.next_ghosts(), plan.next_bytes, plan.next_peer, stream));
+    if (plan.prev_peer >= 0)
+      DTL_TRY(nccl::send(*dev.nccl, plan.prev_ghosts(), plan.prev_bytes, plan.prev_peer, stream));
+    if (plan.next_peer >= 0)
+      DTL_TRY(nccl::send(*dev.nccl, plan.next_ghosts(), plan.next_bytes, plan.next_peer, stream));
     return {};
   });
 }
@@ -160,8 +165,10 @@ status device_exchange_begin(halo_plan& plan) {
   std::byte* to_prev = to_next + plan.prev_bytes;
   std::byte* from_prev = to_prev + plan.next_bytes;
   std::byte* from_next = from_prev + plan.prev_bytes;
-  if (plan.next_peer >= 0) DTL_TRY(copy_async(to_next, plan.last_owned(), plan.prev_bytes, hipMemcpyDeviceToHost, stream));
-  if (plan.prev_peer >= 0) DTL_TRY(copy_async(to_prev, plan.first_owned(), plan.next_bytes, hipMemcpyDeviceToHost, stream));
+  if (plan.next_peer >= 0)
+    DTL_TRY(copy_async(to_next, plan.last_owned(), plan.prev_bytes, hipMemcpyDeviceToHost, stream));
+  if (plan.prev_peer >= 0)
+    DTL_TRY(copy_async(to_prev, plan.first_owned(), plan.next_bytes, hipMemcpyDeviceToHost, stream));
   DTL_HIP_TRY(hipStreamSynchronize(stream));
   return post_exchange(plan, to_next, from_prev, to_prev, from_next);
 }
@@ -174,8 +181,10 @@ status device_exchange_end(halo_plan& plan) {
   if (dev.path == collective_path::mpi_staged && !plan.self()) {
     std::byte* from_prev = dev.pinned + plan.prev_bytes + plan.next_bytes;
     std::byte* from_next = from_prev + plan.prev_bytes;
-    if (plan.prev_peer >= 0) DTL_TRY(copy_async(plan.prev_ghosts(), from_prev, plan.prev_bytes, hipMemcpyHostToDevice, stream));
-    if (plan.next_peer >= 0) DTL_TRY(copy_async(plan.next_ghosts(), from_next, plan.next_bytes, hipMemcpyHostToDevice, stream));
+    if (plan.prev_peer >= 0)
+      DTL_TRY(copy_async(plan.prev_ghosts(), from_prev, plan.prev_bytes, hipMemcpyHostToDevice, stream));
+    if (plan.next_peer >= 0)
+      DTL_TRY(copy_async(plan.next_ghosts(), from_next, plan.next_bytes, hipMemcpyHostToDevice, stream));
   }
   DTL_HIP_TRY(hipStreamSynchronize(stream));
   return {};
@@ -205,8 +214,10 @@ status device_reduce(halo_plan& plan, datatype type, reduce_op op) {
     std::byte* to_next = to_prev + plan.prev_bytes;
     std::byte* in_next = to_next + plan.next_bytes;
     std::byte* in_prev = in_next + plan.prev_bytes;
-    if (plan.prev_peer >= 0) DTL_TRY(copy_async(to_prev, plan.prev_ghosts(), plan.prev_bytes, hipMemcpyDeviceToHost, stream));
-    if (plan.next_peer >= 0) DTL_TRY(copy_async(to_next, plan.next_ghosts(), plan.next_bytes, hipMemcpyDeviceToHost, stream));
+    if (plan.prev_peer >= 0)
+      DTL_TRY(copy_async(to_prev, plan.prev_ghosts(), plan.prev_bytes, hipMemcpyDeviceToHost, stream));
+    if (plan.next_peer >= 0)
+      DTL_TRY(copy_async(to_next, plan.next_ghosts(), plan.next_bytes, hipMemcpyDeviceToHost, stream));
     DTL_HIP_TRY(hipStreamSynchronize(stream));
     DTL_TRY(post_reverse(plan, to_prev, to_next, in_next, in_prev));
     DTL_TRY(wait_pending(plan));
@@ -241,7 +252,8 @@ hip::future<void> halo_exchange_on_stream(halo_plan& plan, hip::stream_ref strea
   if (plan.device == no_device || plan.idle()) return blocking();
   if (status s = plan.state->check(); !s.ok()) return failed(std::move(s));
   if (plan.in_flight)
-    return failed(status(status_code::invalid_state, "halo exchange: an exchange is in flight; call exchange_end first"));
+    return failed(
+        status(status_code::invalid_state, "halo exchange: an exchange is in flight; call exchange_end first"));
   halo_device& dev = *plan.dev;
   if (on_stream_only(plan, dev)) {
     // Ordered on the caller's stream; the host does not wait.

@@ -9,7 +9,9 @@ struct halo_device {};
 void halo_device_deleter::operator()(halo_device* dev) const noexcept { delete dev; }
 
 namespace {
-status no_hip() { return status(status_code::backend_not_available, "this build of DTL has no HIP: no halo lives on a device"); }
+status no_hip() {
+  return status(status_code::backend_not_available, "this build of DTL has no HIP: no halo lives on a device");
+}
 }  // namespace
 
 int device_path_code(context_state&, int) noexcept { return 0; }

@@ -33,10 +33,14 @@ peers peers_of(const std::vector<int>& active, int rank, bool periodic) {
   if (at == active.end()) return {};
   const auto k = static_cast<std::size_t>(at - active.begin());
   peers p;
-  if (k > 0) p.prev = active[k - 1];
-  else if (periodic) p.prev = active.back();
-  if (k + 1 < active.size()) p.next = active[k + 1];
-  else if (periodic) p.next = active.front();
+  if (k > 0)
+    p.prev = active[k - 1];
+  else if (periodic)
+    p.prev = active.back();
+  if (k + 1 < active.size())
+    p.next = active[k + 1];
+  else if (periodic)
+    p.next = active.front();
   return p;
 }
 
@@ -105,8 +109,8 @@ status check_halo(const block_partition& partition, const halo& h) {
   if (g == 0) return status(status_code::invalid_argument, "halo: the granularity must be at least 1 element");
   if (h.prev % g != 0 || h.next % g != 0)
     return status(status_code::invalid_argument,
-                  fmt::format("halo: prev ({}) and next ({}) must be whole rows of the granularity ({} elements)", h.prev,
-                              h.next, g));
+                  fmt::format("halo: prev ({}) and next ({}) must be whole rows of the granularity ({} elements)",
+                              h.prev, h.next, g));
   if (partition.global_size() % g != 0)
     return status(status_code::invalid_argument,
                   fmt::format("halo: the global size ({}) must be whole rows of the granularity ({} elements)",
@@ -181,7 +185,8 @@ status halo_exchange(halo_plan& plan) {
 status halo_exchange_begin(halo_plan& plan) {
   DTL_TRY(plan.state->check());
   if (plan.in_flight)
-    return status(status_code::invalid_state, "halo exchange_begin: an exchange is already in flight; call exchange_end first");
+    return status(status_code::invalid_state,
+                  "halo exchange_begin: an exchange is already in flight; call exchange_end first");
   if (plan.idle()) {
     plan.in_flight = true;
     return {};

@@ -26,8 +26,8 @@ struct halo_device_deleter {
 using halo_device_ptr = std::unique_ptr<halo_device, halo_device_deleter>;
 
 /// Tags on p2p_channel::internal: halo traffic never matches other internal transfers.
-inline constexpr int halo_tag_forward = 0x4841;   // an edge to the next rank's prev ghosts
-inline constexpr int halo_tag_backward = 0x4842;  // an edge to the previous rank's next ghosts
+inline constexpr int halo_tag_forward = 0x4841;       // an edge to the next rank's prev ghosts
+inline constexpr int halo_tag_backward = 0x4842;      // an edge to the previous rank's next ghosts
 inline constexpr int halo_tag_reverse_prev = 0x4843;  // prev ghosts back to their owner (reduce)
 inline constexpr int halo_tag_reverse_next = 0x4844;  // next ghosts back to their owner (reduce)
 
@@ -36,7 +36,7 @@ struct halo_plan {
   context ctx;
   context_state* state = nullptr;
   int rank = 0;
-  int device = no_device;  // no_device: host memory
+  int device = no_device;     // no_device: host memory
   std::byte* base = nullptr;  // the first prev ghost
   std::size_t prev_bytes = 0, next_bytes = 0, owned_bytes = 0;
   int prev_peer = -1, next_peer = -1;  // -1: no neighbour on that side (or an empty block)

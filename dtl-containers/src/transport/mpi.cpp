@@ -43,10 +43,9 @@ status mpi_status(int error, std::string_view what) {
                 native_error{error, fmt::format("MPI error class {}", error_class), std::string(text)});
 }
 
-#define DTL_MPI_TRY(call)                                                    \
-  do {                                                                       \
-    if (const int dtl_mpi_err_ = (call); dtl_mpi_err_ != MPI_SUCCESS)        \
-      return mpi_status(dtl_mpi_err_, #call);                                \
+#define DTL_MPI_TRY(call)                                                                                     \
+  do {                                                                                                        \
+    if (const int dtl_mpi_err_ = (call); dtl_mpi_err_ != MPI_SUCCESS) return mpi_status(dtl_mpi_err_, #call); \
   } while (false)
 
 bool finalized() noexcept {
@@ -91,8 +90,8 @@ result<mpi_turn> take_turn() {
   return mpi_turn();
 }
 
-#define DTL_MPI_TURN(name) \
-  auto name##_taken = take_turn();   \
+#define DTL_MPI_TURN(name)                                   \
+  auto name##_taken = take_turn();                           \
   if (!name##_taken) return std::move(name##_taken).error(); \
   mpi_turn name = std::move(name##_taken).value()
 
@@ -222,9 +221,9 @@ class byte_unit {
   result<int> count(std::size_t bytes, std::string_view what) const {
     const std::size_t units = bytes / unit_;
     if (units > static_cast<std::size_t>(INT_MAX))
-      return status(status_code::out_of_range,
-                    fmt::format("{}: {} bytes is more than MPI moves in one call (2^31 units of {} bytes)", what,
-                                bytes, unit_));
+      return status(
+          status_code::out_of_range,
+          fmt::format("{}: {} bytes is more than MPI moves in one call (2^31 units of {} bytes)", what, bytes, unit_));
     return static_cast<int>(units);
   }
   [[nodiscard]] MPI_Datatype type() const noexcept { return type_; }
@@ -274,7 +273,8 @@ class mpi_window final : public window {
     DTL_MPI_TRY(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, owner, 0, win_));
     const int err = op(static_cast<int>(bytes));
     const int unlock = MPI_Win_unlock(owner, win_);
-    if (err != MPI_SUCCESS) return mpi_status(err, fmt::format("one-sided access to rank {} (offset {})", owner, offset));
+    if (err != MPI_SUCCESS)
+      return mpi_status(err, fmt::format("one-sided access to rank {} (offset {})", owner, offset));
     if (unlock != MPI_SUCCESS) return mpi_status(unlock, "MPI_Win_unlock");
     return {};
   }
@@ -391,7 +391,8 @@ class mpi_comm final : public comm_backend {
     DTL_MPI_TURN(turn);
     DTL_TRY(usable());
     return run_collective(
-        turn, "MPI_Barrier", comm_, [&] { return MPI_Barrier(comm_); }, [&](MPI_Request* r) { return MPI_Ibarrier(comm_, r); });
+        turn, "MPI_Barrier", comm_, [&] { return MPI_Barrier(comm_); },
+        [&](MPI_Request* r) { return MPI_Ibarrier(comm_, r); });
   }
 
   status allreduce(const void* send, void* recv, std::size_t count, datatype type, reduce_op op) override {
@@ -450,7 +451,8 @@ class mpi_comm final : public comm_backend {
                          ? MPI_IN_PLACE
                          : send;
     return run_collective(
-        turn, "MPI_Allgather", comm_, [&] { return MPI_Allgather(in, count, unit.type(), recv, count, unit.type(), comm_); },
+        turn, "MPI_Allgather", comm_,
+        [&] { return MPI_Allgather(in, count, unit.type(), recv, count, unit.type(), comm_); },
         [&](MPI_Request* r) { return MPI_Iallgather(in, count, unit.type(), recv, count, unit.type(), comm_, r); });
   }
 
@@ -459,7 +461,8 @@ class mpi_comm final : public comm_backend {
     DTL_MPI_TURN(turn);
     DTL_TRY(usable());
     DTL_TRY(check_root(root, size_));
-    if (bytes_per_rank.size() != static_cast<std::size_t>(size_) || bytes_per_rank[static_cast<std::size_t>(rank_)] != bytes)
+    if (bytes_per_rank.size() != static_cast<std::size_t>(size_) ||
+        bytes_per_rank[static_cast<std::size_t>(rank_)] != bytes)
       return status(status_code::invalid_argument, "gatherv: the byte counts do not match the ranks");
     std::size_t common = bytes;
     for (const std::size_t b : bytes_per_rank) common |= b;
@@ -477,9 +480,12 @@ class mpi_comm final : public comm_backend {
     DTL_ASSIGN_OR_RETURN(const int count, unit.count(bytes, "gatherv"));
     return run_collective(
         turn, "MPI_Gatherv", comm_,
-        [&] { return MPI_Gatherv(send, count, unit.type(), recv, counts.data(), displs.data(), unit.type(), root, comm_); },
+        [&] {
+          return MPI_Gatherv(send, count, unit.type(), recv, counts.data(), displs.data(), unit.type(), root, comm_);
+        },
         [&](MPI_Request* r) {
-          return MPI_Igatherv(send, count, unit.type(), recv, counts.data(), displs.data(), unit.type(), root, comm_, r);
+          return MPI_Igatherv(send, count, unit.type(), recv, counts.data(), displs.data(), unit.type(), root, comm_,
+                              r);
         });
   }
 
@@ -502,8 +508,7 @@ class mpi_comm final : public comm_backend {
     const int count = static_cast<int>(bytes_each);
     const auto [in, out] = separate(send, bytes_each != 0, recv, bytes_each != 0);
     return run_collective(
-        turn, "MPI_Alltoall", comm_,
-        [&] { return MPI_Alltoall(in, count, MPI_BYTE, out, count, MPI_BYTE, comm_); },
+        turn, "MPI_Alltoall", comm_, [&] { return MPI_Alltoall(in, count, MPI_BYTE, out, count, MPI_BYTE, comm_); },
         [&](MPI_Request* r) { return MPI_Ialltoall(in, count, MPI_BYTE, out, count, MPI_BYTE, comm_, r); });
   }
 
@@ -529,9 +534,12 @@ class mpi_comm final : public comm_backend {
       }
       return run_collective(
           turn, "MPI_Alltoallv_c", comm_,
-          [&] { return MPI_Alltoallv_c(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_); },
+          [&] {
+            return MPI_Alltoallv_c(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_);
+          },
           [&](MPI_Request* r) {
-            return MPI_Ialltoallv_c(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_, r);
+            return MPI_Ialltoallv_c(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_,
+                                    r);
           });
     }
 #endif
@@ -549,7 +557,9 @@ class mpi_comm final : public comm_backend {
       }
       return run_collective(
           turn, "MPI_Alltoallv", comm_,
-          [&] { return MPI_Alltoallv(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_); },
+          [&] {
+            return MPI_Alltoallv(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_);
+          },
           [&](MPI_Request* r) {
             return MPI_Ialltoallv(send, sc.data(), sd.data(), MPI_BYTE, recv, rc.data(), rd.data(), MPI_BYTE, comm_, r);
           });
@@ -578,11 +588,14 @@ class mpi_comm final : public comm_backend {
       }
       const int count = static_cast<int>(bytes);
       // The root's own part: in place when it already sits where the root's recv is.
-      const bool in_place = at_root && recv == static_cast<const std::byte*>(send) + displs[static_cast<std::size_t>(root)];
+      const bool in_place =
+          at_root && recv == static_cast<const std::byte*>(send) + displs[static_cast<std::size_t>(root)];
       void* out = in_place ? MPI_IN_PLACE : recv;
       return run_collective(
           turn, "MPI_Scatterv", comm_,
-          [&] { return MPI_Scatterv(send, counts.data(), offsets.data(), MPI_BYTE, out, count, MPI_BYTE, root, comm_); },
+          [&] {
+            return MPI_Scatterv(send, counts.data(), offsets.data(), MPI_BYTE, out, count, MPI_BYTE, root, comm_);
+          },
           [&](MPI_Request* r) {
             return MPI_Iscatterv(send, counts.data(), offsets.data(), MPI_BYTE, out, count, MPI_BYTE, root, comm_, r);
           });
@@ -685,7 +698,8 @@ class mpi_comm final : public comm_backend {
     DTL_TRY(usable());
     MPI_Win win = MPI_WIN_NULL;
     // A rank without elements exposes nothing; MPI wants a valid pointer only for a non-empty window.
-    DTL_MPI_TRY(MPI_Win_create(bytes != 0 ? base : nullptr, static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, comm_, &win));
+    DTL_MPI_TRY(
+        MPI_Win_create(bytes != 0 ? base : nullptr, static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, comm_, &win));
     std::vector<std::uint64_t> extents(static_cast<std::size_t>(size_));
     extents[static_cast<std::size_t>(rank_)] = bytes;
     const int e = MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
@@ -725,7 +739,8 @@ class mpi_comm final : public comm_backend {
     if (peer < 0 || peer >= size_)
       return status(status_code::invalid_rank, fmt::format("rank {} is outside [0, {})", peer, size_));
     if (tag < 0 || tag > max_tag_)
-      return status(status_code::invalid_argument, fmt::format("tag {} is outside [0, {}] (MPI_TAG_UB)", tag, max_tag_));
+      return status(status_code::invalid_argument,
+                    fmt::format("tag {} is outside [0, {}] (MPI_TAG_UB)", tag, max_tag_));
     return {};
   }
   MPI_Comm channel_comm(p2p_channel channel) const noexcept {
@@ -750,11 +765,19 @@ class mpi_comm final : public comm_backend {
     status failed;
     for (int step = 0; step < size_ && failed.ok(); ++step) {
       const int to = (rank_ + step) % size_, from = (rank_ - step + size_) % size_;
-      auto r = irecv(static_cast<std::byte*>(recv) + recv_displs[from], recv_bytes[from], from, 0, p2p_channel::internal);
-      if (r) pending.push_back(std::move(r).value()); else failed = std::move(r).error();
+      auto r =
+          irecv(static_cast<std::byte*>(recv) + recv_displs[from], recv_bytes[from], from, 0, p2p_channel::internal);
+      if (r)
+        pending.push_back(std::move(r).value());
+      else
+        failed = std::move(r).error();
       if (!failed.ok()) break;
-      auto s = isend(static_cast<const std::byte*>(send) + send_displs[to], send_bytes[to], to, 0, p2p_channel::internal);
-      if (s) pending.push_back(std::move(s).value()); else failed = std::move(s).error();
+      auto s =
+          isend(static_cast<const std::byte*>(send) + send_displs[to], send_bytes[to], to, 0, p2p_channel::internal);
+      if (s)
+        pending.push_back(std::move(s).value());
+      else
+        failed = std::move(s).error();
     }
     for (auto& p : pending)
       if (status w = p->wait(); !w.ok() && failed.ok()) failed = std::move(w);

@@ -33,10 +33,9 @@ status nccl_status(ncclResult_t r, std::string_view what) {
                              text != nullptr ? text : ""});
 }
 
-#define DTL_NCCL_TRY(call)                                                   \
-  do {                                                                       \
-    if (const ncclResult_t dtl_nccl_r_ = (call); dtl_nccl_r_ != ncclSuccess) \
-      return nccl_status(dtl_nccl_r_, #call);                                \
+#define DTL_NCCL_TRY(call)                                                                                           \
+  do {                                                                                                               \
+    if (const ncclResult_t dtl_nccl_r_ = (call); dtl_nccl_r_ != ncclSuccess) return nccl_status(dtl_nccl_r_, #call); \
   } while (false)
 
 ncclDataType_t nccl_type(datatype type) noexcept {
@@ -107,8 +106,8 @@ status allreduce(communicator& comm, const void* send, void* recv, std::size_t c
   return {};
 }
 
-status reduce(communicator& comm, const void* send, void* recv, std::size_t count, datatype type, reduce_op op, int root,
-              hipStream_t stream) {
+status reduce(communicator& comm, const void* send, void* recv, std::size_t count, datatype type, reduce_op op,
+              int root, hipStream_t stream) {
   DTL_NCCL_TRY(ncclReduce(send, recv, count, nccl_type(type), nccl_op(op), root, comm.comm, stream));
   return {};
 }
@@ -152,7 +151,8 @@ bool has_native_alltoallv() noexcept { return false; }
 status alltoallv(communicator& comm, const void* send, const std::size_t* send_bytes, const std::size_t* send_displs,
                  void* recv, const std::size_t* recv_bytes, const std::size_t* recv_displs, hipStream_t stream) {
 #if defined(DTL_NCCL_IS_RCCL) && DTL_NCCL_IS_RCCL
-  DTL_NCCL_TRY(ncclAllToAllv(send, send_bytes, send_displs, recv, recv_bytes, recv_displs, ncclChar, comm.comm, stream));
+  DTL_NCCL_TRY(
+      ncclAllToAllv(send, send_bytes, send_displs, recv, recv_bytes, recv_displs, ncclChar, comm.comm, stream));
   return {};
 #else
   const auto* in = static_cast<const std::byte*>(send);

@@ -31,8 +31,8 @@ bool supports(datatype type) noexcept;
 // Each is enqueued on `stream` (of the communicator's device, current) and returns at once.
 status allreduce(communicator& comm, const void* send, void* recv, std::size_t count, datatype type, reduce_op op,
                  hipStream_t stream);
-status reduce(communicator& comm, const void* send, void* recv, std::size_t count, datatype type, reduce_op op, int root,
-              hipStream_t stream);
+status reduce(communicator& comm, const void* send, void* recv, std::size_t count, datatype type, reduce_op op,
+              int root, hipStream_t stream);
 status broadcast(communicator& comm, void* data, std::size_t bytes, int root, hipStream_t stream);
 status allgather(communicator& comm, const void* send, void* recv, std::size_t bytes_each, hipStream_t stream);
 

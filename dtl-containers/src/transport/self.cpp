@@ -98,9 +98,9 @@ class self_mailbox {
       self_transfer& send = is_send ? *t : **it;
       self_transfer& recv = is_send ? **it : *t;
       if (send.bytes > recv.bytes) {
-        send.outcome = recv.outcome = status(
-            status_code::invalid_argument,
-            fmt::format("a message of {} bytes to oneself met a receive of {} bytes", send.bytes, recv.bytes));
+        send.outcome = recv.outcome =
+            status(status_code::invalid_argument,
+                   fmt::format("a message of {} bytes to oneself met a receive of {} bytes", send.bytes, recv.bytes));
       } else if (send.bytes != 0) {
         std::memcpy(recv.recv, send.send, send.bytes);
       }

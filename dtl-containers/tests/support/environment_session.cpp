@@ -47,7 +47,8 @@ class environment_session final : public dtl_test::session {
 
   int total_failures(int failed) override {
     if (rank_count_ == 1) return failed;
-    const int total = test_support::environment()->make_world_context().allreduce_value(failed, dtl::reduce_op::sum).value_or(1);
+    const int total =
+        test_support::environment()->make_world_context().allreduce_value(failed, dtl::reduce_op::sum).value_or(1);
     if (rank_ == 0) std::printf("%d ranks: %d failed\n", rank_count_, total);
     return total;
   }
@@ -72,7 +73,8 @@ std::string no_mpi() {
 
 [[maybe_unused]] const bool registered = [] {
   dtl_test::add_requirement("ranks:N", too_few_ranks, dtl_test::stage::in_session);
-  dtl_test::add_requirement("mpi", [](int) { return no_mpi(); }, dtl_test::stage::in_session);
+  dtl_test::add_requirement(
+      "mpi", [](int) { return no_mpi(); }, dtl_test::stage::in_session);
   dtl_test::set_session([] { return std::make_unique<environment_session>(); });
   return true;
 }();

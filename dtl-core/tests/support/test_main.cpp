@@ -116,7 +116,8 @@ int run(int argc, char** argv, const std::vector<need>& needs, session* s) {
   if (s != nullptr) failed = s->total_failures(failed) != 0 ? 1 : 0;
   if (failed != 0 || context.shouldExit() || !g_run_ended) return failed;  // failures, --help, --list-*
   if (g_cases_run == 0) {
-    if (prints) std::printf("SKIP: no test case ran (every selected one is skipped here, or none matches the filters)\n");
+    if (prints)
+      std::printf("SKIP: no test case ran (every selected one is skipped here, or none matches the filters)\n");
     return exit_skip;
   }
   return EXIT_SUCCESS;

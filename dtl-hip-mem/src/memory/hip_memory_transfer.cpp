@@ -27,8 +27,7 @@ bool is_known(transfer_kind kind) noexcept {
     case transfer_kind::host_to_device:
     case transfer_kind::device_to_host:
     case transfer_kind::device_to_device:
-    case transfer_kind::automatic:
-      return true;
+    case transfer_kind::automatic: return true;
   }
   return false;
 }
@@ -85,9 +84,8 @@ status check_copy_arguments(const void* dst, const void* src, std::size_t bytes,
   const auto d = reinterpret_cast<std::uintptr_t>(dst);
   const auto s = reinterpret_cast<std::uintptr_t>(src);
   if ((d >= s ? d - s : s - d) < bytes)
-    return status(status_code::invalid_argument,
-                  fmt::format("{} {}: the {} bytes at src {} and dst {} overlap", call, kind, bytes, src,
-                              static_cast<const void*>(dst)));
+    return status(status_code::invalid_argument, fmt::format("{} {}: the {} bytes at src {} and dst {} overlap", call,
+                                                             kind, bytes, src, static_cast<const void*>(dst)));
   return {};
 }
 
@@ -121,8 +119,7 @@ result<checked_transfer> check_transfer(void* dst, const void* src, std::size_t 
 
 }  // namespace
 
-status hip_memory_transfer::check_arguments(const void* dst, const void* src, std::size_t bytes,
-                                            transfer_kind kind) {
+status hip_memory_transfer::check_arguments(const void* dst, const void* src, std::size_t bytes, transfer_kind kind) {
   return check_copy_arguments(dst, src, bytes, kind, "hip_memory_transfer");
 }
 
@@ -146,8 +143,8 @@ result<void> hip_memory_transfer::copy_async(void* dst, const void* src, std::si
   DTL_ASSIGN_OR_RETURN(const checked_transfer checked, check_transfer(dst, src, bytes, kind, "copy_async"));
   if (checked.stage) return detail::staged_copy(dst, src, bytes, checked.to_device, stream.get(), false);
   if (const hipError_t e = hipMemcpyAsync(dst, src, bytes, checked.kind, stream.get()); e != hipSuccess)
-    return to_status(e, fmt::format("hipMemcpyAsync({} bytes, {}, stream {})", bytes, kind,
-                                    static_cast<const void*>(stream.get())));
+    return to_status(
+        e, fmt::format("hipMemcpyAsync({} bytes, {}, stream {})", bytes, kind, static_cast<const void*>(stream.get())));
   return {};
 }
 

@@ -33,9 +33,8 @@ status check_range(const void* ptr, std::size_t bytes, std::string_view what) {
 // exists can only be told once the devices are counted (check_device, later).
 status check_device_argument(int device, bool host_allowed, std::string_view what) {
   if (device >= 0 || (host_allowed && device == location_host)) return {};
-  return status(status_code::invalid_argument,
-                fmt::format("{}: device {} is neither a device id{}", what, device,
-                            host_allowed ? " nor location_host" : ""));
+  return status(status_code::invalid_argument, fmt::format("{}: device {} is neither a device id{}", what, device,
+                                                           host_allowed ? " nor location_host" : ""));
 }
 
 // Memory that is not managed is refused before HIP sees it (this needs a device).
@@ -84,13 +83,11 @@ bool is_known(mem_advice advice) noexcept {
   return advice >= mem_advice::set_read_mostly && advice <= mem_advice::unset_accessed_by;
 }
 
-result<int> range_location(const void* ptr, std::size_t bytes, hipMemRangeAttribute attribute,
-                           std::string_view what) {
+result<int> range_location(const void* ptr, std::size_t bytes, hipMemRangeAttribute attribute, std::string_view what) {
   DTL_TRY(check_range(ptr, bytes, what));
   DTL_TRY(query_managed(ptr, what));
   int location = location_none;
-  if (const hipError_t e = hipMemRangeGetAttribute(&location, sizeof location, attribute, ptr, bytes);
-      e != hipSuccess)
+  if (const hipError_t e = hipMemRangeGetAttribute(&location, sizeof location, attribute, ptr, bytes); e != hipSuccess)
     return to_status(e, fmt::format("hipMemRangeGetAttribute({}) for {} bytes at {}", what, bytes, ptr));
   return location;
 }

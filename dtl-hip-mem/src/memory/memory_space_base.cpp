@@ -28,8 +28,8 @@ struct space_traits {
   hipError_t (*allocate)(void** out, std::size_t bytes);
   const char* allocate_name;  // for messages: "hipMalloc"
   hipError_t (*free)(void* ptr);
-  const char* free_name;  // "hipFree"
-  memory_kind memory;     // what query_pointer says about the memory
+  const char* free_name;            // "hipFree"
+  memory_kind memory;               // what query_pointer says about the memory
   bool contains_needs_same_device;  // contains(): only memory of this space's device counts
   bool needs_managed_memory;
   bool needs_concurrent_access;
@@ -45,26 +45,68 @@ constexpr std::size_t alignment = memory_space_base::max_alignment;
 
 const space_traits& traits(space_kind kind) noexcept {
   static const space_traits device{[](void** out, std::size_t bytes) { return hipMalloc(out, bytes); },
-                                   "hipMalloc", hip_free, "hipFree", memory_kind::device, true, false, false,
+                                   "hipMalloc",
+                                   hip_free,
+                                   "hipFree",
+                                   memory_kind::device,
+                                   true,
+                                   false,
+                                   false,
                                    nullptr,
-                                   {.host_accessible = false, .device_accessible = true, .unified = false,
-                                    .pageable = false, .supports_atomics = true, .alignment = alignment}};
-  static const space_traits managed{managed_allocate, "hipMallocManaged", hip_free, "hipFree", memory_kind::managed,
-                                    false, true, false, nullptr,
+                                   {.host_accessible = false,
+                                    .device_accessible = true,
+                                    .unified = false,
+                                    .pageable = false,
+                                    .supports_atomics = true,
+                                    .alignment = alignment}};
+  static const space_traits managed{managed_allocate,
+                                    "hipMallocManaged",
+                                    hip_free,
+                                    "hipFree",
+                                    memory_kind::managed,
+                                    false,
+                                    true,
+                                    false,
+                                    nullptr,
                                     // pages migrate between host and device; atomics only with concurrent access
-                                    {.host_accessible = true, .device_accessible = true, .unified = true,
-                                     .pageable = true, .supports_atomics = true, .alignment = alignment}};
-  static const space_traits preferred{managed_allocate, "hipMallocManaged", hip_free, "hipFree",
-                                      memory_kind::managed, false, true, true, prefer_device,
-                                      {.host_accessible = true, .device_accessible = true, .unified = true,
-                                       .pageable = true, .supports_atomics = true, .alignment = alignment}};
+                                    {.host_accessible = true,
+                                     .device_accessible = true,
+                                     .unified = true,
+                                     .pageable = true,
+                                     .supports_atomics = true,
+                                     .alignment = alignment}};
+  static const space_traits preferred{managed_allocate,
+                                      "hipMallocManaged",
+                                      hip_free,
+                                      "hipFree",
+                                      memory_kind::managed,
+                                      false,
+                                      true,
+                                      true,
+                                      prefer_device,
+                                      {.host_accessible = true,
+                                       .device_accessible = true,
+                                       .unified = true,
+                                       .pageable = true,
+                                       .supports_atomics = true,
+                                       .alignment = alignment}};
   static const space_traits pinned{
-      [](void** out, std::size_t bytes) { return hipHostMalloc(out, bytes, hipHostMallocDefault); }, "hipHostMalloc",
-      [](void* ptr) { return hipHostFree(ptr); }, "hipHostFree", memory_kind::host_pinned, false, false, false,
+      [](void** out, std::size_t bytes) { return hipHostMalloc(out, bytes, hipHostMallocDefault); },
+      "hipHostMalloc",
+      [](void* ptr) { return hipHostFree(ptr); },
+      "hipHostFree",
+      memory_kind::host_pinned,
+      false,
+      false,
+      false,
       nullptr,
       // device atomics on host memory depend on the bus (PCIe atomics)
-      {.host_accessible = true, .device_accessible = true, .unified = false, .pageable = false,
-       .supports_atomics = false, .alignment = alignment}};
+      {.host_accessible = true,
+       .device_accessible = true,
+       .unified = false,
+       .pageable = false,
+       .supports_atomics = false,
+       .alignment = alignment}};
   switch (kind) {
     case space_kind::device: return device;
     case space_kind::managed: return managed;
@@ -180,7 +222,8 @@ void memory_space_base::deallocate(void* ptr, std::size_t bytes) noexcept {
 
 memory_space_properties memory_space_base::properties() const noexcept {
   memory_space_properties p = traits(kind_).properties;
-  if (kind_ == space_kind::managed) p.supports_atomics = support_.concurrent_managed_access;  // else host memory over the bus
+  if (kind_ == space_kind::managed)
+    p.supports_atomics = support_.concurrent_managed_access;  // else host memory over the bus
   p.device_id = device_;
   return p;
 }

@@ -195,8 +195,12 @@ copy_crew::~copy_crew() {
 void copy_crew::copy(void* dst, const void* src, std::size_t bytes, stores kind) noexcept {
   const std::size_t most = std::max<std::size_t>(1, bytes / min_part);
   const auto parts = static_cast<unsigned>(std::min<std::size_t>(threads_, most));
-  copy_job job{static_cast<unsigned char*>(dst), static_cast<const unsigned char*>(src), bytes,
-               (bytes + parts - 1) / parts, parts, kind == stores::streaming};
+  copy_job job{static_cast<unsigned char*>(dst),
+               static_cast<const unsigned char*>(src),
+               bytes,
+               (bytes + parts - 1) / parts,
+               parts,
+               kind == stores::streaming};
   if (parts <= 1) {
     job.run();
     return;

@@ -86,9 +86,9 @@ void read_environment(const char* name, Field& field) {
   if (text == nullptr) return;
   std::size_t value = 0;
   if (!parse_size(text, value) || value > std::numeric_limits<Field>::max()) {
-    report_unhandled(status(status_code::invalid_argument,
-                            fmt::format("{}='{}' is not a number (a size may end in K, M or G); it is ignored", name,
-                                        text)));
+    report_unhandled(
+        status(status_code::invalid_argument,
+               fmt::format("{}='{}' is not a number (a size may end in K, M or G); it is ignored", name, text)));
     return;
   }
   field = static_cast<Field>(value);
@@ -111,7 +111,7 @@ staging_options from_environment() {
   read_environment("DTL_HIP_STAGING_THREADS", o.threads);
   if (status s = validate(o); !s.ok()) {
     report_unhandled(status(s.code(), std::string(s.message()) + " (from the DTL_HIP_STAGING_* environment); the "
-                                                                  "defaults are used"));
+                                                                 "defaults are used"));
     return defaults();
   }
   return o;
@@ -129,8 +129,8 @@ class slot {
 
   /// Allocates the memory and the events, with the slot's device current.
   status start() {
-    if (const hipError_t e = hipHostMalloc(reinterpret_cast<void**>(&memory_), chunk_bytes_ * events_.size(),
-                                           hipHostMallocPortable);
+    if (const hipError_t e =
+            hipHostMalloc(reinterpret_cast<void**>(&memory_), chunk_bytes_ * events_.size(), hipHostMallocPortable);
         e != hipSuccess) {
       memory_ = nullptr;
       return to_status(e, fmt::format("hipHostMalloc({} staging chunks of {} bytes)", events_.size(), chunk_bytes_));
@@ -271,7 +271,9 @@ class staging_state {
   [[nodiscard]] bool fits(const slot& s) const noexcept {
     return s.chunk_bytes() == options_.chunk_bytes && s.count() == options_.chunks;
   }
-  void publish() noexcept { stage_from_.store(options_.enabled ? options_.min_bytes : never, std::memory_order_relaxed); }
+  void publish() noexcept {
+    stage_from_.store(options_.enabled ? options_.min_bytes : never, std::memory_order_relaxed);
+  }
 
   static void release_at_exit() noexcept;
 

@@ -50,7 +50,7 @@ class block_cache {
 
   struct drained {
     std::vector<std::pair<void*, std::size_t>> blocks;  // (block, size)
-    bool all_done = true;  // false when pending work may still use one of them
+    bool all_done = true;                               // false when pending work may still use one of them
   };
   /// Removes every cached block and forgets the lanes (their events are destroyed).
   [[nodiscard]] drained drain();
@@ -65,10 +65,10 @@ class block_cache {
   struct lane {
     hipStream_t stream = nullptr;
     hipEvent_t fence = nullptr;
-    std::uint64_t frees = 0;       // blocks freed on this lane so far
-    std::uint64_t fenced = 0;      // frees up to this number are covered by the last recorded fence
-    std::uint64_t done = 0;        // frees up to this number are known complete
-    bool fence_pending = false;    // recorded and not yet seen complete
+    std::uint64_t frees = 0;     // blocks freed on this lane so far
+    std::uint64_t fenced = 0;    // frees up to this number are covered by the last recorded fence
+    std::uint64_t done = 0;      // frees up to this number are known complete
+    bool fence_pending = false;  // recorded and not yet seen complete
     std::unordered_map<std::size_t, std::deque<block>> free;  // by size class, oldest first
   };
 
@@ -81,7 +81,7 @@ class block_cache {
   int device_;
   std::unordered_map<hipStream_t, std::unique_ptr<lane>> lanes_;
   lane* last_ = nullptr;  // the lane used last: one stream is the common case
-  lane ready_;  // blocks any stream may take (done is always "everything")
+  lane ready_;            // blocks any stream may take (done is always "everything")
   std::size_t cached_bytes_ = 0;
 };
 

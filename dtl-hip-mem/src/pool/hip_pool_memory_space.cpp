@@ -42,8 +42,8 @@ hip_pool_memory_space::hip_pool_memory_space(const pool_options& options) : stre
     device_ = options.device.value_or(no_device);
     availability_ = std::move(device).error();
   }
-  result<pool_backing> chosen = select_pool_backing(options.backing, backing_from_environment(), runtime_pools,
-                                                    platform::prefer_runtime_pools());
+  result<pool_backing> chosen =
+      select_pool_backing(options.backing, backing_from_environment(), runtime_pools, platform::prefer_runtime_pools());
   if (!chosen.has_value()) {
     // A bad backing value is the caller's argument: it is reported before a missing device.
     if (availability_.ok() || chosen.error().code() == status_code::invalid_argument)
@@ -76,7 +76,7 @@ result<void*> hip_pool_memory_space::allocate(std::size_t bytes, std::size_t ali
 
 status hip_pool_memory_space::try_deallocate(void* ptr, std::size_t bytes, stream_ref stream) {
   if (ptr == nullptr) return {};  // as free(nullptr), whatever `bytes`
-  DTL_TRY(availability_);  // such a pool never allocated anything
+  DTL_TRY(availability_);         // such a pool never allocated anything
   return status_boundary("hip_pool deallocate", [&] { return core_->deallocate(ptr, bytes, stream.get()); });
 }
 
@@ -84,7 +84,8 @@ void hip_pool_memory_space::deallocate(void* ptr, std::size_t bytes, stream_ref 
   try {
     if (status s = try_deallocate(ptr, bytes, stream); !s.ok()) report_unhandled(s);
   } catch (...) {  // only formatting a message can throw (bad_alloc); the failure is still reported
-    report_unhandled(status(status_code::internal_error, "hip_pool deallocate failed and its error could not be formatted"));
+    report_unhandled(
+        status(status_code::internal_error, "hip_pool deallocate failed and its error could not be formatted"));
   }
 }
 

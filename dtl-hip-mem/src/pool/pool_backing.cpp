@@ -17,8 +17,8 @@ std::string_view pool_backing_name(pool_backing backing) noexcept {
 }
 
 result<pool_backing> parse_pool_backing(std::string_view text) {
-  for (const pool_backing b : {pool_backing::automatic, pool_backing::runtime, pool_backing::caching,
-                               pool_backing::direct}) {
+  for (const pool_backing b :
+       {pool_backing::automatic, pool_backing::runtime, pool_backing::caching, pool_backing::direct}) {
     if (text == pool_backing_name(b)) return b;
   }
   if (text == "auto") return pool_backing::automatic;
@@ -46,11 +46,9 @@ result<pool_backing> select_pool_backing(pool_backing requested, std::string_vie
                       "(hipDeviceAttributeMemoryPoolsSupported = 0); use caching or direct");
       return chosen;
     case pool_backing::caching:
-    case pool_backing::direct:
-      return chosen;
+    case pool_backing::direct: return chosen;
   }
-  return status(status_code::invalid_argument,
-                fmt::format("unknown pool_backing {}", static_cast<int>(requested)));
+  return status(status_code::invalid_argument, fmt::format("unknown pool_backing {}", static_cast<int>(requested)));
 }
 
 }  // namespace dtl::hip

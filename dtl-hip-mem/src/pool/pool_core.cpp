@@ -191,13 +191,10 @@ status pool_core::give_back(void* ptr, std::size_t held, hipStream_t stream) {
 status pool_core::reserve(std::size_t bytes, std::size_t count, hipStream_t stream) {
   if (count == 0) return {};
   switch (backing_) {
-    case pool_backing::caching:
-      return reserve_blocks(bytes, count, stream);
-    case pool_backing::runtime:
-      return reserve_runtime(bytes, count, stream);
+    case pool_backing::caching: return reserve_blocks(bytes, count, stream);
+    case pool_backing::runtime: return reserve_runtime(bytes, count, stream);
     case pool_backing::automatic:
-    case pool_backing::direct:
-      break;
+    case pool_backing::direct: break;
   }
   return {};  // direct keeps nothing
 }

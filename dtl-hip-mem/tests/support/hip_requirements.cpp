@@ -20,7 +20,8 @@ std::string plural(int n, const char* what) { return std::to_string(n) + " " + w
 std::string too_few_devices(int min_devices) {
   const int devices = dtl::hip::device_count();
   if (devices >= min_devices) return {};
-  return "these tests need " + plural(min_devices, "HIP device") + "; this machine has " + plural(devices, "HIP device");
+  return "these tests need " + plural(min_devices, "HIP device") + "; this machine has " +
+         plural(devices, "HIP device");
 }
 
 std::string no_device() {

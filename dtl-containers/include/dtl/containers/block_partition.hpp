@@ -58,7 +58,8 @@ class block_partition {
   static result<block_partition> from_sizes(std::span<const std::size_t> sizes) {
     if (sizes.empty()) return status(status_code::invalid_argument, "a partition needs at least one rank");
     if (sizes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-      return status(status_code::invalid_argument, "a partition of " + std::to_string(sizes.size()) + " ranks is too many");
+      return status(status_code::invalid_argument,
+                    "a partition of " + std::to_string(sizes.size()) + " ranks is too many");
     auto offsets = std::make_shared<std::vector<std::size_t>>(sizes.size() + 1, 0);
     for (std::size_t r = 0; r < sizes.size(); ++r) {
       if (sizes[r] > std::numeric_limits<std::size_t>::max() - (*offsets)[r])

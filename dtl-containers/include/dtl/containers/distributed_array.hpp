@@ -110,24 +110,16 @@ class distributed_array {
   }
 
   // --- views ---
-  [[nodiscard]] local_view_type local_view() noexcept
-    requires(placement_policy::host_accessible)
-  {
+  [[nodiscard]] local_view_type local_view() noexcept requires(placement_policy::host_accessible) {
     return vector_.local_view();
   }
-  [[nodiscard]] const_local_view_type local_view() const noexcept
-    requires(placement_policy::host_accessible)
-  {
+  [[nodiscard]] const_local_view_type local_view() const noexcept requires(placement_policy::host_accessible) {
     return vector_.local_view();
   }
-  [[nodiscard]] auto device_view() noexcept
-    requires(placement_policy::device_accessible)
-  {
+  [[nodiscard]] auto device_view() noexcept requires(placement_policy::device_accessible) {
     return vector_.device_view();
   }
-  [[nodiscard]] auto device_view() const noexcept
-    requires(placement_policy::device_accessible)
-  {
+  [[nodiscard]] auto device_view() const noexcept requires(placement_policy::device_accessible) {
     return vector_.device_view();
   }
   /// Every element by global index (slow; collective the first time, see global_view.hpp).
@@ -137,14 +129,10 @@ class distributed_array {
 
   // --- this rank's elements ---
   /// Local element i (unchecked; host-accessible placements).
-  [[nodiscard]] reference local(size_type i) noexcept
-    requires(placement_policy::host_accessible)
-  {
+  [[nodiscard]] reference local(size_type i) noexcept requires(placement_policy::host_accessible) {
     return vector_.local_data()[i];
   }
-  [[nodiscard]] const_reference local(size_type i) const noexcept
-    requires(placement_policy::host_accessible)
-  {
+  [[nodiscard]] const_reference local(size_type i) const noexcept requires(placement_policy::host_accessible) {
     return vector_.local_data()[i];
   }
   /// This rank's elements (a device pointer for device placements; nullptr for an empty block).
@@ -152,14 +140,14 @@ class distributed_array {
   [[nodiscard]] const_pointer local_data() const noexcept { return vector_.local_data(); }
   /// Sets this rank's elements to `value` (no communication; upstream's member, host placements).
   /// dtl::fill(array, value) fills every placement.
-  void fill(const T& value) noexcept
-    requires(placement_policy::host_accessible)
-  {
+  void fill(const T& value) noexcept requires(placement_policy::host_accessible) {
     std::fill_n(vector_.local_data(), local_size(), value);
   }
   [[nodiscard]] result<void> copy_to_host(T* dst, size_type count) const { return vector_.copy_to_host(dst, count); }
   [[nodiscard]] result<std::vector<T>> copy_to_host() const { return vector_.copy_to_host(); }
-  [[nodiscard]] result<void> copy_from_host(const T* src, size_type count) { return vector_.copy_from_host(src, count); }
+  [[nodiscard]] result<void> copy_from_host(const T* src, size_type count) {
+    return vector_.copy_from_host(src, count);
+  }
   /// Every element on `root`, in global order (collective).
   [[nodiscard]] result<std::vector<T>> gather(int root = 0) const { return vector_.gather(root); }
 

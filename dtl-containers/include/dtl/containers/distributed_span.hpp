@@ -54,14 +54,14 @@ class distributed_span {
 
   /// Over a distributed container (distributed_vector, distributed_array): its local block and layout.
   template <class Container>
-    requires requires(Container& c) {
-      { c.local_data() } -> std::convertible_to<pointer>;
-      c.local_size();
-      c.size();
-      c.global_offset();
-      c.rank();
-      c.num_ranks();
-    }
+  requires requires(Container& c) {
+    { c.local_data() } -> std::convertible_to<pointer>;
+    c.local_size();
+    c.size();
+    c.global_offset();
+    c.rank();
+    c.num_ranks();
+  }
   explicit distributed_span(Container& container) noexcept
       : data_(container.local_data()),
         local_size_(static_cast<size_type>(container.local_size())),
@@ -72,8 +72,8 @@ class distributed_span {
 
   /// A span<const T> from a span<T>.
   template <class U, size_type E>
-    requires(std::is_convertible_v<U (*)[], T (*)[]>)
-  constexpr distributed_span(const distributed_span<U, E>& other) noexcept  // NOLINT: converting, as std::span's
+  requires(std::is_convertible_v<U (*)[], T (*)[]>) constexpr distributed_span(
+      const distributed_span<U, E>& other) noexcept  // NOLINT: converting, as std::span's
       : data_(other.data()),
         local_size_(other.local_size()),
         global_size_(other.size()),
@@ -94,8 +94,8 @@ class distributed_span {
                          even_block_offset(global_size, my_rank, num_ranks)) {}
 
   /// This rank's elements start at global index `global_offset`.
-  DTL_HOST_DEVICE constexpr distributed_span(pointer data, size_type local_size, size_type global_size,
-                                             rank_t my_rank, rank_t num_ranks, size_type global_offset) noexcept
+  DTL_HOST_DEVICE constexpr distributed_span(pointer data, size_type local_size, size_type global_size, rank_t my_rank,
+                                             rank_t num_ranks, size_type global_offset) noexcept
       : data_(data),
         local_size_(local_size),
         global_size_(global_size),
@@ -148,16 +148,15 @@ class distributed_span {
 
   // --- local subranges (upstream's first/last/subspan) ---
   /// This rank's first `count` elements.
-  [[nodiscard]] constexpr std::span<T> local_first(size_type count) const noexcept {
-    return local_subspan(0, count);
-  }
+  [[nodiscard]] constexpr std::span<T> local_first(size_type count) const noexcept { return local_subspan(0, count); }
   /// This rank's last `count` elements.
   [[nodiscard]] constexpr std::span<T> local_last(size_type count) const noexcept {
     const size_type n = count < local_size_ ? count : local_size_;
     return local_subspan(local_size_ - n, n);
   }
   /// This rank's elements [offset, offset + count), or to the end of its block for dynamic_extent.
-  [[nodiscard]] constexpr std::span<T> local_subspan(size_type offset, size_type count = dynamic_extent) const noexcept {
+  [[nodiscard]] constexpr std::span<T> local_subspan(size_type offset,
+                                                     size_type count = dynamic_extent) const noexcept {
     const size_type begin = offset < local_size_ ? offset : local_size_;
     const size_type n = count > local_size_ - begin ? local_size_ - begin : count;
     return n == 0 ? std::span<T>() : std::span<T>(data_ + begin, n);

@@ -84,7 +84,8 @@ class distributed_vector {
   using memory_space_type = typename placement_traits<P>::space_type;
 
   /// `global_size` value-initialised elements. Throws dtl::status_error on failure (see create()).
-  distributed_vector(size_type global_size, const context& ctx) : distributed_vector(value_or_throw(create(global_size, ctx))) {}
+  distributed_vector(size_type global_size, const context& ctx)
+      : distributed_vector(value_or_throw(create(global_size, ctx))) {}
   /// `global_size` copies of `value`. Throws dtl::status_error on failure.
   distributed_vector(size_type global_size, const T& value, const context& ctx)
       : distributed_vector(value_or_throw(create(global_size, value, ctx))) {}
@@ -200,49 +201,35 @@ class distributed_vector {
   [[nodiscard]] result<void> sync_halo() const { return halo().exchange(); }
 
   // --- views ---
-  [[nodiscard]] dtl::local_view<T> local_view() noexcept
-    requires(P::host_accessible)
-  {
+  [[nodiscard]] dtl::local_view<T> local_view() noexcept requires(P::host_accessible) {
     return {local_data(), local_size()};
   }
-  [[nodiscard]] dtl::local_view<const T> local_view() const noexcept
-    requires(P::host_accessible)
-  {
+  [[nodiscard]] dtl::local_view<const T> local_view() const noexcept requires(P::host_accessible) {
     return {local_data(), local_size()};
   }
-  [[nodiscard]] dtl::device_view<T> device_view() noexcept
-    requires(P::device_accessible)
-  {
+  [[nodiscard]] dtl::device_view<T> device_view() noexcept requires(P::device_accessible) {
     return {local_data(), local_size(), device_};
   }
-  [[nodiscard]] dtl::device_view<const T> device_view() const noexcept
-    requires(P::device_accessible)
-  {
+  [[nodiscard]] dtl::device_view<const T> device_view() const noexcept requires(P::device_accessible) {
     return {local_data(), local_size(), device_};
   }
   /// The views with the ghosts (local_data_with_ghosts(), local_size_with_ghosts()).
-  [[nodiscard]] dtl::local_view<T> local_view_with_ghosts() noexcept
-    requires(P::host_accessible)
-  {
+  [[nodiscard]] dtl::local_view<T> local_view_with_ghosts() noexcept requires(P::host_accessible) {
     return {local_data_with_ghosts(), local_size_with_ghosts()};
   }
-  [[nodiscard]] dtl::local_view<const T> local_view_with_ghosts() const noexcept
-    requires(P::host_accessible)
-  {
+  [[nodiscard]] dtl::local_view<const T> local_view_with_ghosts() const noexcept requires(P::host_accessible) {
     return {local_data_with_ghosts(), local_size_with_ghosts()};
   }
-  [[nodiscard]] dtl::device_view<T> device_view_with_ghosts() noexcept
-    requires(P::device_accessible)
-  {
+  [[nodiscard]] dtl::device_view<T> device_view_with_ghosts() noexcept requires(P::device_accessible) {
     return {local_data_with_ghosts(), local_size_with_ghosts(), device_};
   }
-  [[nodiscard]] dtl::device_view<const T> device_view_with_ghosts() const noexcept
-    requires(P::device_accessible)
-  {
+  [[nodiscard]] dtl::device_view<const T> device_view_with_ghosts() const noexcept requires(P::device_accessible) {
     return {local_data_with_ghosts(), local_size_with_ghosts(), device_};
   }
   [[nodiscard]] dtl::segmented_view<T> segmented_view() noexcept { return {partition_, rank(), local_data()}; }
-  [[nodiscard]] dtl::segmented_view<const T> segmented_view() const noexcept { return {partition_, rank(), local_data()}; }
+  [[nodiscard]] dtl::segmented_view<const T> segmented_view() const noexcept {
+    return {partition_, rank(), local_data()};
+  }
 
   /// Every element by global index (slow; see global_view.hpp). Collective the first time it is called
   /// on a vector: every rank calls it.
@@ -291,8 +278,9 @@ class distributed_vector {
   /// A new vector with the same context, partition, halo, placement and elements, ghosts included
   /// (copied on the device for device placements). Collective.
   [[nodiscard]] result<distributed_vector> clone() const {
-    DTL_ASSIGN_OR_RETURN(distributed_vector copy, make(global_size(), ctx_, nullptr, std::shared_ptr<memory_space_type>(),
-                                                       /*initialise=*/false, plan_ ? &ghosts_ : nullptr, &partition_));
+    DTL_ASSIGN_OR_RETURN(distributed_vector copy,
+                         make(global_size(), ctx_, nullptr, std::shared_ptr<memory_space_type>(),
+                              /*initialise=*/false, plan_ ? &ghosts_ : nullptr, &partition_));
     if (local_size() != 0) {
       DTL_TRY(detail::copy_segment(copy.local_data_with_ghosts(), local_data_with_ghosts(),
                                    local_size_with_ghosts() * sizeof(T), transfer_between_v<P, P>));
@@ -353,15 +341,15 @@ class distributed_vector {
     // given other arguments gets the same failure as the others instead of leaving them waiting.
     // `layout`: another vector's (clone()), the same on every rank; else the even block layout.
     const auto partition = layout != nullptr ? result<block_partition>(*layout)
-                                             : block_partition::create(global_size, ctx.size(), spec.granularity == 0 ? 1 : spec.granularity);
+                                             : block_partition::create(global_size, ctx.size(),
+                                                                       spec.granularity == 0 ? 1 : spec.granularity);
     const status local_status = !partition          ? partition.error()
                                 : ghosts != nullptr ? detail::check_halo(*partition, spec)
                                                     : status{};
     const index_range range = local_status.ok() ? partition->local_range(ctx.rank()).value() : index_range{};
     // (void) on the assignments: nvcc warns on assigning a [[nodiscard]] type.
     result<local_part> local(local_status);
-    if (local_status.ok())
-      local = allocate_local(ctx, range.size(), value, std::move(space), initialise, spec);
+    if (local_status.ok()) local = allocate_local(ctx, range.size(), value, std::move(space), initialise, spec);
     detail::halo_plan_ptr plan;
     int path = 0;
     if (local.has_value() && ghosts != nullptr) {
@@ -440,14 +428,15 @@ class distributed_vector {
       if (count > std::numeric_limits<size_type>::max() / sizeof(T) - ghosts)
         return status(status_code::out_of_memory, std::string(what) + ": " + std::to_string(count) + " elements of " +
                                                       std::to_string(sizeof(T)) + " bytes overflow");
-      fresh = storage_.allocate_like((count + ghosts) * sizeof(T),
-                                                       std::max(alignof(T), alignof(std::max_align_t)));
+      fresh = storage_.allocate_like((count + ghosts) * sizeof(T), std::max(alignof(T), alignof(std::max_align_t)));
       if (!fresh) return fresh.error();
       T* data = owned(fresh->data());
       if (ghosts != 0) {  // ghosts start as T{}, as at construction
         const T zero{};
-        if (ghosts_.prev != 0) DTL_TRY(detail::fill_segment(ctx_, fill_device, fresh->data(), ghosts_.prev, &zero, sizeof(T)));
-        if (ghosts_.next != 0) DTL_TRY(detail::fill_segment(ctx_, fill_device, data + count, ghosts_.next, &zero, sizeof(T)));
+        if (ghosts_.prev != 0)
+          DTL_TRY(detail::fill_segment(ctx_, fill_device, fresh->data(), ghosts_.prev, &zero, sizeof(T)));
+        if (ghosts_.next != 0)
+          DTL_TRY(detail::fill_segment(ctx_, fill_device, data + count, ghosts_.next, &zero, sizeof(T)));
       }
       if (plan.keep_count != 0) {
         DTL_TRY(detail::copy_segment(data + plan.keep_to, local_data() + plan.keep_from, plan.keep_count * sizeof(T),
@@ -501,12 +490,13 @@ class distributed_vector {
     if (owned == 0) return local_part{device, detail::segment_allocation(space, nullptr, 0)};
     const size_type limit = std::numeric_limits<size_type>::max() / sizeof(T);
     if (ghosts.prev > limit || ghosts.next > limit - ghosts.prev || owned > limit - ghosts.prev - ghosts.next)
-      return status(status_code::out_of_memory, "distributed_vector: " + std::to_string(owned) + " elements and their ghosts of " +
-                                                    std::to_string(sizeof(T)) + " bytes overflow");
+      return status(status_code::out_of_memory, "distributed_vector: " + std::to_string(owned) +
+                                                    " elements and their ghosts of " + std::to_string(sizeof(T)) +
+                                                    " bytes overflow");
     const size_type count = ghosts.prev + owned + ghosts.next;
     if (count > limit)
-      return status(status_code::out_of_memory, "distributed_vector: " + std::to_string(count) +
-                                                    " elements of " + std::to_string(sizeof(T)) + " bytes overflow");
+      return status(status_code::out_of_memory, "distributed_vector: " + std::to_string(count) + " elements of " +
+                                                    std::to_string(sizeof(T)) + " bytes overflow");
     const size_type bytes = count * sizeof(T);
     DTL_ASSIGN_OR_RETURN(void* data, space->allocate(bytes, std::max(alignof(T), alignof(std::max_align_t))));
     detail::segment_allocation storage(space, data, bytes);
@@ -515,8 +505,8 @@ class distributed_vector {
       const int fill_device = P::location == memory_location::host ? no_device : device;
       const T zero{};
       const bool ghosts_differ = value != nullptr && count != owned;
-      DTL_TRY(detail::fill_segment(ctx, fill_device, data, count, ghosts_differ ? &zero : (value != nullptr ? value : &zero),
-                                   sizeof(T)));
+      DTL_TRY(detail::fill_segment(ctx, fill_device, data, count,
+                                   ghosts_differ ? &zero : (value != nullptr ? value : &zero), sizeof(T)));
       if (ghosts_differ)
         DTL_TRY(detail::fill_segment(ctx, fill_device, static_cast<T*>(data) + ghosts.prev, owned, value, sizeof(T)));
     }

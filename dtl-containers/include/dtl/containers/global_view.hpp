@@ -57,8 +57,8 @@ template <class T>
 class global_view {
  public:
   /// `window` may be null: then `why_no_window` says why remote elements cannot be reached.
-  global_view(block_partition partition, int rank, T* local, bool local_on_host,
-              std::shared_ptr<detail::window> window, status why_no_window) noexcept
+  global_view(block_partition partition, int rank, T* local, bool local_on_host, std::shared_ptr<detail::window> window,
+              status why_no_window) noexcept
       : partition_(partition),
         rank_(rank),
         local_(local),
@@ -66,7 +66,9 @@ class global_view {
         window_(std::move(window)),
         why_no_window_(std::move(why_no_window)) {}
 
-  [[nodiscard]] remote_ref<T> operator[](std::size_t global_index) const noexcept { return remote_ref<T>(this, global_index); }
+  [[nodiscard]] remote_ref<T> operator[](std::size_t global_index) const noexcept {
+    return remote_ref<T>(this, global_index);
+  }
   [[nodiscard]] std::size_t size() const noexcept { return partition_.global_size(); }
 
  private:
@@ -80,8 +82,10 @@ class global_view {
     if (owner == rank_) {
       T* element = local_ + (i - range.begin);
       if (local_on_host_) {
-        if (write) std::memcpy(element, value, sizeof(T));
-        else std::memcpy(value, element, sizeof(T));
+        if (write)
+          std::memcpy(element, value, sizeof(T));
+        else
+          std::memcpy(value, element, sizeof(T));
         return {};
       }
       return write ? detail::copy_segment(element, value, sizeof(T), transfer_kind::host_to_device)

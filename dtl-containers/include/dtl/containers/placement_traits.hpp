@@ -48,8 +48,9 @@ inline constexpr bool always_false_v = false;
 /// host's; every other placement's memory (device, managed or device-preferred) is copied as the device's.
 template <PlacementPolicy From, PlacementPolicy To>
 inline constexpr transfer_kind transfer_between_v =
-    !From::device_accessible ? (!To::device_accessible ? transfer_kind::host_to_host : transfer_kind::host_to_device)
-                             : (!To::device_accessible ? transfer_kind::device_to_host : transfer_kind::device_to_device);
+    !From::device_accessible
+        ? (!To::device_accessible ? transfer_kind::host_to_host : transfer_kind::host_to_device)
+        : (!To::device_accessible ? transfer_kind::device_to_host : transfer_kind::device_to_device);
 
 /// The process-wide host memory space that host_only vectors allocate from.
 [[nodiscard]] DTL_CONTAINERS_API std::shared_ptr<host_memory_space> shared_host_memory_space();
@@ -120,7 +121,8 @@ struct placement_traits<device_preferred_on<N>> {
 
 /// The memory space that distributed_vector<T, P> uses on `ctx` (the same shared instance).
 template <PlacementPolicy P>
-[[nodiscard]] result<std::shared_ptr<typename placement_traits<P>::space_type>> shared_memory_space(const context& ctx) {
+[[nodiscard]] result<std::shared_ptr<typename placement_traits<P>::space_type>> shared_memory_space(
+    const context& ctx) {
   auto device = placement_traits<P>::device(ctx);
   if (!device) return std::move(device).error();
   return placement_traits<P>::space(*device);

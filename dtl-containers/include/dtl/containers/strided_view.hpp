@@ -46,8 +46,8 @@ class strided_view {
     using reference = strided_view::reference;
     using pointer = void;
     using iterator_concept = std::random_access_iterator_tag;
-    using iterator_category = std::conditional_t<std::is_lvalue_reference_v<reference>,
-                                                 std::random_access_iterator_tag, std::input_iterator_tag>;
+    using iterator_category = std::conditional_t<std::is_lvalue_reference_v<reference>, std::random_access_iterator_tag,
+                                                 std::input_iterator_tag>;
 
     iterator() = default;
     iterator(const strided_view* view, difference_type index) noexcept : view_(view), index_(index) {}
@@ -69,7 +69,9 @@ class strided_view {
       return a.index_ <=> b.index_;
     }
     /// The position in the underlying view.
-    [[nodiscard]] size_type base_index() const noexcept { return view_->offset() + static_cast<size_type>(index_) * view_->stride(); }
+    [[nodiscard]] size_type base_index() const noexcept {
+      return view_->offset() + static_cast<size_type>(index_) * view_->stride();
+    }
 
    private:
     const strided_view* view_ = nullptr;
@@ -102,7 +104,8 @@ class strided_view {
 
  private:
   static size_type checked(difference_type stride) {
-    if (stride < 1) throw status_error(status(status_code::invalid_argument, "strided_view: the stride must be at least 1"));
+    if (stride < 1)
+      throw status_error(status(status_code::invalid_argument, "strided_view: the stride must be at least 1"));
     return static_cast<size_type>(stride);
   }
 

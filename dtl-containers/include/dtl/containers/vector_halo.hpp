@@ -33,7 +33,8 @@ namespace dtl {
 template <class T>
 class vector_halo {
  public:
-  vector_halo(const context& ctx, const halo& spec, detail::halo_plan* plan) noexcept : ctx_(&ctx), spec_(spec), plan_(plan) {}
+  vector_halo(const context& ctx, const halo& spec, detail::halo_plan* plan) noexcept
+      : ctx_(&ctx), spec_(spec), plan_(plan) {}
 
   [[nodiscard]] std::size_t prev() const noexcept { return spec_.prev; }
   [[nodiscard]] std::size_t next() const noexcept { return spec_.next; }
@@ -63,9 +64,7 @@ class vector_halo {
   /// The reverse exchange (Intel Distributed Ranges' reverse halo): every ghost is sent to the element
   /// it copies and combined into it, element = op(element, ghost). Ghosts that face no neighbour are
   /// left out; the ghosts keep their values. Blocking.
-  [[nodiscard]] result<void> reduce(reduce_op op = reduce_op::sum) const
-    requires(detail::has_datatype_v<T>)
-  {
+  [[nodiscard]] result<void> reduce(reduce_op op = reduce_op::sum) const requires(detail::has_datatype_v<T>) {
     if (plan_ == nullptr) return result<void>(ctx_->check());
     return result<void>(detail::halo_reduce(*plan_, detail::datatype_of<T>(), op));
   }

@@ -157,8 +157,7 @@ class segmented_view {
   [[nodiscard]] segment<T> at(int rank) const {
     const index_range range = partition_.local_range(rank).value_or(index_range{});
     const bool mine = rank == rank_;
-    return segment<T>{rank, range.begin, segment_size{range.size()}, mine && range.size() != 0 ? data_ : nullptr,
-                      mine};
+    return segment<T>{rank, range.begin, segment_size{range.size()}, mine && range.size() != 0 ? data_ : nullptr, mine};
   }
   /// This rank's block.
   [[nodiscard]] segment<T> local() const { return at(rank_); }

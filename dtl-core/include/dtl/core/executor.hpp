@@ -56,8 +56,7 @@ class inline_executor {
 
   /// f(nullptr); if f returns a status or a result, its error comes back.
   template <class F>
-    requires std::invocable<F, native_handle_type>
-  result<void> execute(F&& f) {
+  requires std::invocable<F, native_handle_type> result<void> execute(F&& f) {
     using R = std::invoke_result_t<F, native_handle_type>;
     if constexpr (std::is_void_v<R>) {
       std::invoke(std::forward<F>(f), nullptr);

@@ -27,7 +27,8 @@ template <class S>
 concept MemorySpace = requires(S& space, const S& cspace, std::size_t bytes, void* ptr) {
   { space.allocate(bytes) } -> std::same_as<result<void*>>;
   { space.allocate(bytes, bytes) } -> std::same_as<result<void*>>;
-  { space.deallocate(ptr, bytes) } noexcept;
+  { space.deallocate(ptr, bytes) }
+  noexcept;
   typename std::bool_constant<S::host_accessible>;  // static constexpr bool
   typename std::bool_constant<S::device_accessible>;
   { cspace.properties() } -> std::same_as<memory_space_properties>;
@@ -38,8 +39,8 @@ concept MemorySpace = requires(S& space, const S& cspace, std::size_t bytes, voi
 
 /// Checks an allocation request: bytes > 0, alignment a power of two no larger than max_alignment,
 /// and bytes rounded up to the alignment must not overflow. Returns the error to give back, or ok.
-[[nodiscard]] DTL_CORE_API status check_allocation_request(std::size_t bytes, std::size_t alignment,
-                                              std::size_t max_alignment,
-                                              std::source_location where = std::source_location::current());
+[[nodiscard]] DTL_CORE_API status
+check_allocation_request(std::size_t bytes, std::size_t alignment, std::size_t max_alignment,
+                         std::source_location where = std::source_location::current());
 
 }  // namespace dtl

@@ -24,9 +24,9 @@ concept MemoryTransfer = requires(void* dst, const void* src, std::size_t bytes,
 
 /// A copy ordered on a stream: static copy_async(dst, src, bytes, kind, stream) -> result<void>.
 template <class X, class Stream>
-concept AsyncMemoryTransfer =
-    MemoryTransfer<X> && requires(void* dst, const void* src, std::size_t bytes, transfer_kind kind, Stream s) {
-      { X::copy_async(dst, src, bytes, kind, s) } -> std::same_as<result<void>>;
-    };
+concept AsyncMemoryTransfer = MemoryTransfer<X> &&
+    requires(void* dst, const void* src, std::size_t bytes, transfer_kind kind, Stream s) {
+  { X::copy_async(dst, src, bytes, kind, s) } -> std::same_as<result<void>>;
+};
 
 }  // namespace dtl

@@ -57,20 +57,18 @@ class [[nodiscard]] result {
   using value_type = T;
 
   template <class U = T>
-    requires(std::constructible_from<T, U &&> && !std::same_as<std::remove_cvref_t<U>, result> &&
-             !std::same_as<std::remove_cvref_t<U>, status> &&
-             !std::same_as<std::remove_cvref_t<U>, std::in_place_t>)
-  result(U&& value) noexcept(std::is_nothrow_constructible_v<T, U&&>)  // NOLINT: implicit on purpose
+  requires(std::constructible_from<T, U&&> && !std::same_as<std::remove_cvref_t<U>, result> &&
+           !std::same_as<std::remove_cvref_t<U>, status> && !std::same_as<std::remove_cvref_t<U>, std::in_place_t>)
+      result(U&& value)
+  noexcept(std::is_nothrow_constructible_v<T, U&&>)  // NOLINT: implicit on purpose
       : storage_(std::in_place_index<0>, std::forward<U>(value)) {}
 
   template <class... Args>
-  explicit result(std::in_place_t, Args&&... args)
-      : storage_(std::in_place_index<0>, std::forward<Args>(args)...) {}
+  explicit result(std::in_place_t, Args&&... args) : storage_(std::in_place_index<0>, std::forward<Args>(args)...) {}
 
   /// An error. An ok status is not an error: it becomes internal_error, so a result never holds ok as its error.
   result(status error, std::source_location where = std::source_location::current())  // NOLINT
-      : storage_(std::in_place_index<1>,
-                 error.ok() ? detail::ok_status_as_error(where) : std::move(error)) {}
+      : storage_(std::in_place_index<1>, error.ok() ? detail::ok_status_as_error(where) : std::move(error)) {}
 
   [[nodiscard]] bool has_value() const noexcept { return storage_.index() == 0; }
   [[nodiscard]] bool has_error() const noexcept { return !has_value(); }
@@ -133,21 +131,41 @@ class [[nodiscard]] result {
   }
 
   /// f(value) -> result<U>; an error passes through unchanged.
-  template <class F> auto and_then(F&& f) & { return and_then_impl(*this, std::forward<F>(f)); }
-  template <class F> auto and_then(F&& f) const& { return and_then_impl(*this, std::forward<F>(f)); }
-  template <class F> auto and_then(F&& f) && { return and_then_impl(std::move(*this), std::forward<F>(f)); }
+  template <class F>
+  auto and_then(F&& f) & {
+    return and_then_impl(*this, std::forward<F>(f));
+  }
+  template <class F>
+  auto and_then(F&& f) const& {
+    return and_then_impl(*this, std::forward<F>(f));
+  }
+  template <class F>
+  auto and_then(F&& f) && {
+    return and_then_impl(std::move(*this), std::forward<F>(f));
+  }
 
   /// f(value) -> U gives result<U> (result<void> when U is void); an error passes through.
-  template <class F> auto transform(F&& f) & { return transform_impl(*this, std::forward<F>(f)); }
-  template <class F> auto transform(F&& f) const& { return transform_impl(*this, std::forward<F>(f)); }
-  template <class F> auto transform(F&& f) && { return transform_impl(std::move(*this), std::forward<F>(f)); }
+  template <class F>
+  auto transform(F&& f) & {
+    return transform_impl(*this, std::forward<F>(f));
+  }
+  template <class F>
+  auto transform(F&& f) const& {
+    return transform_impl(*this, std::forward<F>(f));
+  }
+  template <class F>
+  auto transform(F&& f) && {
+    return transform_impl(std::move(*this), std::forward<F>(f));
+  }
 
   /// f(error) -> result<T>, called only on an error (to recover or to replace the error).
-  template <class F> result or_else(F&& f) const& {
+  template <class F>
+  result or_else(F&& f) const& {
     if (has_value()) return *this;
     return std::invoke(std::forward<F>(f), error());
   }
-  template <class F> result or_else(F&& f) && {
+  template <class F>
+  result or_else(F&& f) && {
     if (has_value()) return std::move(*this);
     return std::invoke(std::forward<F>(f), std::move(*this).error());
   }

@@ -29,8 +29,8 @@ namespace dtl {
 
 /// body(), or the status of what it throws. body returns dtl::status or a dtl::result<T>.
 template <class Body>
-  requires(std::same_as<std::invoke_result_t<Body&>, status> || is_result_v<std::invoke_result_t<Body&>>)
-[[nodiscard]] std::invoke_result_t<Body&> status_boundary(std::string_view what, Body&& body) noexcept {
+requires(std::same_as<std::invoke_result_t<Body&>, status> || is_result_v<std::invoke_result_t<Body&>>)
+    [[nodiscard]] std::invoke_result_t<Body&> status_boundary(std::string_view what, Body&& body) noexcept {
   try {
     return std::invoke(body);
   } catch (...) {

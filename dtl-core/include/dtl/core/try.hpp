@@ -15,21 +15,27 @@ namespace dtl::detail {
 
 inline bool try_failed(const status& s) noexcept { return !s.ok(); }
 template <class T>
-bool try_failed(const result<T>& r) noexcept { return !r.has_value(); }
+bool try_failed(const result<T>& r) noexcept {
+  return !r.has_value();
+}
 
 inline status try_error(status&& s) noexcept { return std::move(s); }
 inline status try_error(const status& s) noexcept { return s; }
 template <class T>
-status try_error(result<T>&& r) noexcept { return std::move(r).error(); }
+status try_error(result<T>&& r) noexcept {
+  return std::move(r).error();
+}
 template <class T>
-status try_error(const result<T>& r) noexcept { return r.error(); }
+status try_error(const result<T>& r) noexcept {
+  return r.error();
+}
 
 }  // namespace dtl::detail
 
-#define DTL_TRY(...)                                                                  \
-  do {                                                                                \
-    auto&& dtl_try_value_ = (__VA_ARGS__);                                            \
-    if (::dtl::detail::try_failed(dtl_try_value_))                                    \
+#define DTL_TRY(...)                                                                           \
+  do {                                                                                         \
+    auto&& dtl_try_value_ = (__VA_ARGS__);                                                     \
+    if (::dtl::detail::try_failed(dtl_try_value_))                                             \
       return ::dtl::detail::try_error(std::forward<decltype(dtl_try_value_)>(dtl_try_value_)); \
   } while (false)
 
@@ -39,7 +45,7 @@ status try_error(const result<T>& r) noexcept { return r.error(); }
 #define DTL_ASSIGN_OR_RETURN(lhs, ...) \
   DTL_ASSIGN_OR_RETURN_IMPL_(DTL_TRY_CONCAT_(dtl_assign_or_return_, __LINE__), lhs, __VA_ARGS__)
 
-#define DTL_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, ...)           \
-  auto tmp = (__VA_ARGS__);                                 \
-  if (!tmp.has_value()) return std::move(tmp).error();      \
+#define DTL_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, ...)      \
+  auto tmp = (__VA_ARGS__);                            \
+  if (!tmp.has_value()) return std::move(tmp).error(); \
   lhs = std::move(tmp).value()

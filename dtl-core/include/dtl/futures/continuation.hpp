@@ -55,22 +55,25 @@ when_all_value_t<T> take_value(shared_state<T>& s) {
 /// Completes when every future is ready: a tuple of their values (std::monostate for void ones), or
 /// the first error in argument order.
 template <class... Futures>
-  requires(sizeof...(Futures) > 0 && (detail::is_distributed_future_v<std::remove_cvref_t<Futures>> && ...))
-[[nodiscard]] auto when_all(Futures&&... futures) {
+requires(sizeof...(Futures) > 0 && (detail::is_distributed_future_v<std::remove_cvref_t<Futures>> && ...))
+    [[nodiscard]] auto when_all(Futures&&... futures) {
   using tuple_type = std::tuple<detail::when_all_value_t<typename std::remove_cvref_t<Futures>::value_type>...>;
   auto out = std::make_shared<detail::shared_state<tuple_type>>();
   auto inputs = std::make_tuple(detail::state_or_failed(futures)...);
   std::apply([&](const auto&... in) { (out->add_drivers_of(*in), ...); }, inputs);
   auto j = detail::make_join(sizeof...(Futures), [out, inputs]() mutable noexcept {
     const status* first_error = nullptr;
-    std::apply([&](const auto&... in) {
-      ((first_error == nullptr && !in->outcome().ok() ? void(first_error = &in->outcome()) : void()), ...);
-    }, inputs);
+    std::apply(
+        [&](const auto&... in) {
+          ((first_error == nullptr && !in->outcome().ok() ? void(first_error = &in->outcome()) : void()), ...);
+        },
+        inputs);
     if (first_error != nullptr) {
       out->fail(*first_error);
       return;
     }
-    detail::deliver(*out, [&] { return std::apply([](auto&... in) { return tuple_type(detail::take_value(*in)...); }, inputs); });
+    detail::deliver(
+        *out, [&] { return std::apply([](auto&... in) { return tuple_type(detail::take_value(*in)...); }, inputs); });
   });
   std::apply([&](const auto&... in) { (in->on_ready([j] { j->arrive(); }), ...); }, inputs);
   j->arrive();
@@ -149,7 +152,7 @@ template <class T>
 
 /// A future with this one's value, or handler(error) when it fails (handler(const status&) -> T).
 template <class T, class Handler>
-  requires std::invocable<Handler, const status&>
+requires std::invocable<Handler, const status&>
 [[nodiscard]] distributed_future<T> on_error(distributed_future<T> future, Handler&& handler) {
   auto out = std::make_shared<detail::shared_state<T>>();
   auto in = detail::state_or_failed(future);

@@ -47,7 +47,9 @@ using continuation_result_t = typename continuation_result<F, T>::type;
 
 namespace detail {
 
-inline status invalid_future_status() { return status(status_code::invalid_state, "the future has no state (invalid)"); }
+inline status invalid_future_status() {
+  return status(status_code::invalid_state, "the future has no state (invalid)");
+}
 
 template <class T>
 inline constexpr bool is_distributed_future_v = false;
@@ -117,8 +119,8 @@ class distributed_future {
   /// the thread that completes it. This future's error, or what f throws, fails the returned one.
   /// The value is moved into f; this future stays valid (as upstream's).
   template <class F>
-    requires(std::is_void_v<T> ? std::is_invocable_v<std::decay_t<F>&> : std::is_invocable_v<std::decay_t<F>&, T>)
-  auto then(F&& f) {
+  requires(std::is_void_v<T> ? std::is_invocable_v<std::decay_t<F>&>
+                             : std::is_invocable_v<std::decay_t<F>&, T>) auto then(F&& f) {
     using R = continuation_result_t<std::decay_t<F>&, T>;
     auto out = std::make_shared<detail::shared_state<R>>();
     if (!state_) {
@@ -166,8 +168,8 @@ class distributed_promise {
 
   /// Completes the future. Throws dtl::status_error (invalid_state) if the promise was already satisfied.
   template <class... Args>
-    requires(std::is_void_v<T> ? sizeof...(Args) == 0 : std::is_constructible_v<T, Args&&...>)
-  void set_value(Args&&... args) {
+  requires(std::is_void_v<T> ? sizeof...(Args) == 0
+                             : std::is_constructible_v<T, Args&&...>) void set_value(Args&&... args) {
     if (!state_ || !state_->set_value(std::forward<Args>(args)...)) throw_satisfied();
   }
   /// Fails the future with `error`. Throws dtl::status_error (invalid_state) if already satisfied.

@@ -105,8 +105,8 @@ class DTL_HIP_EXEC_API event_poller {
   /// returns complete or failed, which completes the returned future. It runs on polling threads,
   /// never on two at once; it may call back into the engine.
   template <class F>
-    requires std::is_invocable_r_v<event_status, std::decay_t<F>&>
-  [[nodiscard]] watch_handle watch(F&& poll_fn) {
+  requires std::is_invocable_r_v < event_status, std::decay_t<F>
+  & > [[nodiscard]] watch_handle watch(F&& poll_fn) {
     return watch_node(std::make_unique<detail::source_node_impl<std::decay_t<F>>>(std::forward<F>(poll_fn)));
   }
   /// Stops polling source `id` and completes its future with status_code::canceled; the function is

@@ -138,8 +138,7 @@ template <class T, class F, class U>
 class then_continuation final : public continuation {
  public:
   template <class G>
-  then_continuation(std::shared_ptr<shared_state<U>> child, G&& f)
-      : child_(std::move(child)), f_(std::forward<G>(f)) {}
+  then_continuation(std::shared_ptr<shared_state<U>> child, G&& f) : child_(std::move(child)), f_(std::forward<G>(f)) {}
 
   void run(futures::detail::completion& ready) noexcept override {
     auto& parent = static_cast<shared_state<T>&>(ready);
@@ -192,8 +191,8 @@ template <class Out, class T>
 std::shared_ptr<Out> start_when_all(std::vector<std::shared_ptr<state_base>> inputs) {
   auto out = std::make_shared<Out>();
   for (const auto& in : inputs) out->add_engines_of(*in);
-  auto join = futures::detail::make_join(inputs.size(),
-                                         [out, inputs]() noexcept { complete_when_all<Out, T>(*out, inputs); });
+  auto join =
+      futures::detail::make_join(inputs.size(), [out, inputs]() noexcept { complete_when_all<Out, T>(*out, inputs); });
   for (const auto& in : inputs) in->on_ready([join] { join->arrive(); });
   join->arrive();  // the extra count: completes only after every arrival is registered
   return out;
@@ -225,7 +224,6 @@ class [[nodiscard]] future {
     return state_->outcome().ok() ? event_status::complete() : event_status::failed(state_->outcome());
   }
 
-
   /// The value, or the work's error, or status_code::timeout. On a value or an error the future is
   /// consumed (empty afterwards); after a timeout it stays valid and can be waited on again. Waits as
   /// described at the top of this header: blocking, with a background poller running.
@@ -249,8 +247,8 @@ class [[nodiscard]] future {
   /// for void) runs only on success, an error passing straight through. f may return void, a value,
   /// a dtl::status or a dtl::result<U>. Consumes this future.
   template <class F>
-    requires(detail::takes_result_v<T, std::decay_t<F>> || detail::takes_value_v<T, std::decay_t<F>>)
-  [[nodiscard]] auto then(F&& f) && {
+  requires(detail::takes_result_v<T, std::decay_t<F>> || detail::takes_value_v<T, std::decay_t<F>>)
+      [[nodiscard]] auto then(F&& f) && {
     using Fn = std::decay_t<F>;
     using U = detail::future_value_t<detail::then_return_t<T, Fn>>;
     if (!state_) return future<U>(std::make_shared<detail::shared_state<U>>(), detail::empty_future_status());

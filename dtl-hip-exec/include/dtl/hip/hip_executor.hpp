@@ -66,7 +66,7 @@ class DTL_HIP_EXEC_API hip_executor {
   /// hipError_t, dtl::status or dtl::result<T>; a throw becomes a status. The result is the work's
   /// failure or the launch error HIP recorded; the GPU may still be running the work afterwards.
   template <class F>
-    requires std::invocable<F&, hipStream_t>
+  requires std::invocable<F&, hipStream_t>
   [[nodiscard]] result<void> execute(F&& work) {
     DTL_ASSIGN_OR_RETURN(detail::launch_scope scope, detail::launch_scope::enter(stream_));
     if (status s = scope.finish(detail::invoke_work(work, stream_.native_handle())); !s.ok()) return s;
@@ -76,7 +76,7 @@ class DTL_HIP_EXEC_API hip_executor {
   /// execute(work), then a future that completes when the GPU has done it (a pooled event on the
   /// stream, polled by `engine`). A launch failure gives a future failed with it.
   template <class F>
-    requires std::invocable<F&, hipStream_t>
+  requires std::invocable<F&, hipStream_t>
   [[nodiscard]] future<void> submit(F&& work, event_poller& engine = event_poller::global()) {
     if (result<void> r = execute(work); !r.has_value()) return make_failed_future<void>(std::move(r).error());
     return engine.enqueue(stream_);
@@ -89,9 +89,7 @@ class DTL_HIP_EXEC_API hip_executor {
   }
 
   /// A future for all work submitted to the stream so far.
-  [[nodiscard]] future<void> marker(event_poller& engine = event_poller::global()) {
-    return engine.enqueue(stream_);
-  }
+  [[nodiscard]] future<void> marker(event_poller& engine = event_poller::global()) { return engine.enqueue(stream_); }
 
   /// Blocks the host until all work on this executor's stream is done.
   [[nodiscard]] result<void> synchronize();

@@ -52,13 +52,11 @@ class DTL_HIP_EXEC_API multi_stream_executor {
 
   /// work(stream) on the next stream (see hip_executor::execute).
   template <class F>
-    requires std::invocable<F&, hipStream_t>
-  [[nodiscard]] result<void> execute(F&& work) {
-    return next().execute(std::forward<F>(work));
-  }
+  requires std::invocable<F&, hipStream_t>
+  [[nodiscard]] result<void> execute(F&& work) { return next().execute(std::forward<F>(work)); }
   /// work(stream) on the next stream, with a future for its completion.
   template <class F>
-    requires std::invocable<F&, hipStream_t>
+  requires std::invocable<F&, hipStream_t>
   [[nodiscard]] future<void> submit(F&& work, event_poller& engine = event_poller::global()) {
     return next().submit(std::forward<F>(work), engine);
   }

@@ -2,12 +2,14 @@
 #pragma once
 // The four HIP memory spaces, one template over space_kind (the implementation is memory_space_base):
 //
-// | alias                             | HIP call                                   | name()                 | host/device |
+// | alias                             | HIP call                                   | name()                 |
+// host/device |
 // |-----------------------------------|--------------------------------------------|------------------------|-------------|
-// | hip_memory_space                  | hipMalloc                                  | "hip_device"           | no / yes    |
-// | hip_managed_memory_space          | hipMallocManaged (attached globally)       | "hip_managed"          | yes / yes   |
-// | hip_device_preferred_memory_space | hipMallocManaged + hipMemAdvise(preferred) | "hip_device_preferred" | yes / yes   |
-// | hip_pinned_memory_space           | hipHostMalloc                              | "hip_pinned"           | yes / yes   |
+// | hip_memory_space                  | hipMalloc                                  | "hip_device"           | no / yes
+// | | hip_managed_memory_space          | hipMallocManaged (attached globally)       | "hip_managed"          | yes /
+// yes   | | hip_device_preferred_memory_space | hipMallocManaged + hipMemAdvise(preferred) | "hip_device_preferred" |
+// yes / yes   | | hip_pinned_memory_space           | hipHostMalloc                              | "hip_pinned" | yes /
+// yes   |
 //
 //   dtl::hip::hip_memory_space space;            // the current device
 //   dtl::hip::hip_memory_space on1(1);           // device 1, whatever device is current later
@@ -54,16 +56,11 @@ class basic_memory_space : public memory_space_base {
   [[nodiscard]] static constexpr std::string_view name() noexcept { return space_kind_name(Kind); }
 
   /// The device's managed-memory capabilities (all false when the space has no usable device).
-  [[nodiscard]] managed_memory_support support() const noexcept
-    requires(is_managed(Kind))
-  {
-    return managed_support();
-  }
+  [[nodiscard]] managed_memory_support support() const noexcept requires(is_managed(Kind)) { return managed_support(); }
 
   /// Starts moving [ptr, ptr + bytes) to this space's device, ordered on `stream`.
   [[nodiscard]] result<void> prefetch_to_device(const void* ptr, std::size_t bytes, stream_ref stream = {}) const
-    requires(Kind == space_kind::device_preferred)
-  {
+      requires(Kind == space_kind::device_preferred) {
     if (!availability().ok()) return availability();
     return hip::prefetch_to_device(ptr, bytes, device_id(), stream);
   }
@@ -71,8 +68,7 @@ class basic_memory_space : public memory_space_base {
   /// Starts moving [ptr, ptr + bytes) to the host, ordered on `stream` (wait on the stream before the
   /// host relies on the pages being local).
   [[nodiscard]] result<void> prefetch_to_host(const void* ptr, std::size_t bytes, stream_ref stream = {}) const
-    requires(Kind == space_kind::device_preferred)
-  {
+      requires(Kind == space_kind::device_preferred) {
     if (!availability().ok()) return availability();
     return hip::prefetch_to_host(ptr, bytes, stream);
   }

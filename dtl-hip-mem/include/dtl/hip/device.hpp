@@ -36,17 +36,17 @@ namespace dtl::hip {
 struct device_properties {
   int id = no_device;
   std::string name;
-  std::string arch;                      // "gfx90a" on AMD, "sm_90" on NVIDIA
-  int warp_size = 0;                     // 64 on AMD CDNA (a wavefront), 32 on NVIDIA
+  std::string arch;   // "gfx90a" on AMD, "sm_90" on NVIDIA
+  int warp_size = 0;  // 64 on AMD CDNA (a wavefront), 32 on NVIDIA
   int compute_major = 0;
   int compute_minor = 0;
   int multiprocessors = 0;
-  std::size_t total_memory = 0;          // bytes
-  std::size_t free_memory = 0;           // bytes, when the properties were read
+  std::size_t total_memory = 0;  // bytes
+  std::size_t free_memory = 0;   // bytes, when the properties were read
   std::size_t shared_memory_per_block = 0;
-  bool managed_memory = false;           // hipMallocManaged gives real managed memory
+  bool managed_memory = false;             // hipMallocManaged gives real managed memory
   bool concurrent_managed_access = false;  // host and device may touch managed memory at once; prefetch works
-  bool pageable_memory_access = false;   // the device can read plain host memory (HMM / ATS)
+  bool pageable_memory_access = false;     // the device can read plain host memory (HMM / ATS)
 };
 
 /// Reads the properties of `device`; leaves the current device unchanged.

@@ -84,8 +84,7 @@ struct DTL_HIP_MEM_API hip_memory_transfer {
   /// The first checks of copy() and copy_async(), on the arguments alone (no device needed): a null dst
   /// or src, 0 bytes, overlapping ranges or an unknown kind is invalid_argument. For callers that must
   /// judge a copy's arguments before their own, as dtl::hip::copy_async does before its stream.
-  [[nodiscard]] static status check_arguments(const void* dst, const void* src, std::size_t bytes,
-                                              transfer_kind kind);
+  [[nodiscard]] static status check_arguments(const void* dst, const void* src, std::size_t bytes, transfer_kind kind);
 };
 
 static_assert(MemoryTransfer<hip_memory_transfer>);

@@ -23,8 +23,9 @@
 // environment variable DTL_HIP_POOL_BACKING (runtime, caching, direct or automatic), and otherwise the
 // platform's choice, which is caching on both platforms: on NVIDIA it is faster than the runtime's pools
 // (0.08 us against 1.0 us per allocate+deallocate on the H200), and ROCm's hipMallocAsync has had
-// out-of-memory and corruption defects (kokkos#8746, ROCm/hip#3775, CTranslate2#2090). An explicit backing the device cannot give, or an unknown value in the environment,
-// makes every allocate fail with that reason (availability()), never a silent fallback.
+// out-of-memory and corruption defects (kokkos#8746, ROCm/hip#3775, CTranslate2#2090). An explicit backing the device
+// cannot give, or an unknown value in the environment, makes every allocate fail with that reason (availability()),
+// never a silent fallback.
 //
 // MemorySpace. allocate(bytes) and deallocate(ptr, bytes) are ordered on the pool's own stream
 // (pool_options::stream, default: the null stream), as RMM's memory resources are. Work on another
@@ -77,8 +78,10 @@ inline constexpr std::string_view pool_backing_environment = "DTL_HIP_POOL_BACKI
 /// DTL_HIP_POOL_BACKING, empty when unset) unless it is empty or automatic; then runtime when
 /// `runtime_pools_supported` and `platform_prefers_runtime`, else caching. An explicit runtime without
 /// `runtime_pools_supported` is not_supported; an unknown environment value is invalid_argument.
-[[nodiscard]] DTL_HIP_MEM_API result<pool_backing> select_pool_backing(pool_backing requested, std::string_view environment,
-                                                       bool runtime_pools_supported, bool platform_prefers_runtime);
+[[nodiscard]] DTL_HIP_MEM_API result<pool_backing> select_pool_backing(pool_backing requested,
+                                                                       std::string_view environment,
+                                                                       bool runtime_pools_supported,
+                                                                       bool platform_prefers_runtime);
 
 struct pool_options {
   pool_backing backing = pool_backing::automatic;

@@ -40,11 +40,11 @@ inline constexpr int location_none = -2;  // no single location (hipInvalidDevic
 
 /// Typed hipMemoryAdvise.
 enum class mem_advice {
-  set_read_mostly,           // pages may be duplicated on readers; writes invalidate the copies
+  set_read_mostly,  // pages may be duplicated on readers; writes invalidate the copies
   unset_read_mostly,
-  set_preferred_location,    // keep the pages on `device` (or location_host) when possible
+  set_preferred_location,  // keep the pages on `device` (or location_host) when possible
   unset_preferred_location,
-  set_accessed_by,           // keep the pages mapped for `device`, avoiding faults
+  set_accessed_by,  // keep the pages mapped for `device`, avoiding faults
   unset_accessed_by,
 };
 
@@ -59,7 +59,7 @@ enum class mem_advice {
 /// Starts moving managed memory [ptr, ptr + bytes) to `device`, ordered on `stream`.
 /// Same errors as advise().
 [[nodiscard]] DTL_HIP_MEM_API result<void> prefetch_to_device(const void* ptr, std::size_t bytes, int device,
-                                              stream_ref stream = {});
+                                                              stream_ref stream = {});
 
 /// Starts moving managed memory [ptr, ptr + bytes) to the host, ordered on `stream`.
 /// Same errors as advise(); the capability checked is that of the device the memory was allocated on.

@@ -5,7 +5,8 @@
 // Everything platform-specific in dtl-hip-* lives in dtl-hip-mem/src/platform.cpp, not here.
 
 #if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP_PLATFORM_NVIDIA__)
-#error "dtl-hip: build through the dtl-hip-mem dependency, which defines __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__"
+#error \
+    "dtl-hip: build through the dtl-hip-mem dependency, which defines __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__"
 #endif
 
 // Under a kernel compiler (hipcc: __HIPCC__, nvcc: __CUDACC__) the whole runtime, as upstream's headers

@@ -30,8 +30,8 @@ inline constexpr value_algorithm<stable_sort_global_impl> stable_sort_with_traff
 }  // namespace detail
 
 template <class Container, class Compare = std::less<>>
-  requires(!detail::is_policy_v<std::remove_cvref_t<Container>>)
-result<void> stable_sort_global(Container& container, Compare comp = Compare{}) {
+requires(!detail::is_policy_v<std::remove_cvref_t<Container>>) result<void> stable_sort_global(
+    Container& container, Compare comp = Compare{}) {
   return dtl::stable_sort(container, std::move(comp));
 }
 

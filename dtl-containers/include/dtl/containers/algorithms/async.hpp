@@ -77,9 +77,8 @@ auto async_form(std::string_view what, Call&& call) -> decltype(as_distributed_f
 /// init op (every element of every rank), on every rank, as a future. Collective.
 template <class T, class P, class Init, class Op = std::plus<>>
 [[nodiscard]] auto async_reduce(const distributed_vector<T, P>& vec, Init init, Op op = {}) {
-  return detail::async_form("async_reduce", [&] {
-    return try_reduce(detail::async_form_policy{}, vec, std::move(init), std::move(op));
-  });
+  return detail::async_form(
+      "async_reduce", [&] { return try_reduce(detail::async_form_policy{}, vec, std::move(init), std::move(op)); });
 }
 
 /// init reduce_op (transform_op(x) for every element of every rank), on every rank. Collective.
@@ -102,13 +101,15 @@ template <class T, class P, class F>
 template <class T, class P, class U, class Q, class F>
 [[nodiscard]] futures::distributed_future<void> async_transform(const distributed_vector<T, P>& in,
                                                                 distributed_vector<U, Q>& out, F op) {
-  return detail::async_form("async_transform", [&] { return transform(detail::async_form_policy{}, in, out, std::move(op)); });
+  return detail::async_form("async_transform",
+                            [&] { return transform(detail::async_form_policy{}, in, out, std::move(op)); });
 }
 
 /// vec[i] = op(vec[i]) for every local element (in place).
 template <class T, class P, class F>
 [[nodiscard]] futures::distributed_future<void> async_transform(distributed_vector<T, P>& vec, F op) {
-  return detail::async_form("async_transform", [&] { return transform(detail::async_form_policy{}, vec, vec, std::move(op)); });
+  return detail::async_form("async_transform",
+                            [&] { return transform(detail::async_form_policy{}, vec, vec, std::move(op)); });
 }
 
 }  // namespace dtl

@@ -56,7 +56,8 @@ template <>
 inline constexpr bool is_on_stream_v<on_stream> = true;
 #endif
 template <class P>
-inline constexpr bool is_policy_v = std::is_same_v<P, seq> || std::is_same_v<P, par> || is_async_v<P> || is_on_stream_v<P>;
+inline constexpr bool is_policy_v =
+    std::is_same_v<P, seq> || std::is_same_v<P, par> || is_async_v<P> || is_on_stream_v<P>;
 }  // namespace detail
 
 template <class P>

@@ -103,8 +103,8 @@ struct for_each_indexed_impl {
   }
   template <class Pol, class T, class P, class F>
   static auto device(const Pol& policy, distributed_vector<T, P>& vec, F f) {
-    return device::for_each_indexed(policy, vec.get_context(), vec.device_id(), vec.local_data(),
-                                    vec.local_size(), vec.global_offset(), f);
+    return device::for_each_indexed(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(),
+                                    vec.global_offset(), f);
   }
 };
 

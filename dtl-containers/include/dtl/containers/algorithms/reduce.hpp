@@ -91,8 +91,8 @@ result<reduce_result<T>> reduce_pairs_on_host(const distributed_vector<A, PA>& a
 template <class Policy, class In, class P, class T, class Op, class F>
 auto reduce_vector_on_device(const Policy& policy, const distributed_vector<In, P>& vec, const T& init, Op op, F f,
                              reduce_scope scope, int root) {
-  return device::reduce(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(), init, op,
-                        f, scope, root);
+  return device::reduce(policy, vec.get_context(), vec.device_id(), vec.local_data(), vec.local_size(), init, op, f,
+                        scope, root);
 }
 template <class Policy, class In, class P, class T, class Op, class F>
 result<reduce_result<T>> reduce_vector_on_host(const Policy&, const distributed_vector<In, P>& vec, const T& init,
@@ -184,15 +184,15 @@ struct transform_reduce_impl : global_value {
   }
   // Two vectors of one layout: init reduce_op (transform_op(a[i], b[i]) for every i), one pass over each.
   template <class Pol, class A, class PA, class B, class PB, class Init, class ReduceOp, class TransformOp>
-  static auto host(const Pol&, const distributed_vector<A, PA>& a, const distributed_vector<B, PB>& b,
-                   const Init& init, ReduceOp reduce_op, TransformOp transform_op) {
+  static auto host(const Pol&, const distributed_vector<A, PA>& a, const distributed_vector<B, PB>& b, const Init& init,
+                   ReduceOp reduce_op, TransformOp transform_op) {
     return reduce_pairs_on_host<Pol>(a, b, init, reduce_op, transform_op);
   }
   template <class Pol, class A, class PA, class B, class PB, class Init, class ReduceOp, class TransformOp>
   static auto device(const Pol& p, const distributed_vector<A, PA>& a, const distributed_vector<B, PB>& b,
                      const Init& init, ReduceOp reduce_op, TransformOp transform_op) {
-    return device::reduce_pairs(p, a.get_context(), a.device_id(), a.local_data(), b.local_data(), a.local_size(),
-                                init, reduce_op, transform_op);
+    return device::reduce_pairs(p, a.get_context(), a.device_id(), a.local_data(), b.local_data(), a.local_size(), init,
+                                reduce_op, transform_op);
   }
 };
 
@@ -285,8 +285,8 @@ struct reduce_to_fn {
     });
   }
   template <blocking_policy P, class C, class T, class Op>
-    requires(!rank_group<Op>)
-  reduce_result<std::decay_t<T>> operator()(P&& policy, C&& c, T&& init, Op&& op, rank_t root) const {
+  requires(!rank_group<Op>) reduce_result<std::decay_t<T>>
+  operator()(P&& policy, C&& c, T&& init, Op&& op, rank_t root) const {
     return in_init_type<std::decay_t<T>>(dtl::reduce_to_root(policy, c, init, op, root));
   }
 };

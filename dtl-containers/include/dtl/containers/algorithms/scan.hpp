@@ -35,7 +35,6 @@ result<T> scan_prefix_on_host(const context& ctx, const maybe<T>& total, const T
   return fold_partials<T>(init, std::span<const maybe<T>>(all).first(static_cast<std::size_t>(ctx.rank())), op);
 }
 
-
 /// Inclusive or exclusive scan of in into out (in and out may be the same vector).
 template <bool Inclusive>
 struct scan_impl {

@@ -70,8 +70,8 @@ indexed<T> no_match() {
 
 template <class Pol, class T, class P, class Pred>
 result<indexed<T>> first_match_on_host(const distributed_vector<T, P>& vec, Pred pred) {
-  return locate_on_host<Pol>(vec, no_match<T>(), first_of{}, match_at<T, Pred>{vec.local_data(), vec.global_offset(), pred},
-                             stop_at_match{});
+  return locate_on_host<Pol>(vec, no_match<T>(), first_of{},
+                             match_at<T, Pred>{vec.local_data(), vec.global_offset(), pred}, stop_at_match{});
 }
 template <class Pol, class T, class P, class Pred>
 result<indexed<T>> first_match_on_device(const Pol& p, const distributed_vector<T, P>& vec, Pred pred,

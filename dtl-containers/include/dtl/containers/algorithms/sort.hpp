@@ -56,7 +56,7 @@ struct sort_bodies {
   template <class Pol, class T, class P, class Comp = std::less<>>
   static auto host(const Pol&, distributed_vector<T, P>& vec, Comp comp = {}) {
     auto done = host_sample_sort<Stable, is_parallel_v<Pol>>(vec.get_context(), vec.local_data(), vec.local_size(),
-                                                              key_itself{}, comp);
+                                                             key_itself{}, comp);
     if constexpr (Traffic)
       return done;
     else
@@ -69,8 +69,7 @@ struct sort_bodies {
   }
   /// The forms that report what this rank moved give it as upstream's distributed_sort_result.
   template <class Outcome>
-    requires Traffic
-  static auto finish(Outcome outcome) {
+  requires Traffic static auto finish(Outcome outcome) {
     return map_outcome(std::move(outcome), [](const sort_traffic& t) {
       return distributed_sort_result{true, t.sent, t.received};
     });
@@ -93,7 +92,8 @@ struct sort_by_key_impl {
   static constexpr const char* name = "sort_by_key";
   static constexpr bool communicates = true;
   template <class Pol, class K, class P, class V, class Q, class Comp = std::less<>>
-  static result<void> host(const Pol&, distributed_vector<K, P>& keys, distributed_vector<V, Q>& values, Comp comp = {}) {
+  static result<void> host(const Pol&, distributed_vector<K, P>& keys, distributed_vector<V, Q>& values,
+                           Comp comp = {}) {
     const std::size_t n = keys.local_size();
     std::vector<key_value<K, V>> items;
     const status zipped = catch_allocation_failure("sort_by_key", [&]() -> status {
@@ -112,9 +112,10 @@ struct sort_by_key_impl {
     return {};
   }
   template <class Pol, class K, class P, class V, class Q, class Comp = std::less<>>
-  static auto device(const Pol& policy, distributed_vector<K, P>& keys, distributed_vector<V, Q>& values, Comp comp = {}) {
-    return device::sort<true, P>(policy, keys.get_context(), keys.device_id(), keys.local_data(),
-                                 values.local_data(), keys.local_size(), comp);
+  static auto device(const Pol& policy, distributed_vector<K, P>& keys, distributed_vector<V, Q>& values,
+                     Comp comp = {}) {
+    return device::sort<true, P>(policy, keys.get_context(), keys.device_id(), keys.local_data(), values.local_data(),
+                                 keys.local_size(), comp);
   }
 };
 

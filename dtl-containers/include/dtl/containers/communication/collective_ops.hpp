@@ -42,8 +42,7 @@ result<void> broadcast(Comm& comm, std::span<T> data, rank_t root = 0) {
   return {};
 }
 template <detail::upstream_comm Comm, typename T>
-  requires(!detail::is_span_v<T>)
-result<void> broadcast(Comm& comm, T& value, rank_t root = 0) {
+requires(!detail::is_span_v<T>) result<void> broadcast(Comm& comm, T& value, rank_t root = 0) {
   comm.broadcast(&value, sizeof(T), root);
   return {};
 }
@@ -90,8 +89,8 @@ result<void> gatherv(Comm& comm, std::span<const T> send_data, std::span<T> recv
 template <detail::upstream_comm Comm, typename T>
 result<void> allgatherv(Comm& comm, std::span<const T> send_data, std::span<T> recv_data,
                         std::span<const size_type> recv_counts, std::span<const size_type> displacements) {
-  detail::throw_if_failed(comm.dtl_context().allgatherv(send_data.data(), send_data.size(), recv_data.data(),
-                                                        recv_counts, displacements));
+  detail::throw_if_failed(
+      comm.dtl_context().allgatherv(send_data.data(), send_data.size(), recv_data.data(), recv_counts, displacements));
   return {};
 }
 template <detail::upstream_comm Comm, typename T>
@@ -110,8 +109,7 @@ result<void> allreduce(Comm& comm, std::span<const T> send_data, std::span<T> re
   return {};
 }
 template <detail::upstream_comm Comm, typename T, typename Op>
-  requires(!detail::is_span_v<T>)
-result<T> allreduce(Comm& comm, const T& value, Op op) {
+requires(!detail::is_span_v<T>) result<T> allreduce(Comm& comm, const T& value, Op op) {
   T out{};
   if (result<void> done = allreduce(comm, std::span<const T>(&value, 1), std::span<T>(&out, 1), op); !done)
     return std::move(done).error();

@@ -47,9 +47,15 @@ template <class T>
   if constexpr (std::is_floating_point_v<T>) {
     return sizeof(T) == 4 ? datatype::f32 : datatype::f64;
   } else if constexpr (std::is_signed_v<T>) {
-    return sizeof(T) == 1 ? datatype::i8 : sizeof(T) == 2 ? datatype::i16 : sizeof(T) == 4 ? datatype::i32 : datatype::i64;
+    return sizeof(T) == 1   ? datatype::i8
+           : sizeof(T) == 2 ? datatype::i16
+           : sizeof(T) == 4 ? datatype::i32
+                            : datatype::i64;
   } else {
-    return sizeof(T) == 1 ? datatype::u8 : sizeof(T) == 2 ? datatype::u16 : sizeof(T) == 4 ? datatype::u32 : datatype::u64;
+    return sizeof(T) == 1   ? datatype::u8
+           : sizeof(T) == 2 ? datatype::u16
+           : sizeof(T) == 4 ? datatype::u32
+                            : datatype::u64;
   }
 }
 

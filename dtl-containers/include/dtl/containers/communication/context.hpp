@@ -116,15 +116,9 @@ class DTL_CONTAINERS_API context {
   [[nodiscard]] static constexpr bool has_hip() noexcept { return build::has_hip; }
   [[nodiscard]] static constexpr bool has_cuda() noexcept { return build::has_cuda; }
   template <class D>
-    requires(has<D>())
-  [[nodiscard]] D& get() {
-    return D::of(*this);
-  }
+  requires(has<D>()) [[nodiscard]] D& get() { return D::of(*this); }
   template <class D>
-    requires(has<D>())
-  [[nodiscard]] const D& get() const {
-    return D::of(*this);
-  }
+  requires(has<D>()) [[nodiscard]] const D& get() const { return D::of(*this); }
 
   /// recv[i] = op over every rank's send[i], on every rank. send == recv is allowed (in place).
   template <class T>
@@ -171,8 +165,9 @@ class DTL_CONTAINERS_API context {
   /// Root's recv gets recv_counts[r] elements of rank r at recv + displs[r] (counts and displacements
   /// in elements, one per rank; only root's are read, every rank's `count` must be its entry).
   template <class T>
-  [[nodiscard]] result<void> gatherv(const T* send, std::size_t count, T* recv, std::span<const std::size_t> recv_counts,
-                                     std::span<const std::size_t> displs, int root) const {
+  [[nodiscard]] result<void> gatherv(const T* send, std::size_t count, T* recv,
+                                     std::span<const std::size_t> recv_counts, std::span<const std::size_t> displs,
+                                     int root) const {
     static_assert(std::is_trivially_copyable_v<T>, "collectives move trivially copyable types");
     return gatherv_raw(send, count, recv, recv_counts, displs, sizeof(T), root);
   }
@@ -298,7 +293,8 @@ class DTL_CONTAINERS_API context {
   // on the host first, so the call returns once the peer has posted); the MPI paths wait for the
   // stream, move the data, and return a completed future.
   template <class T>
-  [[nodiscard]] hip::future<void> send(const T* buf, std::size_t count, int dest, int tag, hip::stream_ref stream) const {
+  [[nodiscard]] hip::future<void> send(const T* buf, std::size_t count, int dest, int tag,
+                                       hip::stream_ref stream) const {
     return send_on_stream(buf, count, sizeof(T), dest, tag, stream);
   }
   template <class T>
@@ -311,7 +307,8 @@ class DTL_CONTAINERS_API context {
     return sendrecv_on_stream(send, send_count, dest, recv, recv_count, src, sizeof(T), tag, stream);
   }
   template <class T>
-  [[nodiscard]] hip::future<void> alltoall(const T* send, T* recv, std::size_t count_each, hip::stream_ref stream) const {
+  [[nodiscard]] hip::future<void> alltoall(const T* send, T* recv, std::size_t count_each,
+                                           hip::stream_ref stream) const {
     return alltoall_on_stream(send, recv, count_each, sizeof(T), stream);
   }
   template <class T>
@@ -384,11 +381,12 @@ class DTL_CONTAINERS_API context {
   [[nodiscard]] result<void> recv_raw(void* buf, std::size_t count, std::size_t elem, int src, int tag) const;
   [[nodiscard]] result<void> sendrecv_raw(const void* send, std::size_t send_count, int dest, void* recv,
                                           std::size_t recv_count, int src, std::size_t elem, int tag) const;
-  [[nodiscard]] result<request> isend_raw(const void* buf, std::size_t count, std::size_t elem, int dest, int tag) const;
+  [[nodiscard]] result<request> isend_raw(const void* buf, std::size_t count, std::size_t elem, int dest,
+                                          int tag) const;
   [[nodiscard]] result<request> irecv_raw(void* buf, std::size_t count, std::size_t elem, int src, int tag) const;
 #if DTL_CONTAINERS_HAS_HIP
-  [[nodiscard]] hip::future<void> send_on_stream(const void* buf, std::size_t count, std::size_t elem, int dest, int tag,
-                                                 hip::stream_ref stream) const;
+  [[nodiscard]] hip::future<void> send_on_stream(const void* buf, std::size_t count, std::size_t elem, int dest,
+                                                 int tag, hip::stream_ref stream) const;
   [[nodiscard]] hip::future<void> recv_on_stream(void* buf, std::size_t count, std::size_t elem, int src, int tag,
                                                  hip::stream_ref stream) const;
   [[nodiscard]] hip::future<void> sendrecv_on_stream(const void* send, std::size_t send_count, int dest, void* recv,
@@ -404,7 +402,8 @@ class DTL_CONTAINERS_API context {
 #endif
 #if DTL_CONTAINERS_HAS_HIP
   [[nodiscard]] hip::future<void> allreduce_on_stream(const void* send, void* recv, std::size_t count,
-                                                      detail::datatype type, reduce_op op, hip::stream_ref stream) const;
+                                                      detail::datatype type, reduce_op op,
+                                                      hip::stream_ref stream) const;
   [[nodiscard]] hip::future<void> reduce_on_stream(const void* send, void* recv, std::size_t count,
                                                    detail::datatype type, reduce_op op, int root,
                                                    hip::stream_ref stream) const;

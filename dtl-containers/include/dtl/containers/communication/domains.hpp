@@ -109,7 +109,8 @@ class hip_domain {
   [[nodiscard]] hipStream_t stream() {
     if (!valid()) return nullptr;
     if (!stream_)
-      stream_.emplace(value_or_throw(hip::hip_stream::create(hip::stream_flags::non_blocking, stream_priority::normal, device_)));
+      stream_.emplace(
+          value_or_throw(hip::hip_stream::create(hip::stream_flags::non_blocking, stream_priority::normal, device_)));
     return stream_->native_handle();
   }
   /// Waits for the work on stream() (nothing when none was made). Throws status_error if it fails.

@@ -29,8 +29,7 @@ result<void> send(Comm& comm, std::span<const T> data, rank_t dest, int tag = 0)
 }
 /// One value. A span is sent with the form above (a std::span<T> of non-const T must be made const).
 template <detail::upstream_comm Comm, typename T>
-  requires(!detail::is_span_v<T>)
-result<void> send(Comm& comm, const T& value, rank_t dest, int tag = 0) {
+requires(!detail::is_span_v<T>) result<void> send(Comm& comm, const T& value, rank_t dest, int tag = 0) {
   comm.send(&value, sizeof(T), dest, tag);
   return {};
 }
@@ -57,8 +56,8 @@ result<message_status> recv(Comm& comm, std::span<T> data, rank_t source = any_s
   return detail::received(source, tag, data.size());
 }
 template <detail::upstream_comm Comm, typename T>
-  requires(!detail::is_span_v<T>)
-result<message_status> recv(Comm& comm, T& value, rank_t source = any_source, int tag = any_tag) {
+requires(!detail::is_span_v<T>) result<message_status> recv(Comm& comm, T& value, rank_t source = any_source,
+                                                            int tag = any_tag) {
   detail::refuse_wildcards("recv", source, tag);
   comm.recv(&value, sizeof(T), source, tag);
   return detail::received(source, tag, 1);

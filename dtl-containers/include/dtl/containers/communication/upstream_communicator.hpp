@@ -71,7 +71,9 @@ class mpi_comm_adapter {
   [[nodiscard]] const context& dtl_context() const noexcept { return ctx_; }
 
   // --- point-to-point (bytes) ---
-  void send(const void* buf, size_type bytes, rank_t dest, int tag) { check(ctx_.send(as_bytes(buf), bytes, dest, tag)); }
+  void send(const void* buf, size_type bytes, rank_t dest, int tag) {
+    check(ctx_.send(as_bytes(buf), bytes, dest, tag));
+  }
   void recv(void* buf, size_type bytes, rank_t source, int tag) { check(ctx_.recv(as_bytes(buf), bytes, source, tag)); }
   /// Upstream's send modes: our blocking send is already synchronous (MPI_Ssend's rule), and a ready
   /// send is a send whose receive is posted, so each is send (or isend).
@@ -195,13 +197,21 @@ class mpi_comm_adapter {
 
   // --- value forms: upstream's promotions (float through double, other integers through long) ---
   template <class T>
-  T allreduce_sum_value(T local) { return value_of<T>(local, reduce_op::sum); }
+  T allreduce_sum_value(T local) {
+    return value_of<T>(local, reduce_op::sum);
+  }
   template <class T>
-  T allreduce_min_value(T local) { return value_of<T>(local, reduce_op::min); }
+  T allreduce_min_value(T local) {
+    return value_of<T>(local, reduce_op::min);
+  }
   template <class T>
-  T allreduce_max_value(T local) { return value_of<T>(local, reduce_op::max); }
+  T allreduce_max_value(T local) {
+    return value_of<T>(local, reduce_op::max);
+  }
   template <class T>
-  T allreduce_prod_value(T local) { return value_of<T>(local, reduce_op::product); }
+  T allreduce_prod_value(T local) {
+    return value_of<T>(local, reduce_op::product);
+  }
   bool allreduce_land_value(bool local) { return take(ctx_.allreduce_value(local ? 1 : 0, reduce_op::min)) != 0; }
   bool allreduce_lor_value(bool local) { return take(ctx_.allreduce_value(local ? 1 : 0, reduce_op::max)) != 0; }
   /// The sum on `root`; T{} elsewhere.
@@ -232,7 +242,9 @@ class mpi_comm_adapter {
   }
 
   /// A communicator over the ranks that pass the same color, ordered by key then rank (collective).
-  [[nodiscard]] mpi_comm_adapter split(int color, int key = 0) { return mpi_comm_adapter(take(ctx_.split(color, key))); }
+  [[nodiscard]] mpi_comm_adapter split(int color, int key = 0) {
+    return mpi_comm_adapter(take(ctx_.split(color, key)));
+  }
 
  private:
   // What upstream reduces a T as: int, long and double as themselves, float as double, other

@@ -42,9 +42,10 @@ using halo_plan_ptr = std::unique_ptr<halo_plan, halo_plan_deleter>;
 
 /// This rank's plan (no communication). `base` is the start of the allocation (the first prev ghost);
 /// `device` is no_device for host memory. Errors: the device's (its stream, pinned buffers).
-[[nodiscard]] DTL_CONTAINERS_API result<halo_plan_ptr> make_halo_plan(const context& ctx, const block_partition& partition,
-                                                                      const halo& h, std::size_t element_bytes,
-                                                                      void* base, int device);
+[[nodiscard]] DTL_CONTAINERS_API result<halo_plan_ptr> make_halo_plan(const context& ctx,
+                                                                      const block_partition& partition, const halo& h,
+                                                                      std::size_t element_bytes, void* base,
+                                                                      int device);
 /// What must be made by every rank together once the plans agree (the RCCL/NCCL communicator).
 /// Collective over the context; `plan` may be null (a rank whose plan failed to be made never gets here).
 [[nodiscard]] DTL_CONTAINERS_API status connect_halo_plan(const context& ctx, halo_plan* plan);

@@ -76,7 +76,8 @@ struct relayout_plan {
 };
 
 /// From the layout with offsets `from` to the one with offsets `to` (same ranks; totals may differ).
-inline relayout_plan plan_relayout(std::span<const std::size_t> from, std::span<const std::size_t> to, std::size_t rank) {
+inline relayout_plan plan_relayout(std::span<const std::size_t> from, std::span<const std::size_t> to,
+                                   std::size_t rank) {
   const std::size_t common = std::min(from.back(), to.back());
   std::vector<std::size_t> from_kept(from.begin(), from.end()), to_kept(to.begin(), to.end());
   for (auto& o : from_kept) o = std::min(o, common);

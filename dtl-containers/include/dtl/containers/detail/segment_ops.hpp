@@ -49,7 +49,9 @@ class segment_allocation {
         data_(data),
         bytes_(bytes),
         free_([](void* s, void* p, std::size_t n) noexcept { static_cast<Space*>(s)->deallocate(p, n); }),
-        allocate_([](void* s, std::size_t n, std::size_t alignment) { return static_cast<Space*>(s)->allocate(n, alignment); }) {}
+        allocate_([](void* s, std::size_t n, std::size_t alignment) {
+          return static_cast<Space*>(s)->allocate(n, alignment);
+        }) {}
   segment_allocation(segment_allocation&& other) noexcept
       : space_(std::move(other.space_)),
         data_(std::exchange(other.data_, nullptr)),
@@ -77,7 +79,8 @@ class segment_allocation {
   /// A new segment of `bytes` from the same memory space (one without memory for 0 bytes), for a
   /// vector that changes its layout; invalid_state when this one has no space (default-constructed).
   [[nodiscard]] result<segment_allocation> allocate_like(std::size_t bytes, std::size_t alignment) const {
-    if (allocate_ == nullptr) return status(status_code::invalid_state, "this segment has no memory space to allocate from");
+    if (allocate_ == nullptr)
+      return status(status_code::invalid_state, "this segment has no memory space to allocate from");
     segment_allocation made;
     made.space_ = space_;
     made.free_ = free_;

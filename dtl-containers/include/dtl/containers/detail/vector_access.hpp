@@ -13,14 +13,14 @@ struct vector_access {
   /// The vector inside `c` (a const one for a const container). Such a container declares
   /// `friend struct detail::vector_access;` and holds its vector as `vector_`.
   template <class C>
-    requires requires(C& c) { c.vector_; }
-  static constexpr auto& of(C& c) noexcept {
-    return c.vector_;
-  }
+  requires requires(C& c) { c.vector_; }
+  static constexpr auto& of(C& c) noexcept { return c.vector_; }
 };
 
 template <class A>
-concept wraps_vector = requires(A& a) { vector_access::of(a); };
+concept wraps_vector = requires(A& a) {
+  vector_access::of(a);
+};
 
 /// An algorithm's argument as the algorithm bodies take it: the vector inside a wrapping container, any
 /// other argument as it was given.

@@ -34,9 +34,8 @@ inline constexpr std::size_t exclusive_scan_in_place_limit = std::numeric_limits
 /// plain DeviceReduce::Sum(..., int n) does, so that we run the same kernels; 64-bit ones only beyond.
 template <class Call>
 hipError_t with_unsigned_count(std::size_t n, Call&& call) {
-  const cudaError_t e = n <= std::numeric_limits<std::uint32_t>::max()
-                            ? call(static_cast<std::uint32_t>(n))
-                            : call(static_cast<unsigned long long>(n));
+  const cudaError_t e = n <= std::numeric_limits<std::uint32_t>::max() ? call(static_cast<std::uint32_t>(n))
+                                                                       : call(static_cast<unsigned long long>(n));
   return hipCUDAErrorTohipError(e);
 }
 
@@ -64,9 +63,8 @@ hipError_t transform(const A* a, const B* b, Out* out, std::size_t n, F f, hipSt
 template <class T, class Op>
 hipError_t reduce(void* temp, std::size_t& bytes, const T* in, std::size_t n, const T& init, Op op, T* out,
                   hipStream_t stream) {
-  return with_unsigned_count(n, [&](auto count) {
-    return cub::DeviceReduce::Reduce(temp, bytes, in, out, count, op, init, stream);
-  });
+  return with_unsigned_count(
+      n, [&](auto count) { return cub::DeviceReduce::Reduce(temp, bytes, in, out, count, op, init, stream); });
 }
 
 template <class In, class T, class ReduceOp, class TransformOp>
@@ -80,24 +78,22 @@ hipError_t transform_reduce(void* temp, std::size_t& bytes, const In* in, std::s
 template <class T, class Op>
 hipError_t inclusive_scan(void* temp, std::size_t& bytes, const T* in, T* out, std::size_t n, Op op,
                           hipStream_t stream) {
-  return with_unsigned_count(n, [&](auto count) {
-    return cub::DeviceScan::InclusiveScan(temp, bytes, in, out, op, count, stream);
-  });
+  return with_unsigned_count(
+      n, [&](auto count) { return cub::DeviceScan::InclusiveScan(temp, bytes, in, out, op, count, stream); });
 }
 
 template <class T, class Op>
 hipError_t exclusive_scan(void* temp, std::size_t& bytes, const T* in, T* out, std::size_t n, const T& init, Op op,
                           hipStream_t stream) {
-  return with_unsigned_count(n, [&](auto count) {
-    return cub::DeviceScan::ExclusiveScan(temp, bytes, in, out, op, init, count, stream);
-  });
+  return with_unsigned_count(
+      n, [&](auto count) { return cub::DeviceScan::ExclusiveScan(temp, bytes, in, out, op, init, count, stream); });
 }
 
 /// The fold of index_op(i) for i in [0, n) (one pass over whatever index_op reads: two vectors, or an
 /// element with its index). CCCL 3 has no CUB counting iterator: thrust's, in the offset type of count.
 template <class T, class ReduceOp, class IndexOp>
-hipError_t transform_reduce_indexed(void* temp, std::size_t& bytes, std::size_t n, const T& init,
-                                    ReduceOp reduce_op, IndexOp index_op, T* out, hipStream_t stream) {
+hipError_t transform_reduce_indexed(void* temp, std::size_t& bytes, std::size_t n, const T& init, ReduceOp reduce_op,
+                                    IndexOp index_op, T* out, hipStream_t stream) {
   return with_unsigned_count(n, [&](auto count) {
     const thrust::counting_iterator<decltype(count)> indices(0);
     return cub::DeviceReduce::TransformReduce(temp, bytes, indices, out, count, reduce_op, index_op, init, stream);
@@ -126,8 +122,9 @@ hipError_t radix_sort_pairs(void* temp, std::size_t& bytes, K* keys, K* alternat
   cub::DoubleBuffer<K> k(keys, alternate_keys);
   cub::DoubleBuffer<V> v(values, alternate_values);
   const hipError_t e = with_signed_count(n, [&](auto count) {
-    return descending ? cub::DeviceRadixSort::SortPairsDescending(temp, bytes, k, v, count, 0, int(sizeof(K) * 8), stream)
-                      : cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, count, 0, int(sizeof(K) * 8), stream);
+    return descending
+               ? cub::DeviceRadixSort::SortPairsDescending(temp, bytes, k, v, count, 0, int(sizeof(K) * 8), stream)
+               : cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, count, 0, int(sizeof(K) * 8), stream);
   });
   in_alternate = k.selector != 0;
   return e;

@@ -64,8 +64,8 @@ hipError_t exclusive_scan(void* temp, std::size_t& bytes, const T* in, T* out, s
 /// The fold of index_op(i) for i in [0, n) (one pass over whatever index_op reads: two vectors, or an
 /// element with its index).
 template <class T, class ReduceOp, class IndexOp>
-hipError_t transform_reduce_indexed(void* temp, std::size_t& bytes, std::size_t n, const T& init,
-                                    ReduceOp reduce_op, IndexOp index_op, T* out, hipStream_t stream) {
+hipError_t transform_reduce_indexed(void* temp, std::size_t& bytes, std::size_t n, const T& init, ReduceOp reduce_op,
+                                    IndexOp index_op, T* out, hipStream_t stream) {
   using indices = rocprim::counting_iterator<std::size_t>;
   const rocprim::transform_iterator<indices, IndexOp, T> mapped(indices(0), index_op);
   return rocprim::reduce(temp, bytes, mapped, out, init, n, reduce_op, stream);

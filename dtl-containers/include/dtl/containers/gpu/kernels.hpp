@@ -24,7 +24,7 @@ inline constexpr unsigned block_size = 256;
 /// How many blocks of block_size the current device runs at once (multiprocessors x resident
 /// blocks per multiprocessor). Read from the device once, then cached per device.
 [[nodiscard]] inline result<unsigned> resident_blocks() {
-  constexpr int cached_devices = 64;  // beyond that, read every time
+  constexpr int cached_devices = 64;                                 // beyond that, read every time
   static std::array<std::atomic<unsigned>, cached_devices> cache{};  // 0: not read yet
   int device = 0;
   DTL_HIP_TRY(hipGetDevice(&device));

@@ -46,10 +46,10 @@ namespace primitives_detail {
   int device = no_device;
   DTL_HIP_TRY(hipGetDevice(&device));
   if (scratch.device() != device || scratch.stream() != stream) {
-    return status(status_code::invalid_argument,
-                  std::string(what) + ": a device_scratch of device " + std::to_string(scratch.device()) +
-                      (scratch.stream() == stream ? "" : " and another stream") + " used on device " +
-                      std::to_string(device));
+    return status(status_code::invalid_argument, std::string(what) + ": a device_scratch of device " +
+                                                     std::to_string(scratch.device()) +
+                                                     (scratch.stream() == stream ? "" : " and another stream") +
+                                                     " used on device " + std::to_string(device));
   }
   return {};
 }
@@ -108,7 +108,7 @@ template <class T, class F>
   if (n == 0) return {};
   if (data == nullptr) return primitives_detail::null_pointer("device for_each_indexed");
   return gpu::launch_each(n, for_each_indexed_body<T, F>{data, first_index, f}, stream,
-                     "device for_each_indexed kernel launch");
+                          "device for_each_indexed kernel launch");
 }
 
 /// out[i] = f(in[i]) for i in [0, n). in == out is allowed.
@@ -124,8 +124,7 @@ template <class A, class B, class Out, class F>
 [[nodiscard]] status transform(const A* a, const B* b, Out* out, std::size_t n, F f, hipStream_t stream) {
   if (n == 0) return {};
   if (a == nullptr || b == nullptr || out == nullptr) return primitives_detail::null_pointer("device transform");
-  return hip::to_status(backend::transform(a, b, out, n, gpu::returns<Out>(f), stream),
-                        "device transform (binary)");
+  return hip::to_status(backend::transform(a, b, out, n, gpu::returns<Out>(f), stream), "device transform (binary)");
 }
 
 /// *d_result (device memory) = op-fold of init and in[0..n). With n == 0: init.
@@ -174,8 +173,8 @@ template <class T, class Op>
 
 /// out[0] = init, out[i] = init op in[0] op ... op in[i - 1]. in == out is allowed.
 template <class T, class Op>
-[[nodiscard]] status exclusive_scan(const T* in, T* out, std::size_t n, const T& init, Op op,
-                                    device_scratch& scratch, hipStream_t stream) {
+[[nodiscard]] status exclusive_scan(const T* in, T* out, std::size_t n, const T& init, Op op, device_scratch& scratch,
+                                    hipStream_t stream) {
   if (n == 0) return {};
   if (in == nullptr || out == nullptr) return primitives_detail::null_pointer("device exclusive_scan");
   const auto scan_op = gpu::returns<T>(op);
@@ -202,8 +201,8 @@ template <class T, class Op>
             e != hipSuccess) {
           return e;
         }
-        return backend::exclusive_scan(static_cast<unsigned char*>(temp) + copy_bytes, scan_bytes, copy, out, n,
-                                       init, scan_op, stream);
+        return backend::exclusive_scan(static_cast<unsigned char*>(temp) + copy_bytes, scan_bytes, copy, out, n, init,
+                                       scan_op, stream);
       });
 }
 
@@ -215,7 +214,7 @@ template <class T, class Op>
   if (data == nullptr) return primitives_detail::null_pointer("device apply_prefix");
   using device_op = device_callable_t<Op>;
   return gpu::launch_each(n, apply_prefix_body<T, device_op>{data, prefix, gpu::to_device(op)}, stream,
-                     "device apply_prefix kernel launch");
+                          "device apply_prefix kernel launch");
 }
 
 /// *d_result (device memory) = reduce_op-fold of init and index_op(i) for i in [0, n), in T: one pass
@@ -239,7 +238,9 @@ template <class T, class ReduceOp, class IndexOp>
 namespace primitives_detail {
 
 inline constexpr std::size_t sort_align = 256;
-[[nodiscard]] inline std::size_t aligned(std::size_t bytes) noexcept { return (bytes + sort_align - 1) / sort_align * sort_align; }
+[[nodiscard]] inline std::size_t aligned(std::size_t bytes) noexcept {
+  return (bytes + sort_align - 1) / sort_align * sort_align;
+}
 
 /// Runs a sort that needs `buffer_bytes` of alternate buffers besides its temporary storage: asks it for
 /// its temporary storage, takes both from the scratch in one reservation (so that repeated sorts of
@@ -254,7 +255,8 @@ template <class Call>
   }
   DTL_ASSIGN_OR_RETURN(void* base, scratch.reserve(buffer_bytes + bytes));
   auto* buffers = static_cast<unsigned char*>(base);
-  if (const hipError_t e = call(buffers, buffers + buffer_bytes, bytes); e != hipSuccess) return hip::to_status(e, what);
+  if (const hipError_t e = call(buffers, buffers + buffer_bytes, bytes); e != hipSuccess)
+    return hip::to_status(e, what);
   return {};
 }
 
@@ -275,7 +277,8 @@ template <class K, class V = unsigned char>
       "device radix sort", scratch, stream, key_bytes + value_bytes,
       [&](unsigned char* buffers, void* temp, std::size_t& bytes) {
         K* alt_keys = reinterpret_cast<K*>(buffers);
-        if (values == nullptr) return backend::radix_sort_keys(temp, bytes, keys, alt_keys, n, descending, in_alternate, stream);
+        if (values == nullptr)
+          return backend::radix_sort_keys(temp, bytes, keys, alt_keys, n, descending, in_alternate, stream);
         V* alt_values = buffers != nullptr ? reinterpret_cast<V*>(buffers + key_bytes) : nullptr;
         return backend::radix_sort_pairs(temp, bytes, keys, alt_keys, values, alt_values, n, descending, in_alternate,
                                          stream);
@@ -285,7 +288,8 @@ template <class K, class V = unsigned char>
   DTL_ASSIGN_OR_RETURN(void* base, scratch.reserve(0));
   auto* buffers = static_cast<unsigned char*>(base);
   DTL_HIP_TRY(hipMemcpyAsync(keys, buffers, n * sizeof(K), hipMemcpyDeviceToDevice, stream));
-  if (values != nullptr) DTL_HIP_TRY(hipMemcpyAsync(values, buffers + key_bytes, n * sizeof(V), hipMemcpyDeviceToDevice, stream));
+  if (values != nullptr)
+    DTL_HIP_TRY(hipMemcpyAsync(values, buffers + key_bytes, n * sizeof(V), hipMemcpyDeviceToDevice, stream));
   return {};
 }
 
@@ -311,7 +315,8 @@ template <class K, class Comp, class V = unsigned char>
   DTL_ASSIGN_OR_RETURN(void* base, scratch.reserve(0));
   auto* buffers = static_cast<unsigned char*>(base);
   DTL_HIP_TRY(hipMemcpyAsync(keys, buffers, n * sizeof(K), hipMemcpyDeviceToDevice, stream));
-  if (values != nullptr) DTL_HIP_TRY(hipMemcpyAsync(values, buffers + key_bytes, n * sizeof(V), hipMemcpyDeviceToDevice, stream));
+  if (values != nullptr)
+    DTL_HIP_TRY(hipMemcpyAsync(values, buffers + key_bytes, n * sizeof(V), hipMemcpyDeviceToDevice, stream));
   return {};
 }
 

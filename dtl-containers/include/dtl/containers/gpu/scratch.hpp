@@ -114,8 +114,8 @@ class device_scratch {
       e = hipMalloc(&ptr, size);
     }
     if (e != hipSuccess) {
-      return hip::to_status(e, "hipMalloc(" + std::to_string(size) + ") of device_scratch " + what +
-                                   " on device " + std::to_string(device_));
+      return hip::to_status(e, "hipMalloc(" + std::to_string(size) + ") of device_scratch " + what + " on device " +
+                                   std::to_string(device_));
     }
     b = {ptr, size};
     return ptr;

@@ -49,8 +49,8 @@ inline constexpr bool is_device_vector_v<distributed_vector<T, P>> = P::device_a
 template <class... A>
 inline constexpr bool any_device_vector_v = (is_device_vector_v<std::remove_cvref_t<A>> || ...);
 template <class... A>
-inline constexpr bool all_vectors_on_device_v =
-    ((!is_distributed_vector_v<std::remove_cvref_t<A>> || is_device_vector_v<std::remove_cvref_t<A>>) && ...);
+inline constexpr bool all_vectors_on_device_v = ((!is_distributed_vector_v<std::remove_cvref_t<A>> ||
+                                                  is_device_vector_v<std::remove_cvref_t<A>>)&&...);
 
 template <class First, class... Rest>
 inline constexpr bool starts_with_policy_v = ExecutionPolicy<First>;
@@ -71,7 +71,8 @@ status compare_layouts(const char* algorithm, const vector_layout& first, const 
                                                     std::to_string(first.global_size) + " and " +
                                                     std::to_string(v.global_size()) + " elements");
   if (v.local_range() != first.range)
-    return status(status_code::dimension_mismatch, std::string(algorithm) + ": the vectors are partitioned differently");
+    return status(status_code::dimension_mismatch,
+                  std::string(algorithm) + ": the vectors are partitioned differently");
   return {};
 }
 
@@ -152,7 +153,8 @@ auto run_algorithm(const Policy& policy, A&&... args) {
   if (status s = check_vectors(Impl::name, args...); !s.ok())
     return failed_as<Outcome>(checked_failure<Impl>(std::move(s), args...));
   if constexpr (requires { Impl::check(args...); }) {
-    if (status s = Impl::check(args...); !s.ok()) return failed_as<Outcome>(checked_failure<Impl>(std::move(s), args...));
+    if (status s = Impl::check(args...); !s.ok())
+      return failed_as<Outcome>(checked_failure<Impl>(std::move(s), args...));
   }
   return work();
 }
@@ -171,16 +173,14 @@ template <class Impl, algorithm_form Form>
 struct algorithm_fn {
   template <ExecutionPolicy Policy, class... A>
   auto operator()(Policy&& policy, A&&... args) const {
-    auto outcome =
-        finish_algorithm<Impl>(run_algorithm<Impl>(policy, algorithm_argument(std::forward<A>(args))...));
+    auto outcome = finish_algorithm<Impl>(run_algorithm<Impl>(policy, algorithm_argument(std::forward<A>(args))...));
     if constexpr (Form == algorithm_form::value)
       return value_or_throw_unless_future(std::move(outcome));
     else
       return outcome;
   }
   template <class... A>
-    requires(sizeof...(A) > 0 && !starts_with_policy_v<A...>)
-  auto operator()(A&&... args) const {
+  requires(sizeof...(A) > 0 && !starts_with_policy_v<A...>) auto operator()(A&&... args) const {
     return (*this)(seq{}, std::forward<A>(args)...);
   }
 };

@@ -26,7 +26,8 @@ namespace dtl::detail {
 
 /// What upstream passes for the ranks: its communicator (our mpi_comm_adapter) or a context.
 template <class G>
-concept rank_group = std::same_as<std::remove_cvref_t<G>, context> || std::same_as<std::remove_cvref_t<G>, mpi::mpi_comm_adapter>;
+concept rank_group =
+    std::same_as<std::remove_cvref_t<G>, context> || std::same_as<std::remove_cvref_t<G>, mpi::mpi_comm_adapter>;
 
 template <class P>
 concept blocking_policy = std::same_as<std::remove_cvref_t<P>, seq> || std::same_as<std::remove_cvref_t<P>, par>;
@@ -73,8 +74,7 @@ struct with_communicator_forms : Algorithm {
   using Algorithm::operator();
 
   template <blocking_policy P, class C, class T, class Op, rank_group G>
-    requires(!rank_group<Op>)
-  auto operator()(P&& policy, C&& c, T&& init, Op&& op, G&& group) const {
+  requires(!rank_group<Op>) auto operator()(P&& policy, C&& c, T&& init, Op&& op, G&& group) const {
     return run_on_group(Impl::name, c, group,
                         [&] { return in_init_type<std::decay_t<T>>(Algorithm::operator()(policy, c, init, op)); });
   }
@@ -84,13 +84,11 @@ struct with_communicator_forms : Algorithm {
                         [&] { return in_init_type<std::decay_t<T>>(Algorithm::operator()(policy, c, init)); });
   }
   template <class C, class T, class Op, rank_group G>
-    requires(!ExecutionPolicy<C> && !rank_group<Op>)
-  auto operator()(C&& c, T&& init, Op&& op, G&& group) const {
+  requires(!ExecutionPolicy<C> && !rank_group<Op>) auto operator()(C&& c, T&& init, Op&& op, G&& group) const {
     return (*this)(seq{}, c, std::forward<T>(init), std::forward<Op>(op), group);
   }
   template <class C, class T, rank_group G>
-    requires(!ExecutionPolicy<C>)
-  auto operator()(C&& c, T&& init, G&& group) const {
+  requires(!ExecutionPolicy<C>) auto operator()(C&& c, T&& init, G&& group) const {
     return (*this)(seq{}, c, std::forward<T>(init), group);
   }
 };

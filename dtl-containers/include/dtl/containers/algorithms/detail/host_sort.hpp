@@ -91,9 +91,12 @@ void host_local_sort(Item* data, std::size_t n, Less& less) {
   }
   std::vector<std::size_t> bounds(chunks + 1);
   for (std::size_t c = 0; c <= chunks; ++c) bounds[c] = even_block_begin(n, chunks, c);
-  parallel_for(chunks, [&](std::size_t b, std::size_t e) {
-    for (std::size_t c = b; c < e; ++c) sort_range(data + bounds[c], data + bounds[c + 1]);
-  }, 1);
+  parallel_for(
+      chunks,
+      [&](std::size_t b, std::size_t e) {
+        for (std::size_t c = b; c < e; ++c) sort_range(data + bounds[c], data + bounds[c + 1]);
+      },
+      1);
   merge_runs<Parallel>(data, std::move(bounds), less);
 }
 
@@ -153,10 +156,10 @@ result<sort_traffic> host_sample_sort(const context& ctx, Item* data, std::size_
   for (std::size_t j = 0; j + 1 < p; ++j) {
     if (!splitters[j].exists) continue;
     const K& key = keys[splitters[j].sample];
-    const auto lower = std::lower_bound(data, data + n, key,
-                                        [&](const Item& a, const K& k) { return static_cast<bool>(comp(key_of(a), k)); });
-    const auto upper = std::upper_bound(data, data + n, key,
-                                        [&](const K& k, const Item& a) { return static_cast<bool>(comp(k, key_of(a))); });
+    const auto lower = std::lower_bound(
+        data, data + n, key, [&](const Item& a, const K& k) { return static_cast<bool>(comp(key_of(a), k)); });
+    const auto upper = std::upper_bound(
+        data, data + n, key, [&](const K& k, const Item& a) { return static_cast<bool>(comp(k, key_of(a))); });
     cuts[j] = sort_plan::cut_of(me, g.refs[splitters[j].sample].rank, splitters[j].position,
                                 static_cast<std::size_t>(lower - data), static_cast<std::size_t>(upper - data));
   }
@@ -167,10 +170,12 @@ result<sort_traffic> host_sample_sort(const context& ctx, Item* data, std::size_
   const std::size_t received = recv_displs.back() + recv_counts.back();
 
   std::vector<Item> bucket;
-  DTL_TRY(agree(ctx, catch_allocation_failure("sort (the receive buffer)", [&]() -> status {
-                  bucket.resize(received);
-                  return {};
-                }),
+  DTL_TRY(agree(ctx,
+                catch_allocation_failure("sort (the receive buffer)",
+                                         [&]() -> status {
+                                           bucket.resize(received);
+                                           return {};
+                                         }),
                 call_signature{"sort (the receive buffer)"}));
   DTL_TRY(ctx.alltoallv(data, send.counts, send.displs, bucket.data(), recv_counts, recv_displs));
   count_traffic(traffic, me, send.counts, recv_counts);
@@ -190,7 +195,8 @@ result<sort_traffic> host_sample_sort(const context& ctx, Item* data, std::size_
     return traffic;
   }
   const layout_moves moves = moves_between(layout_offsets(bucket_sizes), offsets, me);
-  DTL_TRY(ctx.alltoallv(bucket.data(), moves.send_counts, moves.send_displs, data, moves.recv_counts, moves.recv_displs));
+  DTL_TRY(
+      ctx.alltoallv(bucket.data(), moves.send_counts, moves.send_displs, data, moves.recv_counts, moves.recv_displs));
   count_traffic(traffic, me, moves.send_counts, moves.recv_counts);
   return traffic;
 }

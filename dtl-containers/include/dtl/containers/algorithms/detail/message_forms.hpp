@@ -24,8 +24,8 @@ result<void> reduce_over_comm(mpi::mpi_comm_adapter& comm, std::span<const T> se
   return {};
 }
 template <class T, class Op>
-  requires(!is_span_v<T>)
-result<T> reduce_over_comm(mpi::mpi_comm_adapter& comm, const T& value, Op op, rank_t root = 0) {
+requires(!is_span_v<T>) result<T> reduce_over_comm(mpi::mpi_comm_adapter& comm, const T& value, Op op,
+                                                   rank_t root = 0) {
   T out{};
   if (result<void> done = reduce_over_comm(comm, std::span<const T>(&value, 1), std::span<T>(&out, 1), op, root); !done)
     return std::move(done).error();

@@ -30,7 +30,8 @@ inline constexpr std::size_t oversampling = 32;
 
 /// The position of sample i of s in a sorted block of `size` elements: the middle of the i-th of s
 /// equal stretches.
-[[nodiscard]] DTL_HOST_DEVICE inline std::size_t sample_position(std::size_t i, std::size_t s, std::size_t size) noexcept {
+[[nodiscard]] DTL_HOST_DEVICE inline std::size_t sample_position(std::size_t i, std::size_t s,
+                                                                 std::size_t size) noexcept {
   // floor((2i + 1) size / 2s) without overflow: size = q 2s + r.
   const std::size_t twice = 2 * s, odd = 2 * i + 1;
   return (size / twice) * odd + ((size % twice) * odd) / twice;
@@ -89,8 +90,9 @@ struct splitter {
 /// into the gathered samples). Bucket j (which rank j receives) starts at the first sample whose
 /// elements before it reach rank j's first global index in `target_offsets` (the layout the sort ends
 /// in), so that the buckets come near the final sizes and the last step moves little.
-[[nodiscard]] inline std::vector<splitter> choose_splitters(const gathered_samples& g, std::span<const std::size_t> order,
-                                                           std::span<const std::size_t> target_offsets) {
+[[nodiscard]] inline std::vector<splitter> choose_splitters(const gathered_samples& g,
+                                                            std::span<const std::size_t> order,
+                                                            std::span<const std::size_t> target_offsets) {
   const std::size_t ranks = target_offsets.size() - 1;
   std::vector<splitter> out(ranks > 0 ? ranks - 1 : 0, splitter{false, 0, 0});
   double before = 0;  // elements the samples so far stand for

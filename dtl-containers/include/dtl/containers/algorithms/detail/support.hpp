@@ -154,9 +154,13 @@ template <class Part, class Fold>
 std::vector<Part> fold_in_chunks(std::size_t n, const Part& empty, Fold&& fold) {
   const std::size_t chunks = host_chunks(n);
   std::vector<Part> parts(chunks, empty);
-  parallel_for(chunks, [&](std::size_t b, std::size_t e) {
-    for (std::size_t c = b; c < e; ++c) parts[c] = fold(even_block_begin(n, chunks, c), even_block_begin(n, chunks, c + 1));
-  }, 1);
+  parallel_for(
+      chunks,
+      [&](std::size_t b, std::size_t e) {
+        for (std::size_t c = b; c < e; ++c)
+          parts[c] = fold(even_block_begin(n, chunks, c), even_block_begin(n, chunks, c + 1));
+      },
+      1);
   return parts;
 }
 

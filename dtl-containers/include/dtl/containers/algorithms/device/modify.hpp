@@ -21,7 +21,8 @@ auto fill(const Policy& policy, const context& ctx, int device, T* data, std::si
 }
 
 template <class Policy, class T>
-auto copy(const Policy& policy, const context& ctx, int device, const T* in, T* out, std::size_t n, transfer_kind kind) {
+auto copy(const Policy& policy, const context& ctx, int device, const T* in, T* out, std::size_t n,
+          transfer_kind kind) {
   return run_on_lane(policy, ctx, device, [&](hipStream_t s, gpu::device_scratch&) -> status {
     if (n == 0) return {};
     return hip::hip_memory_transfer::copy_async(out, in, n * sizeof(T), kind, hip::stream_ref(s)).error();
@@ -33,16 +34,14 @@ auto copy(const Policy& policy, const context& ctx, int device, const T* in, T* 
 
 template <class Policy, class T>
 auto iota(const Policy& policy, const context& ctx, int device, T* data, std::size_t n, const T& first) {
-  return run_on_lane(policy, ctx, device, [&](hipStream_t s, gpu::device_scratch&) {
-    return gpu::iota(data, n, first, s);
-  });
+  return run_on_lane(policy, ctx, device,
+                     [&](hipStream_t s, gpu::device_scratch&) { return gpu::iota(data, n, first, s); });
 }
 
 template <class Policy, class T, class F>
 auto for_each(const Policy& policy, const context& ctx, int device, T* data, std::size_t n, F f) {
-  return run_on_lane(policy, ctx, device, [&](hipStream_t s, gpu::device_scratch&) {
-    return gpu::for_each(data, n, f, s);
-  });
+  return run_on_lane(policy, ctx, device,
+                     [&](hipStream_t s, gpu::device_scratch&) { return gpu::for_each(data, n, f, s); });
 }
 
 template <class Policy, class T, class F>
@@ -55,28 +54,27 @@ auto for_each_indexed(const Policy& policy, const context& ctx, int device, T* d
 
 template <class Policy, class In, class Out, class F>
 auto transform(const Policy& policy, const context& ctx, int device, const In* in, Out* out, std::size_t n, F f) {
-  return run_on_lane(policy, ctx, device, [&](hipStream_t s, gpu::device_scratch&) {
-    return gpu::transform(in, out, n, f, s);
-  });
+  return run_on_lane(policy, ctx, device,
+                     [&](hipStream_t s, gpu::device_scratch&) { return gpu::transform(in, out, n, f, s); });
 }
 
 template <class Policy, class A, class B, class Out, class F>
 auto transform2(const Policy& policy, const context& ctx, int device, const A* a, const B* b, Out* out, std::size_t n,
                 F f) {
-  return run_on_lane(policy, ctx, device, [&](hipStream_t s, gpu::device_scratch&) {
-    return gpu::transform(a, b, out, n, f, s);
-  });
+  return run_on_lane(policy, ctx, device,
+                     [&](hipStream_t s, gpu::device_scratch&) { return gpu::transform(a, b, out, n, f, s); });
 }
 
 #else  // no kernel compiler: say so where it matters, at compile time
 
-#define DTL_CONTAINERS_NEEDS_KERNEL_COMPILER(name)                                                                \
-  template <class... Args>                                                                                        \
-  auto name(Args&&...) {                                                                                          \
-    static_assert(needs_kernel_compiler_v<Args...>,                                                               \
-                  "dtl::" #name " on a device placement launches kernels for your function: compile this file "  \
-                  "with the kernel compiler (hipcc or nvcc, through dtl-hip-kc; see docs/containers.md)");       \
-    return result<void>();                                                                                        \
+#define DTL_CONTAINERS_NEEDS_KERNEL_COMPILER(name)                                                         \
+  template <class... Args>                                                                                 \
+  auto name(Args&&...) {                                                                                   \
+    static_assert(needs_kernel_compiler_v<Args...>,                                                        \
+                  "dtl::" #name                                                                            \
+                  " on a device placement launches kernels for your function: compile this file "          \
+                  "with the kernel compiler (hipcc or nvcc, through dtl-hip-kc; see docs/containers.md)"); \
+    return result<void>();                                                                                 \
   }
 DTL_CONTAINERS_NEEDS_KERNEL_COMPILER(iota)
 DTL_CONTAINERS_NEEDS_KERNEL_COMPILER(for_each)

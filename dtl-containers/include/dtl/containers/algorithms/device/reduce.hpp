@@ -65,15 +65,15 @@ auto reduce_source(const Policy& policy, const context& ctx, int device, const S
         // Nothing to combine (one rank: the local value is the global one, finish reads it twice).
         DTL_TRY(folded);
       } else {
-        auto done = scope == reduce_scope::all
-                        ? allreduce_on_stream(ctx, d_local, d_local + 1, 1, datatype_of<T>(), native.op,
-                                              hip::stream_ref(stream), folded)
-                        : reduce_on_stream(ctx, d_local, d_local + 1, 1, datatype_of<T>(), native.op, root,
-                                           hip::stream_ref(stream), folded);
+        auto done = scope == reduce_scope::all ? allreduce_on_stream(ctx, d_local, d_local + 1, 1, datatype_of<T>(),
+                                                                     native.op, hip::stream_ref(stream), folded)
+                                               : reduce_on_stream(ctx, d_local, d_local + 1, 1, datatype_of<T>(),
+                                                                  native.op, root, hip::stream_ref(stream), folded);
         if (!done.query().is_pending()) DTL_TRY(done.get());  // the agreed failure, or one the MPI path found
       }
       DTL_ASSIGN_OR_RETURN(void* pinned, lane->take_slot());
-      if (const hipError_t e = hipMemcpyAsync(pinned, d_local, (single_rank ? 1 : 2) * sizeof(T), hipMemcpyDeviceToHost, stream);
+      if (const hipError_t e =
+              hipMemcpyAsync(pinned, d_local, (single_rank ? 1 : 2) * sizeof(T), hipMemcpyDeviceToHost, stream);
           e != hipSuccess) {
         lane->give_back(pinned);
         return hip::to_status(e, "hipMemcpyAsync of a reduction's result");
@@ -103,8 +103,7 @@ auto reduce_source(const Policy& policy, const context& ctx, int device, const S
         DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(sizeof(maybe<T>)));
         auto* d_mine = static_cast<maybe<T>*>(slot);
         DTL_TRY(source.fold(maybe<T>{T{}, 0}, make_maybe_op<T>(op),
-                            maybe_transform<T, gpu::device_callable_t<F>>{gpu::to_device(f)}, d_mine, scratch,
-                            stream));
+                            maybe_transform<T, gpu::device_callable_t<F>>{gpu::to_device(f)}, d_mine, scratch, stream));
         DTL_TRY(read_back(&mine, d_mine, 1, stream));
         DTL_ASSIGN_OR_RETURN(local_value, fold_on_device(std::vector<maybe<T>>{mine}, init, op, scratch, stream));
         return {};

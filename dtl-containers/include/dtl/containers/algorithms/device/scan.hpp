@@ -21,9 +21,7 @@ auto scan(const Policy& policy, const context& ctx, int device, const T* in, T* 
   using Pol = std::remove_cvref_t<Policy>;
   // As in reduce: a rank whose local part fails takes part in the agreement before the ranks combine (the
   // allgather's own; `agreed` is for a failure before anything was enqueued).
-  auto agreed = [&](const status& local) {
-    return agree_before(true, ctx, local, "scan (the ranks' block totals)");
-  };
+  auto agreed = [&](const status& local) { return agree_before(true, ctx, local, "scan (the ranks' block totals)"); };
   auto session = enter_lane(policy, ctx, device);
   if (!session) return failed_outcome<Pol, void>(agreed(session.error()));
   const hipStream_t stream = session->stream;

@@ -105,18 +105,22 @@ result<std::vector<std::size_t>> device_cuts(const context& ctx, const K* keys, 
   std::size_t* d_cuts = nullptr;
   std::vector<K> mine(g.counts[me]), keys_all(total);
   // A rank that fails here meets the others at this agreement, not in the allgatherv.
-  DTL_TRY(agree_before(true, ctx, [&]() -> status {
-    DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(keys_bytes + index_bytes + split_bytes + p * sizeof(std::size_t)));
-    auto* base = static_cast<unsigned char*>(slot);
-    d_keys = reinterpret_cast<K*>(base);
-    d_index = reinterpret_cast<std::size_t*>(base + keys_bytes);
-    d_split = reinterpret_cast<device_splitter<K>*>(base + keys_bytes + index_bytes);
-    d_cuts = reinterpret_cast<std::size_t*>(base + keys_bytes + index_bytes + split_bytes);
-    if (mine.empty()) return {};
-    DTL_TRY(gpu::launch_each(mine.size(), sample_body<K>{keys, n, mine.size(), d_keys}, stream,
-                             "sort: sample kernel launch"));
-    return read_back(mine.data(), d_keys, mine.size(), stream);
-  }(), "sort (the samples)"));
+  DTL_TRY(agree_before(
+      true, ctx,
+      [&]() -> status {
+        DTL_ASSIGN_OR_RETURN(void* slot,
+                             scratch.result_slot(keys_bytes + index_bytes + split_bytes + p * sizeof(std::size_t)));
+        auto* base = static_cast<unsigned char*>(slot);
+        d_keys = reinterpret_cast<K*>(base);
+        d_index = reinterpret_cast<std::size_t*>(base + keys_bytes);
+        d_split = reinterpret_cast<device_splitter<K>*>(base + keys_bytes + index_bytes);
+        d_cuts = reinterpret_cast<std::size_t*>(base + keys_bytes + index_bytes + split_bytes);
+        if (mine.empty()) return {};
+        DTL_TRY(gpu::launch_each(mine.size(), sample_body<K>{keys, n, mine.size(), d_keys}, stream,
+                                 "sort: sample kernel launch"));
+        return read_back(mine.data(), d_keys, mine.size(), stream);
+      }(),
+      "sort (the samples)"));
   DTL_TRY(ctx.allgatherv(mine.data(), mine.size(), keys_all.data(), g.counts, g.displs));
 
   // The gathered samples in (key, rank, position) order: a stable sort of (key, index) pairs by comp.
@@ -185,7 +189,9 @@ auto sort(const Policy& policy, const context& ctx, int device, K* keys, V* valu
     // The bucket, in the vector's memory space (its buffers then take one path in the alltoallv).
     auto bucket_keys = sort_buffer<P>::make(device, received * sizeof(K));
     auto bucket_values = sort_buffer<P>::make(device, has_values ? received * sizeof(Val) : 0);
-    DTL_TRY(agreed(!bucket_keys ? bucket_keys.error() : !bucket_values ? bucket_values.error() : status{},
+    DTL_TRY(agreed(!bucket_keys     ? bucket_keys.error()
+                   : !bucket_values ? bucket_values.error()
+                                    : status{},
                    "sort (the receive buffer)"));
     K* bk = bucket_keys->template as<K>();
     Val* bv = bucket_values->template as<Val>();

@@ -65,13 +65,19 @@ struct cut_body {
     std::size_t lo = 0, hi = n;  // lower_bound: the first element not before key
     while (lo < hi) {
       const std::size_t mid = lo + (hi - lo) / 2;
-      if (comp(data[mid], s.key)) lo = mid + 1; else hi = mid;
+      if (comp(data[mid], s.key))
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     const std::size_t lower = lo;
     hi = n;  // upper_bound: the first element after key
     while (lo < hi) {
       const std::size_t mid = lo + (hi - lo) / 2;
-      if (comp(s.key, data[mid])) hi = mid; else lo = mid + 1;
+      if (comp(s.key, data[mid]))
+        hi = mid;
+      else
+        lo = mid + 1;
     }
     cuts[j] = sort_plan::cut_of(me, s.rank, s.position, lower, lo);
   }

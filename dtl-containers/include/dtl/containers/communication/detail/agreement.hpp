@@ -37,8 +37,7 @@ struct call_signature {
 /// The agreement step before the ranks communicate (when `communicates` and there is more than one
 /// rank), so that a rank's local failure so far reaches every rank; `local` itself otherwise. `what` names
 /// the step in messages.
-[[nodiscard]] inline status agree_before(bool communicates, const context& ctx, const status& local,
-                                         const char* what) {
+[[nodiscard]] inline status agree_before(bool communicates, const context& ctx, const status& local, const char* what) {
   return communicates && ctx.size() > 1 ? agree(ctx, local, call_signature{what}) : local;
 }
 

@@ -39,9 +39,9 @@ inline void throw_if_failed(const result<void>& r) {
 /// at once (before any communication), on every rank that passes one.
 inline void refuse_wildcards(const char* name, rank_t source, int tag) {
   if (source != any_source && tag != any_tag) return;
-  throw communication_error(status{status_code::not_supported,
-                                   std::string(name) + ": any_source and any_tag are not supported by DTL HIP; "
-                                                       "name the source rank and the tag"});
+  throw communication_error(
+      status{status_code::not_supported, std::string(name) + ": any_source and any_tag are not supported by DTL HIP; "
+                                                             "name the source rank and the tag"});
 }
 
 [[nodiscard]] inline message_status received(rank_t source, int tag, size_type count) {
@@ -94,9 +94,8 @@ struct known_reduce_op : Kind {
 /// What upstream reduces a T as: int, long and double as themselves, other integers as long,
 /// anything else (float too) as double.
 template <class T>
-using reduce_wire_t =
-    std::conditional_t<std::is_same_v<T, int> || std::is_same_v<T, long> || std::is_same_v<T, double>, T,
-                       std::conditional_t<std::is_integral_v<T>, long, double>>;
+using reduce_wire_t = std::conditional_t<std::is_same_v<T, int> || std::is_same_v<T, long> || std::is_same_v<T, double>,
+                                         T, std::conditional_t<std::is_integral_v<T>, long, double>>;
 
 /// recv = op over the ranks of send, on `root` only, or on every rank when root is all_ranks.
 /// Counts in elements (send.size()), as upstream's.
