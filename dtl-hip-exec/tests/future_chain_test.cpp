@@ -11,7 +11,6 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
-#include <optional>
 
 using namespace std::chrono_literals;
 using dtl::event_status;
@@ -42,7 +41,8 @@ TEST_SUITE("then") {
   }
 
   TEST_CASE("a chain of a million continuations whose promise is dropped fails to its end") {
-    std::optional<dtl::hip::promise<int>> p(std::in_place);
+    // On the heap: GCC 13 at -O3 misreads an optional<promise>'s reset as a use of uninitialised memory.
+    auto p = std::make_unique<dtl::hip::promise<int>>();
     auto last = long_chain(p->get_future());
     p.reset();
     auto r = last.get(0ns);
