@@ -44,69 +44,30 @@ hipError_t managed_allocate(void** out, std::size_t bytes) { return hipMallocMan
 constexpr std::size_t alignment = memory_space_base::max_alignment;
 
 const space_traits& traits(space_kind kind) noexcept {
+  // One row per space, as a table.
+  // clang-format off
   static const space_traits device{[](void** out, std::size_t bytes) { return hipMalloc(out, bytes); },
-                                   "hipMalloc",
-                                   hip_free,
-                                   "hipFree",
-                                   memory_kind::device,
-                                   true,
-                                   false,
-                                   false,
+                                   "hipMalloc", hip_free, "hipFree", memory_kind::device, true, false, false,
                                    nullptr,
-                                   {.host_accessible = false,
-                                    .device_accessible = true,
-                                    .unified = false,
-                                    .pageable = false,
-                                    .supports_atomics = true,
-                                    .alignment = alignment}};
-  static const space_traits managed{managed_allocate,
-                                    "hipMallocManaged",
-                                    hip_free,
-                                    "hipFree",
-                                    memory_kind::managed,
-                                    false,
-                                    true,
-                                    false,
-                                    nullptr,
+                                   {.host_accessible = false, .device_accessible = true, .unified = false,
+                                    .pageable = false, .supports_atomics = true, .alignment = alignment}};
+  static const space_traits managed{managed_allocate, "hipMallocManaged", hip_free, "hipFree", memory_kind::managed,
+                                    false, true, false, nullptr,
                                     // pages migrate between host and device; atomics only with concurrent access
-                                    {.host_accessible = true,
-                                     .device_accessible = true,
-                                     .unified = true,
-                                     .pageable = true,
-                                     .supports_atomics = true,
-                                     .alignment = alignment}};
-  static const space_traits preferred{managed_allocate,
-                                      "hipMallocManaged",
-                                      hip_free,
-                                      "hipFree",
-                                      memory_kind::managed,
-                                      false,
-                                      true,
-                                      true,
-                                      prefer_device,
-                                      {.host_accessible = true,
-                                       .device_accessible = true,
-                                       .unified = true,
-                                       .pageable = true,
-                                       .supports_atomics = true,
-                                       .alignment = alignment}};
+                                    {.host_accessible = true, .device_accessible = true, .unified = true,
+                                     .pageable = true, .supports_atomics = true, .alignment = alignment}};
+  static const space_traits preferred{managed_allocate, "hipMallocManaged", hip_free, "hipFree",
+                                      memory_kind::managed, false, true, true, prefer_device,
+                                      {.host_accessible = true, .device_accessible = true, .unified = true,
+                                       .pageable = true, .supports_atomics = true, .alignment = alignment}};
   static const space_traits pinned{
-      [](void** out, std::size_t bytes) { return hipHostMalloc(out, bytes, hipHostMallocDefault); },
-      "hipHostMalloc",
-      [](void* ptr) { return hipHostFree(ptr); },
-      "hipHostFree",
-      memory_kind::host_pinned,
-      false,
-      false,
-      false,
+      [](void** out, std::size_t bytes) { return hipHostMalloc(out, bytes, hipHostMallocDefault); }, "hipHostMalloc",
+      [](void* ptr) { return hipHostFree(ptr); }, "hipHostFree", memory_kind::host_pinned, false, false, false,
       nullptr,
       // device atomics on host memory depend on the bus (PCIe atomics)
-      {.host_accessible = true,
-       .device_accessible = true,
-       .unified = false,
-       .pageable = false,
-       .supports_atomics = false,
-       .alignment = alignment}};
+      {.host_accessible = true, .device_accessible = true, .unified = false, .pageable = false,
+       .supports_atomics = false, .alignment = alignment}};
+  // clang-format on
   switch (kind) {
     case space_kind::device: return device;
     case space_kind::managed: return managed;
