@@ -20,6 +20,27 @@ namespace dtl {
 
 namespace detail {
 
+result<bool> on_device(const void* a, const void* b, std::pair<int, int>* devices) {
+  if (!device_support::built()) return false;
+  int device_a = no_device, device_b = no_device;
+  if (a != nullptr) {
+    DTL_ASSIGN_OR_RETURN(device_a, device_support::device_of_memory(a));
+  }
+  if (b != nullptr) {
+    if (b == a) {
+      device_b = device_a;
+    } else {
+      DTL_ASSIGN_OR_RETURN(device_b, device_support::device_of_memory(b));
+    }
+  }
+  if (devices != nullptr) *devices = {device_a, device_b};
+  const bool on_a = device_a != no_device, on_b = device_b != no_device;
+  if (a != nullptr && b != nullptr && b != a && on_a != on_b)
+    return status(status_code::invalid_argument,
+                  "a collective's buffers must both be device memory or both host memory");
+  return on_a || on_b;
+}
+
 namespace {
 
 constexpr std::size_t size_max = std::numeric_limits<std::size_t>::max();
@@ -66,28 +87,6 @@ status side_in_bytes(const char* what, const char* side, std::size_t ranks, std:
 
 bool any_nonzero(const std::vector<std::size_t>& bytes) noexcept {
   return std::any_of(bytes.begin(), bytes.end(), [](std::size_t b) { return b != 0; });
-}
-
-/// Whether the buffers are device memory (a null one does not say); the two must be of one kind. Their
-/// devices go to `devices` (send's, recv's) when asked for.
-result<bool> on_device(const void* a, const void* b, std::pair<int, int>* devices = nullptr) {
-  if (!device_support::built()) return false;
-  int device_a = no_device, device_b = no_device;
-  if (a != nullptr) {
-    DTL_ASSIGN_OR_RETURN(device_a, device_support::device_of_memory(a));
-  }
-  if (b != nullptr) {
-    if (b == a) {
-      device_b = device_a;
-    } else {
-      DTL_ASSIGN_OR_RETURN(device_b, device_support::device_of_memory(b));
-    }
-  }
-  if (devices != nullptr) *devices = {device_a, device_b};
-  const bool on_a = device_a != no_device, on_b = device_b != no_device;
-  if (a != nullptr && b != nullptr && b != a && on_a != on_b)
-    return invalid("a collective's buffers must both be device memory or both host memory");
-  return on_a || on_b;
 }
 
 /// Null buffers that would move data, then where the buffers live.

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <span>
+#include <utility>
 
 namespace dtl::detail {
 
@@ -22,6 +23,10 @@ struct prepared_exchange {
   bool device = false;
   bool says = false;  // whether a buffer was given (null ones say neither host nor device)
 };
+
+/// Whether the buffers are device memory (a null one does not say); the two must be of one kind. Their
+/// devices go to `devices` (send's, recv's) when asked for. Every collective's check of its buffers.
+result<bool> on_device(const void* a, const void* b, std::pair<int, int>* devices = nullptr);
 
 /// alltoall of `count_each` elements of `elem` bytes per peer, on a context of `ranks` ranks.
 prepared_exchange prepare_alltoall(int ranks, const void* send, void* recv, std::size_t count_each, std::size_t elem);

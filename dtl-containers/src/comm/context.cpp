@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "comm/collective_dispatch.hpp"
+#include "comm/collectives.hpp"
 #include "comm/state.hpp"
 
 #include <dtl/containers/communication/context.hpp>
@@ -106,33 +107,6 @@ std::size_t datatype_size(datatype type) noexcept {
   }
   return 1;
 }
-
-}  // namespace detail
-
-namespace detail {
-
-namespace {
-
-// Device buffers take the context's device path; host buffers (and managed memory, which the host can
-// touch) go straight to MPI. A buffer pair must agree.
-result<bool> on_device(const void* a, const void* b) {
-  if (!device_support::built()) return false;
-  bool device_a = false, device_b = false;
-  if (a != nullptr) {
-    DTL_ASSIGN_OR_RETURN(device_a, device_support::is_device_memory(a));
-  }
-  if (b != nullptr && b != a) {
-    DTL_ASSIGN_OR_RETURN(device_b, device_support::is_device_memory(b));
-  } else {
-    device_b = device_a;
-  }
-  if (a != nullptr && b != nullptr && device_a != device_b)
-    return status(status_code::invalid_argument,
-                  "a collective's buffers must both be device memory or both host memory");
-  return device_a || device_b;
-}
-
-}  // namespace
 
 prepared_collective prepare_collective(const context_state* state, const collective_desc& d, const collective_args& a,
                                        const status& caller) {
