@@ -4,6 +4,7 @@
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/core/placement.hpp>
 
+#include <limits>
 #include <vector>
 
 TEST_SUITE("context") {
@@ -45,6 +46,16 @@ TEST_SUITE("context") {
     CHECK(ctx.allreduce<int>(&x, nullptr, 1, dtl::reduce_op::sum).error() == dtl::status_code::invalid_argument);
     CHECK(ctx.allreduce<int>(nullptr, nullptr, 0, dtl::reduce_op::sum).has_value());  // nothing to do
     CHECK(ctx.split(-2).error() == dtl::status_code::invalid_argument);
+  }
+
+  TEST_CASE("a count whose bytes overflow size_t is invalid_argument, and nothing is written") {
+    const dtl::context ctx = dtl::make_cpu_context();
+    double send[2] = {1.0, 2.0}, recv[2] = {0.0, 0.0};
+    const std::size_t huge = std::numeric_limits<std::size_t>::max() / 4;  // * sizeof(double) wraps
+    CHECK(ctx.allreduce(send, recv, huge, dtl::reduce_op::sum).error() == dtl::status_code::invalid_argument);
+    CHECK(ctx.reduce(send, recv, huge, dtl::reduce_op::sum, 0).error() == dtl::status_code::invalid_argument);
+    CHECK(recv[0] == 0.0);
+    CHECK(recv[1] == 0.0);
   }
 
   TEST_CASE("split with undefined_color gives an empty context") {

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 namespace dtl {
 
 namespace detail {
@@ -114,6 +116,10 @@ prepared_collective prepare_collective(const context_state* state, const collect
   const bool recv_used = includes(d.receives, rank, a.root);
   prepared_collective p{caller};
   if (p.local.ok() && d.rooted) p.local = check_root(a.root, size);
+  if (p.local.ok() && d.reduces && a.count > std::numeric_limits<std::size_t>::max() / datatype_size(a.type))
+    p.local = status(status_code::invalid_argument,
+                     fmt::format("a collective's count of {} elements of {} bytes overflows size_t", a.count,
+                                 datatype_size(a.type)));
   if (!p.local.ok() || a.count == 0) return p;
   if (a.send == nullptr)
     p.local = status(status_code::invalid_argument, "a collective's send buffer is nullptr");
