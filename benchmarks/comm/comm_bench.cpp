@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // dtl::context collectives on host buffers against the raw MPI call, measured in the same run on the
-// same ranks (mpiexec -n 2): allreduce (sum of double) of 1, 1024 and 1M elements, broadcast of the
-// same sizes, barrier, and point-to-point (ping-pong, sendrecv) and alltoallv of the same sizes. DTL runs on its world
+// same ranks (mpiexec -n 2): allreduce (sum of double) of 1, 128, 1024 and 1M elements, broadcast,
+// gather and scan of the same sizes, barrier, and point-to-point (ping-pong, sendrecv) and alltoallv of
+// the same sizes. DTL runs on its world
 // context, raw MPI on a duplicate of MPI_COMM_WORLD.
 //
 // Each sample times `batch` calls on every rank after a barrier on the raw communicator (so that the
@@ -120,7 +121,7 @@ int main(int argc, char** argv) {
     if (root) std::printf("%-44s %10.3f %10.3f %8.2f\n", name.c_str(), m.raw_us, m.dtl_us, m.raw_us / m.dtl_us);
   };
 
-  const std::size_t sizes[] = {1, 1024, std::size_t{1} << 20};
+  const std::size_t sizes[] = {1, 128, 1024, std::size_t{1} << 20};
   auto batch_for = [](std::size_t n) { return n >= (1u << 20) ? 1 : 20; };  // 1M: one call is long enough
   for (const std::size_t n : sizes) {
     const int count = static_cast<int>(n);
@@ -144,6 +145,30 @@ int main(int argc, char** argv) {
             [&] { check_mpi(MPI_Bcast(data.data(), count, MPI_DOUBLE, 0, raw_comm), "MPI_Bcast"); },
             [&] { check(ctx.broadcast(data.data(), n, 0), "broadcast"); }));
     if (data != std::vector<double>(n, 2.0)) fail("broadcast: the data did not arrive");
+  }
+  for (const std::size_t n : sizes) {
+    const int count = static_cast<int>(n);
+    const std::size_t p = static_cast<std::size_t>(env.rank_count());
+    std::vector<double> in(n, 1.0 + env.rank()), raw_out(root ? n * p : 0), dtl_out(root ? n * p : 0);
+    row("gather to rank 0, " + elements(n) + " double",
+        compare(
+            sync, samples, batch_for(n),
+            [&] {
+              check_mpi(MPI_Gather(in.data(), count, MPI_DOUBLE, raw_out.data(), count, MPI_DOUBLE, 0, raw_comm),
+                        "MPI_Gather");
+            },
+            [&] { check(ctx.gather(in.data(), dtl_out.data(), n, 0), "gather"); }));
+    if (raw_out != dtl_out) fail("gather: DTL and MPI disagree");
+  }
+  for (const std::size_t n : sizes) {
+    const int count = static_cast<int>(n);
+    std::vector<double> in(n, 1.0 + env.rank()), raw_out(n), dtl_out(n);
+    row("scan sum, " + elements(n) + " double",
+        compare(
+            sync, samples, batch_for(n),
+            [&] { check_mpi(MPI_Scan(in.data(), raw_out.data(), count, MPI_DOUBLE, MPI_SUM, raw_comm), "MPI_Scan"); },
+            [&] { check(ctx.scan(in.data(), dtl_out.data(), n, dtl::reduce_op::sum), "scan"); }));
+    if (raw_out != dtl_out) fail("scan: DTL and MPI disagree");
   }
   row("barrier", compare(
                      sync, samples, 20, [&] { check_mpi(MPI_Barrier(raw_comm), "MPI_Barrier"); },
