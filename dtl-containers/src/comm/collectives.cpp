@@ -2,7 +2,9 @@
 // The gather, scatter, all-to-all and scan collectives of a context. Each one checks its arguments on
 // this rank, agrees on the outcome with the other ranks (collective_call), then moves host buffers
 // through the context's communicator, or device buffers through device_support::exchange (each of these
-// collectives is an all-to-all in bytes: byte_exchange).
+// collectives is an all-to-all in bytes: byte_exchange). alltoallv, gatherv and scatterv also compare
+// counts across ranks: agreement first (no rank exchanges counts with a rank in another collective),
+// then the count exchange, then a second agreement on what it found.
 #include "comm/collectives.hpp"
 
 #include <dtl/containers/communication/context.hpp>
@@ -135,32 +137,37 @@ prepared_exchange empty_exchange(std::size_t ranks) {
   return p;
 }
 
-/// Rooted collectives: rank r's count must be the root's counts[r]. Every rank's count (and the kind of
-/// its buffers) goes to every rank (one small allgather, which takes no root, so that ranks passing
-/// different roots still pair up), and the root compares. Skipped under DTL_AGREEMENT=off.
-void check_rooted_counts(comm_backend& comm, prepared_exchange& p, const char* what, std::size_t count,
-                         std::span<const std::size_t> root_counts, int root) {
+/// Rooted v-collectives (gatherv, scatterv): the call's agreement, then the check that rank r's count is
+/// the root's counts[r]. Every rank's count (and the kind of its buffers) goes to every rank (one small
+/// allgather, which takes no root, so that ranks passing different roots still pair up), and the root
+/// compares; its finding goes to p.local, for the call's agreement before the data moves.
+status agree_then_check_rooted_counts(collective_call& call, prepared_exchange& p, const char* what, std::size_t count,
+                                      std::span<const std::size_t> root_counts, int root) {
+  DTL_TRY(call.agree(p.local));  // from here, every rank's arguments are well formed
+  comm_backend& comm = *call.state().comm;
   const auto n = static_cast<std::size_t>(comm.size());
-  if (n > 1 && !agreement_enabled()) return;
+  if (n > 1 && !agreement_enabled()) return {};
   const count_and_kind mine{count, kind_of(p)};
   std::vector<count_and_kind> all(n, mine);
   if (n > 1)
     if (status s = comm.allgather(&mine, all.data(), sizeof mine); !s.ok()) {
-      if (p.local.ok()) p.local = std::move(s);
-      return;
+      p.local = std::move(s);
+      return {};
     }
   settle_device(p, all, what);
-  if (!p.local.ok() || comm.rank() != root || root_counts.size() != n) return;
+  if (!p.local.ok() || comm.rank() != root) return {};
   for (std::size_t r = 0; r < n; ++r)
     if (all[r].count != root_counts[r]) {
       p.local = invalid(fmt::format("{}: rank {} passes count {}, the root's counts[{}] is {}", what, r, all[r].count,
                                     r, root_counts[r]));
-      return;
+      break;
     }
+  return {};
 }
 
 /// The collective's data movement once its local checks are done: device buffers through
-/// device_support::exchange (which runs the agreement), host buffers after the agreement.
+/// device_support::exchange (which runs the agreement), host buffers after the agreement. (alltoallv,
+/// gatherv and scatterv agreed before their count exchange too: this second agreement carries its finding.)
 template <class OnHost>
 result<void> finish(collective_call& call, const prepared_exchange& p, OnHost on_host) {
   if (p.device && p.local.ok()) return device_support::exchange(*call.state().resources, *call.state().comm, call, p.x);
@@ -259,29 +266,30 @@ call_signature alltoall_signature(const char* what, std::size_t count_each, std:
           {"count each", "element bytes", "device buffers"}};
 }
 
-void check_alltoallv_counts(comm_backend& comm, prepared_exchange& p, std::span<const std::size_t> send_counts,
-                            std::span<const std::size_t> recv_counts) {
+status agree_then_check_alltoallv_counts(collective_call& call, prepared_exchange& p,
+                                         std::span<const std::size_t> send_counts,
+                                         std::span<const std::size_t> recv_counts) {
+  DTL_TRY(call.agree(p.local));  // from here, every rank has one count per rank on each side
+  comm_backend& comm = *call.state().comm;
   const auto n = static_cast<std::size_t>(comm.size());
-  if (n > 1 && !agreement_enabled()) return;
-  // A rank whose counts are malformed sends "unknown": it reports its own failure.
-  constexpr std::size_t unknown = size_max;
-  std::vector<count_and_kind> out(n, count_and_kind{unknown, kind_of(p)}), in(n);
-  if (send_counts.size() == n)
-    for (std::size_t r = 0; r < n; ++r) out[r].count = send_counts[r];
+  if (n > 1 && !agreement_enabled()) return {};
+  std::vector<count_and_kind> out(n, count_and_kind{0, kind_of(p)}), in(n);
+  for (std::size_t r = 0; r < n; ++r) out[r].count = send_counts[r];
   if (n == 1)
     in = out;
   else if (status s = comm.alltoall(out.data(), in.data(), sizeof(count_and_kind)); !s.ok()) {
-    if (p.local.ok()) p.local = std::move(s);
-    return;
+    p.local = std::move(s);
+    return {};
   }
   settle_device(p, in, "alltoallv");
-  if (!p.local.ok() || recv_counts.size() != n) return;
+  if (!p.local.ok()) return {};
   for (std::size_t r = 0; r < n; ++r)
-    if (in[r].count != unknown && in[r].count != recv_counts[r]) {
+    if (in[r].count != recv_counts[r]) {
       p.local = invalid(fmt::format("alltoallv: rank {} sends {} elements to rank {}, whose recv_counts[{}] is {}", r,
                                     in[r].count, comm.rank(), r, recv_counts[r]));
-      return;
+      break;
     }
+  return {};
 }
 
 }  // namespace detail
@@ -304,7 +312,7 @@ result<void> context::alltoallv_raw(const void* send, std::span<const std::size_
       detail::prepare_alltoallv(size(), send, send_counts, send_displs, recv, recv_counts, recv_displs, elem);
   detail::collective_call call(state_.get(), detail::alltoall_signature("alltoallv", 0, elem, false));
   DTL_TRY(call.usable());
-  detail::check_alltoallv_counts(*state_->comm, p, send_counts, recv_counts);
+  DTL_TRY(detail::agree_then_check_alltoallv_counts(call, p, send_counts, recv_counts));
   return detail::finish(call, p, [&]() -> result<void> {
     const detail::byte_exchange& x = p.x;
     return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), recv, x.recv_bytes.data(),
@@ -410,7 +418,7 @@ result<void> context::gatherv_raw(const void* send, std::size_t count, void* rec
                                                          recv_counts, displs, root, true, bytes);
   detail::collective_call call(state_.get(), detail::rooted_signature("gatherv", 0, elem, root, false));
   DTL_TRY(call.usable());
-  detail::check_rooted_counts(*state_->comm, p, "gatherv", count, recv_counts, root);
+  DTL_TRY(detail::agree_then_check_rooted_counts(call, p, "gatherv", count, recv_counts, root));
   return detail::finish(call, p, [&]() -> result<void> {
     const detail::byte_exchange& x = p.x;
     return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), x.recv, x.recv_bytes.data(),
@@ -426,7 +434,7 @@ result<void> context::scatterv_raw(const void* send, std::span<const std::size_t
                                                          send_counts, displs, root, false, bytes);
   detail::collective_call call(state_.get(), detail::rooted_signature("scatterv", 0, elem, root, false));
   DTL_TRY(call.usable());
-  detail::check_rooted_counts(*state_->comm, p, "scatterv", count, send_counts, root);
+  DTL_TRY(detail::agree_then_check_rooted_counts(call, p, "scatterv", count, send_counts, root));
   return detail::finish(call, p, [&]() -> result<void> {
     return state_->comm->scatterv(p.x.send, p.x.send_bytes.data(), p.x.send_displs.data(), recv, bytes, root);
   });

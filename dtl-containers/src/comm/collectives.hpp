@@ -39,11 +39,17 @@ prepared_exchange prepare_alltoallv(int ranks, const void* send, std::span<const
 /// What the agreement of alltoall and alltoallv compares (`count_each` 0 for alltoallv).
 call_signature alltoall_signature(const char* what, std::size_t count_each, std::size_t elem, bool device);
 
-/// Adds to p.local the check that each peer r sends this rank what recv_counts[r] says, and settles
-/// p.device as every rank sees it (a rank that gave no buffers follows the others). Collective over
-/// `comm`: one alltoall of the counts, every rank calls it, even one whose own checks failed. Skipped
-/// under DTL_AGREEMENT=off.
-void check_alltoallv_counts(comm_backend& comm, prepared_exchange& p, std::span<const std::size_t> send_counts,
-                            std::span<const std::size_t> recv_counts);
+/// alltoallv's checks across ranks, in this order: the call's agreement (every rank's local checks, and
+/// which collective this is), whose failure is returned, the same on every rank; then, only once every
+/// rank is known to be in this call with well-formed counts, the count exchange (one alltoall: each
+/// peer's count for this rank, and the kind of its buffers). Its finding (a peer r that sends this rank
+/// other than recv_counts[r], or host buffers on some ranks and device buffers on others) goes to
+/// p.local, and p.device is settled as every rank sees it (a rank that gave no buffers follows the
+/// others); the caller's next agreement takes p.local to every rank. Agreeing before the exchange is
+/// what keeps a rank that calls another collective from pairing its agreement with this exchange. No
+/// count exchange under DTL_AGREEMENT=off.
+status agree_then_check_alltoallv_counts(collective_call& call, prepared_exchange& p,
+                                         std::span<const std::size_t> send_counts,
+                                         std::span<const std::size_t> recv_counts);
 
 }  // namespace dtl::detail

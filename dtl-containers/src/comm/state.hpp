@@ -115,7 +115,8 @@ class collective_call {
 
   /// Failures found without communicating (an empty or ended context): return them at once.
   [[nodiscard]] const status& usable() const noexcept { return usable_; }
-  /// The agreement step with this rank's `local` status (collective); call it once, after usable().
+  /// The agreement step with this rank's `local` status (collective), after usable(): before the ranks
+  /// communicate, and again after a collective's own count exchange (alltoallv, gatherv, scatterv).
   [[nodiscard]] status agree(const status& local);
   [[nodiscard]] context_state& state() const noexcept { return *state_; }
 

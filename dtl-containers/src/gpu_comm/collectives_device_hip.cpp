@@ -205,7 +205,8 @@ hip::future<void> context::alltoallv_on_stream(const void* send, std::span<const
       detail::prepare_alltoallv(size(), send, send_counts, send_displs, recv, recv_counts, recv_displs, elem);
   detail::collective_call call(state_.get(), detail::alltoall_signature("alltoallv (stream-ordered)", 0, elem, false));
   if (!call.usable().ok()) return detail::failed(call.usable());
-  detail::check_alltoallv_counts(*state_->comm, p, send_counts, recv_counts);
+  if (status s = detail::agree_then_check_alltoallv_counts(call, p, send_counts, recv_counts); !s.ok())
+    return detail::failed(std::move(s));
   return detail::exchange_on_stream(state_.get(), call, p, stream);
 }
 

@@ -7,10 +7,13 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string_view>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -112,6 +115,78 @@ int late_rank(int& argc, char**& argv) {
   return wait_in_barrier(ctx);
 }
 
+// Every rank reports `outcome`; 0 when it failed with `code` and its message has `text`.
+int expect_failure(const dtl::context& ctx, const dtl::result<void>& outcome, dtl::status_code code,
+                   std::string_view text) {
+  if (outcome) {
+    std::printf("rank %d: the collective returned ok\n", ctx.rank());
+    return 1;
+  }
+  const dtl::status& s = outcome.error();
+  std::printf("rank %d: %s\n", ctx.rank(), s.to_string().c_str());
+  return s.code() == code && s.message().find(text) != std::string_view::npos ? 0 : 1;
+}
+
+constexpr std::string_view different_calls = "the ranks call different collectives";
+
+// The failing rank calls a collective with a count exchange of its own (alltoallv, gatherv, scatterv);
+// the others call a plain one. Every rank must get invalid_argument, before any count is exchanged.
+int alltoallv_vs_allreduce(int& argc, char**& argv) {
+  dtl::environment env(argc, argv);
+  const auto ctx = env.make_world_context();
+  const auto n = static_cast<std::size_t>(ctx.size());
+  std::vector<int> send(n, ctx.rank()), recv(n, -1);
+  std::vector<std::size_t> counts(n, 1), displs(n);
+  for (std::size_t r = 0; r < n; ++r) displs[r] = r;
+  int x = 1;
+  const auto outcome = env.rank() == failing_rank
+                           ? ctx.alltoallv(send.data(), counts, displs, recv.data(), counts, displs)
+                           : ctx.allreduce(&x, &x, 1, dtl::reduce_op::sum);
+  return expect_failure(ctx, outcome, dtl::status_code::invalid_argument, different_calls);
+}
+
+int gatherv_vs_barrier(int& argc, char**& argv) {
+  dtl::environment env(argc, argv);
+  const auto ctx = env.make_world_context();
+  const auto n = static_cast<std::size_t>(ctx.size());
+  std::vector<int> recv(n, -1);
+  std::vector<std::size_t> counts(n, 1), displs(n);
+  for (std::size_t r = 0; r < n; ++r) displs[r] = r;
+  const int mine = ctx.rank();
+  const auto outcome =
+      env.rank() == failing_rank ? ctx.gatherv(&mine, 1, recv.data(), counts, displs, 0) : ctx.barrier();
+  return expect_failure(ctx, outcome, dtl::status_code::invalid_argument, different_calls);
+}
+
+int scatterv_vs_broadcast(int& argc, char**& argv) {
+  dtl::environment env(argc, argv);
+  const auto ctx = env.make_world_context();
+  const auto n = static_cast<std::size_t>(ctx.size());
+  std::vector<int> send(n, 7);
+  std::vector<std::size_t> counts(n, 1), displs(n);
+  for (std::size_t r = 0; r < n; ++r) displs[r] = r;
+  int x = ctx.rank();
+  const auto outcome =
+      env.rank() == failing_rank ? ctx.scatterv(send.data(), counts, displs, &x, 1, 0) : ctx.broadcast(&x, 1, 0);
+  return expect_failure(ctx, outcome, dtl::status_code::invalid_argument, different_calls);
+}
+
+// Rank 0 says it sends SIZE_MAX chars to the failing rank, which expects 5: caught by the count check on
+// every rank (the failing rank's invalid_argument, collective_failure elsewhere), before anything moves.
+int alltoallv_size_max(int& argc, char**& argv) {
+  dtl::environment env(argc, argv);
+  const auto ctx = env.make_world_context();
+  const auto n = static_cast<std::size_t>(ctx.size());
+  const auto me = static_cast<std::size_t>(ctx.rank());
+  constexpr auto to_failing = static_cast<std::size_t>(failing_rank);
+  std::vector<char> send(5, 's'), recv(5, 'r');
+  std::vector<std::size_t> send_counts(n, 0), recv_counts(n, 0), displs(n, 0);
+  if (me == 0) send_counts[to_failing] = std::numeric_limits<std::size_t>::max();
+  if (me == to_failing) recv_counts[0] = 5;
+  const auto outcome = ctx.alltoallv(send.data(), send_counts, displs, recv.data(), recv_counts, displs);
+  return expect_failure(ctx, outcome, dtl::status_code::collective_failure, "whose recv_counts[0] is 5");
+}
+
 struct fault_case {
   std::string_view name;
   int (*run)(int& argc, char**& argv);
@@ -127,6 +202,10 @@ constexpr fault_case cases[] = {
     {"rank-dies", rank_dies},
     {"skip-collective", skip_collective},
     {"late-rank", late_rank},
+    {"alltoallv-vs-allreduce", alltoallv_vs_allreduce},
+    {"gatherv-vs-barrier", gatherv_vs_barrier},
+    {"scatterv-vs-broadcast", scatterv_vs_broadcast},
+    {"alltoallv-size-max", alltoallv_size_max},
 };
 
 }  // namespace
