@@ -130,8 +130,14 @@ side make_side(context_state& st, const void* buf, std::size_t count, std::size_
   auto fail = [&](status_code code, std::string_view why) {
     s.local = status(code, fmt::format("{} (rank {}, peer {}, tag {}): {}", what, rank, peer, tag, why));
   };
+  // The count against the address space first, before any arithmetic on it: a byte count that wraps,
+  // or one the transport cannot move, fails here and travels in the envelopes, so both ranks return it
+  // and no payload is posted.
   if (elem != 0 && count > std::numeric_limits<std::size_t>::max() / elem) {
-    fail(status_code::invalid_argument, fmt::format("{} elements of {} bytes overflow a byte count", count, elem));
+    fail(status_code::out_of_range,
+         fmt::format("{} elements of {} bytes overflow a byte count (past the address space)", count, elem));
+  } else if (status m = st.comm->check_message(count * elem); !m.ok()) {
+    fail(m.code(), m.message());
   } else if (count != 0 && buf == nullptr) {
     fail(status_code::invalid_argument, fmt::format("the buffer is nullptr with a count of {}", count));
   } else if (count != 0) {

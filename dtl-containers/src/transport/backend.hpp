@@ -78,6 +78,11 @@ class comm_backend {
                                                        p2p_channel channel) = 0;
   /// The largest tag point-to-point calls may use (MPI_TAG_UB).
   [[nodiscard]] virtual int max_tag() const noexcept = 0;
+  /// out_of_range for a message of `bytes` that this backend cannot move (past the address space, or in
+  /// more pieces than it keeps in flight), before anything is posted: the same answer on every rank for
+  /// the same `bytes`. isend and irecv check it themselves; callers check first where a refusal on one
+  /// side only would leave the other waiting.
+  [[nodiscard]] virtual status check_message(std::size_t bytes) const = 0;
 
   /// A null pointer for a rank that passes undefined_color (it is in no sub-communicator).
   virtual result<std::unique_ptr<comm_backend>> split(int color, int key) = 0;
@@ -88,6 +93,10 @@ class comm_backend {
   /// Frees the MPI communicator (before MPI is finalised); later calls return invalid_state. Idempotent.
   virtual void release() noexcept = 0;
 };
+
+/// out_of_range for `bytes` past the address space (no object holds more than PTRDIFF_MAX bytes),
+/// before any arithmetic on it; `what` names the call.
+status check_address_space(std::size_t bytes, const char* what);
 
 /// A single process: rank 0 of 1. Collectives copy send to recv.
 std::unique_ptr<comm_backend> make_self_comm();

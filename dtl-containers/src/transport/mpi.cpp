@@ -25,6 +25,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -288,9 +289,28 @@ class mpi_window final : public window {
 /// DTL_MPI_MESSAGE_LIMIT, which tests set to exercise the pieces without gigabytes of memory.
 std::size_t g_message_limit = static_cast<std::size_t>(INT_MAX);
 
-/// The pieces of one message: ceil(bytes / limit), at least one (a zero-byte message is one piece).
+/// The most pieces one message travels in. Their MPI requests are allocated at once (8 MiB of handles at
+/// most), so a larger message is refused rather than given an allocation that grows with its count; at
+/// the default limit the most is 2^51 bytes (2 PiB), more than any process holds.
+constexpr std::size_t max_pieces = std::size_t{1} << 20;
+
+/// out_of_range for a message past the address space or past max_pieces pieces, before any arithmetic on
+/// its count.
+status check_pieces(std::size_t bytes, const char* what) {
+  DTL_TRY(check_address_space(bytes, what));
+  const std::size_t most = g_message_limit * max_pieces;  // at most 2^51: no overflow
+  if (bytes <= most) return {};
+  return status(status_code::out_of_range,
+                fmt::format("{} of {} bytes is more than one message takes: {} bytes, in {} pieces of {} bytes "
+                            "(DTL_MPI_MESSAGE_LIMIT)",
+                            what, bytes, most, max_pieces, g_message_limit));
+}
+
+/// The pieces of one message checked by check_pieces: ceil(bytes / limit), at least one (a zero-byte
+/// message is one piece).
 std::size_t piece_count(std::size_t bytes) noexcept {
-  return bytes == 0 ? 1 : (bytes + g_message_limit - 1) / g_message_limit;
+  if (bytes == 0) return 1;
+  return bytes / g_message_limit + (bytes % g_message_limit != 0 ? 1 : 0);
 }
 
 /// One point-to-point transfer: an MPI request per piece.
@@ -329,22 +349,50 @@ class mpi_request final : public comm_request {
 };
 
 /// Posts the pieces of one message with `post(piece_address, piece_bytes, request)`.
+/// A message that is refused (check_pieces) or cannot be allocated posts nothing.
 template <class Post>
 result<comm_request_ptr> post_pieces(std::byte* buf, std::size_t bytes, MPI_Comm comm, const char* what, Post post) {
-  std::vector<MPI_Request> requests(piece_count(bytes), MPI_REQUEST_NULL);
+  DTL_TRY(check_pieces(bytes, what));
+  const auto no_memory = [&] {
+    return status(status_code::out_of_memory,
+                  fmt::format("{}: no memory for the requests of a message of {} bytes", what, bytes));
+  };
+  std::vector<MPI_Request> requests;
+  try {
+    requests.assign(piece_count(bytes), MPI_REQUEST_NULL);
+  } catch (const std::bad_alloc&) {
+    return no_memory();
+  }
+  const auto cancel_posted = [&] {  // what was posted must not outlive its buffer
+    for (MPI_Request& r : requests)
+      if (r != MPI_REQUEST_NULL) {
+        MPI_Cancel(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+      }
+  };
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const std::size_t offset = i * g_message_limit;
     const int piece = static_cast<int>(std::min(bytes - std::min(bytes, offset), g_message_limit));
     if (const int e = post(buf != nullptr ? buf + offset : nullptr, piece, &requests[i]); e != MPI_SUCCESS) {
-      for (std::size_t j = 0; j < i; ++j) {  // what was posted must not outlive its buffer
-        MPI_Cancel(&requests[j]);
-        MPI_Wait(&requests[j], MPI_STATUS_IGNORE);
-      }
+      cancel_posted();
       return mpi_status(e, what);
     }
   }
-  return comm_request_ptr(std::make_unique<mpi_request>(std::move(requests), bytes, comm, what));
+  try {
+    return comm_request_ptr(std::make_unique<mpi_request>(std::move(requests), bytes, comm, what));
+  } catch (const std::bad_alloc&) {
+    cancel_posted();  // the vector stays with us: make_unique threw before the move
+    return no_memory();
+  }
 }
+
+/// The largest count and offset of a collective's blocks on every rank (bytes).
+struct extent {
+  std::size_t count = 0;
+  std::size_t offset = 0;
+  /// Whether MPI's own call takes them: every count and offset fits in one message.
+  [[nodiscard]] bool fits() const noexcept { return std::max(count, offset) <= g_message_limit; }
+};
 
 class mpi_comm final : public comm_backend {
  public:
@@ -492,12 +540,14 @@ class mpi_comm final : public comm_backend {
   // alltoallv, scatterv and allgatherv take MPI's own call while every count and offset fits in one
   // message (an int of bytes, or DTL_MPI_MESSAGE_LIMIT); past it, every peer's part goes as messages in
   // pieces (pairwise_exchange). Which of the two is a choice every rank must make alike, while each rank
-  // knows only its own counts: one small allreduce of the largest decides (fits_everywhere). Where MPI
-  // has large counts (MPI-4's _c calls) and no smaller limit is set, those take any size in one call.
+  // knows only its own counts: one small allreduce of the largest decides (largest_everywhere), and
+  // refuses counts past the address space or past the pieces of one message on every rank alike. Where
+  // MPI has large counts (MPI-4's _c calls) and no smaller limit is set, those take any size in one call.
 
   status alltoall(const void* send, void* recv, std::size_t bytes_each) override {
     const std::size_t n = static_cast<std::size_t>(size_);
     if (bytes_each > g_message_limit) {  // every rank passes the same bytes_each: every rank comes here
+      DTL_TRY(check_pieces(bytes_each, "alltoall"));
       std::vector<std::size_t> counts(n, bytes_each), displs(n);
       for (std::size_t r = 0; r < n; ++r) displs[r] = r * bytes_each;
       return pairwise_exchange(send, counts.data(), displs.data(), recv, counts.data(), displs.data(),
@@ -522,6 +572,12 @@ class mpi_comm final : public comm_backend {
       send = in;
       recv = out;
     }
+    std::size_t count = 0, offset = 0;
+    for (std::size_t r = 0; r < n; ++r) {
+      count = std::max({count, send_bytes[r], recv_bytes[r]});
+      offset = std::max({offset, send_displs[r], recv_displs[r]});
+    }
+    DTL_ASSIGN_OR_RETURN(const extent most, largest_everywhere(turn, count, offset, "alltoallv: a block or offset"));
 #if MPI_VERSION >= 4
     if (g_message_limit == static_cast<std::size_t>(INT_MAX)) {
       std::vector<MPI_Count> sc(n), rc(n);
@@ -543,11 +599,7 @@ class mpi_comm final : public comm_backend {
           });
     }
 #endif
-    std::size_t largest = 0;
-    for (std::size_t r = 0; r < n; ++r)
-      largest = std::max({largest, send_bytes[r], send_displs[r], recv_bytes[r], recv_displs[r]});
-    DTL_ASSIGN_OR_RETURN(const bool fits, fits_everywhere(turn, largest));
-    if (fits) {
+    if (most.fits()) {
       std::vector<int> sc(n), sd(n), rc(n), rd(n);
       for (std::size_t r = 0; r < n; ++r) {
         sc[r] = static_cast<int>(send_bytes[r]);
@@ -565,6 +617,7 @@ class mpi_comm final : public comm_backend {
           });
     }
     // Past a message: every peer's part as point-to-point messages in pieces, on the internal channel.
+    DTL_TRY(check_pieces(most.count, "alltoallv"));
     turn = {};
     return pairwise_exchange(send, send_bytes, send_displs, recv, recv_bytes, recv_displs, "alltoallv (in pieces)");
   }
@@ -576,11 +629,14 @@ class mpi_comm final : public comm_backend {
     DTL_TRY(check_root(root, size_));
     const std::size_t n = static_cast<std::size_t>(size_);
     const bool at_root = rank_ == root;
-    std::size_t largest = bytes;
+    std::size_t count = bytes, offset = 0;
     if (at_root)
-      for (std::size_t r = 0; r < n; ++r) largest = std::max({largest, bytes_per_rank[r], displs[r]});
-    DTL_ASSIGN_OR_RETURN(const bool fits, fits_everywhere(turn, largest));
-    if (fits) {
+      for (std::size_t r = 0; r < n; ++r) {
+        count = std::max(count, bytes_per_rank[r]);
+        offset = std::max(offset, displs[r]);
+      }
+    DTL_ASSIGN_OR_RETURN(const extent most, largest_everywhere(turn, count, offset, "scatterv: a block or offset"));
+    if (most.fits()) {
       std::vector<int> counts(at_root ? n : 0), offsets(at_root ? n : 0);
       for (std::size_t r = 0; r < counts.size(); ++r) {
         counts[r] = static_cast<int>(bytes_per_rank[r]);
@@ -606,6 +662,7 @@ class mpi_comm final : public comm_backend {
       sd.assign(displs, displs + n);
     }
     rb[static_cast<std::size_t>(root)] = bytes;
+    DTL_TRY(check_pieces(most.count, "scatterv"));
     turn = {};
     return pairwise_exchange(send, sb.data(), sd.data(), recv, rb.data(), none.data(), "scatterv (in pieces)");
   }
@@ -617,10 +674,13 @@ class mpi_comm final : public comm_backend {
     const std::size_t n = static_cast<std::size_t>(size_), me = static_cast<std::size_t>(rank_);
     if (bytes != bytes_per_rank[me])
       return status(status_code::invalid_argument, "allgatherv: this rank's count does not match its entry");
-    std::size_t largest = 0;
-    for (std::size_t r = 0; r < n; ++r) largest = std::max({largest, bytes_per_rank[r], displs[r]});
-    DTL_ASSIGN_OR_RETURN(const bool fits, fits_everywhere(turn, largest));
-    if (fits) {
+    std::size_t count = 0, offset = 0;
+    for (std::size_t r = 0; r < n; ++r) {
+      count = std::max(count, bytes_per_rank[r]);
+      offset = std::max(offset, displs[r]);
+    }
+    DTL_ASSIGN_OR_RETURN(const extent most, largest_everywhere(turn, count, offset, "allgatherv: a block or offset"));
+    if (most.fits()) {
       std::vector<int> counts(n), offsets(n);
       for (std::size_t r = 0; r < n; ++r) {
         counts[r] = static_cast<int>(bytes_per_rank[r]);
@@ -636,6 +696,7 @@ class mpi_comm final : public comm_backend {
           });
     }
     std::vector<std::size_t> sb(n, bytes), sd(n, 0);
+    DTL_TRY(check_pieces(most.count, "allgatherv"));
     turn = {};
     return pairwise_exchange(send, sb.data(), sd.data(), recv, bytes_per_rank, displs, "allgatherv (in pieces)");
   }
@@ -681,6 +742,7 @@ class mpi_comm final : public comm_backend {
   }
 
   int max_tag() const noexcept override { return max_tag_; }
+  status check_message(std::size_t bytes) const override { return check_pieces(bytes, "a message"); }
 
   // MPI has no non-blocking MPI_Comm_split or MPI_Win_create: below MPI_THREAD_MULTIPLE these hold the
   // turn while they block (docs/containers.md: make contexts and open global views from one thread).
@@ -746,16 +808,17 @@ class mpi_comm final : public comm_backend {
   MPI_Comm channel_comm(p2p_channel channel) const noexcept {
     return channel == p2p_channel::data ? comm_ : channel == p2p_channel::control ? control_ : internal_;
   }
-  /// Whether `largest` (a count or offset in bytes) of every rank fits in one message (collective: one
-  /// small allreduce, so that every rank takes the same way).
-  result<bool> fits_everywhere(mpi_turn& turn, std::size_t largest) {
-    std::uint64_t most = largest;
+  /// The largest count and the largest offset (bytes) of every rank, checked against the address space
+  /// (collective: one small allreduce, so that every rank decides alike and fails alike).
+  result<extent> largest_everywhere(mpi_turn& turn, std::size_t count, std::size_t offset, const char* what) {
+    std::uint64_t most[2] = {count, offset};
     if (size_ > 1)
       DTL_TRY(run_collective(
           turn, "MPI_Allreduce (the largest count)", comm_,
-          [&] { return MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_UINT64_T, MPI_MAX, comm_); },
-          [&](MPI_Request* r) { return MPI_Iallreduce(MPI_IN_PLACE, &most, 1, MPI_UINT64_T, MPI_MAX, comm_, r); }));
-    return most <= g_message_limit;
+          [&] { return MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_UINT64_T, MPI_MAX, comm_); },
+          [&](MPI_Request* r) { return MPI_Iallreduce(MPI_IN_PLACE, most, 2, MPI_UINT64_T, MPI_MAX, comm_, r); }));
+    DTL_TRY(check_address_space(std::max(most[0], most[1]), what));
+    return extent{most[0], most[1]};
   }
   /// Every peer's part of an all-to-all as messages on the internal channel (no turn held: the requests
   /// take it per call).

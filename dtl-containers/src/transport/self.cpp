@@ -9,6 +9,8 @@
 #include <dtl/core/try.hpp>
 
 #include <climits>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -19,6 +21,14 @@ status check_root(int root, int size) {
   if (root < 0 || root >= size)
     return status(status_code::invalid_rank, fmt::format("root {} is outside [0, {})", root, size));
   return {};
+}
+
+status check_address_space(std::size_t bytes, const char* what) {
+  constexpr auto largest = static_cast<std::size_t>(PTRDIFF_MAX);
+  if (bytes <= largest) return {};
+  return status(status_code::out_of_range,
+                fmt::format("{} of {} bytes is past the address space (no buffer holds more than {} bytes)", what,
+                            bytes, largest));
 }
 
 namespace {
@@ -179,6 +189,7 @@ class self_comm final : public comm_backend {
   }
   result<comm_request_ptr> isend(const void* buf, std::size_t bytes, int peer, int tag, p2p_channel channel) override {
     DTL_TRY(check_peer(peer, tag));
+    DTL_TRY(check_message(bytes));
     auto t = std::make_shared<self_transfer>();
     t->send = static_cast<const std::byte*>(buf);
     t->bytes = bytes;
@@ -188,6 +199,7 @@ class self_comm final : public comm_backend {
   }
   result<comm_request_ptr> irecv(void* buf, std::size_t bytes, int peer, int tag, p2p_channel channel) override {
     DTL_TRY(check_peer(peer, tag));
+    DTL_TRY(check_message(bytes));
     auto t = std::make_shared<self_transfer>();
     t->recv = static_cast<std::byte*>(buf);
     t->bytes = bytes;
@@ -196,6 +208,7 @@ class self_comm final : public comm_backend {
     return mailbox_.post(std::move(t), false);
   }
   int max_tag() const noexcept override { return INT_MAX; }
+  status check_message(std::size_t bytes) const override { return check_address_space(bytes, "a message"); }
 
   result<std::unique_ptr<comm_backend>> split(int color, int) override {
     if (color == undefined_color) return std::unique_ptr<comm_backend>();  // in no sub-context
