@@ -133,6 +133,10 @@ result<std::shared_ptr<detail::environment_state>> start(int* argc, char*** argv
   state->uncaught_at_start = std::uncaught_exceptions();
   // From here on a failure must still finalise what start() initialised.
   auto setup = [&]() -> status {
+    // Before any collective: settings that change how ranks communicate are the same on every rank.
+    const detail::mpi_runtime::wire_setting agreement = {"DTL_AGREEMENT (1 on, 0 off)",
+                                                         detail::agreement_enabled() ? 1 : 0};
+    DTL_TRY(detail::mpi_runtime::agree_settings({&agreement, 1}));
     DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::comm_backend> world, detail::mpi_runtime::world());
     state->rank = world->rank();
     state->rank_count = world->size();

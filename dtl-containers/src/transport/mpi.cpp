@@ -26,6 +26,8 @@
 #include <cstdlib>
 #include <mutex>
 #include <new>
+#include <span>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -295,7 +297,7 @@ std::size_t g_message_limit = static_cast<std::size_t>(INT_MAX);
 constexpr std::size_t max_pieces = std::size_t{1} << 20;
 
 /// out_of_range for a message past the address space or past max_pieces pieces, before any arithmetic on
-/// its count.
+/// its count. Every rank has the same limit (agree_settings), so a count gets the same answer everywhere.
 status check_pieces(std::size_t bytes, const char* what) {
   DTL_TRY(check_address_space(bytes, what));
   const std::size_t most = g_message_limit * max_pieces;  // at most 2^51: no overflow
@@ -879,9 +881,61 @@ result<std::size_t> message_limit_from_environment() {
   return static_cast<std::size_t>(bytes);
 }
 
+// This rank's settings as agree_settings compares them (-1: could not be read), and why not.
+std::int64_t g_timeout_setting = 0;
+std::int64_t g_limit_setting = INT_MAX;
+status g_unreadable;
+
+/// Every rank's values of `settings` (rank after rank): one blocking allgather on a duplicate of
+/// MPI_COMM_WORLD, made and freed here with blocking calls (the form no setting changes).
+result<std::vector<std::int64_t>> gather_settings(const std::vector<mpi_runtime::wire_setting>& settings, int& ranks) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  DTL_MPI_TRY(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+  std::vector<std::int64_t> mine(settings.size()), all;
+  for (std::size_t i = 0; i < settings.size(); ++i) mine[i] = settings[i].value;
+  int e = MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  if (e == MPI_SUCCESS) e = MPI_Comm_size(comm, &ranks);
+  if (e == MPI_SUCCESS) {
+    all.resize(mine.size() * static_cast<std::size_t>(ranks));
+    const int n = static_cast<int>(mine.size());
+    e = MPI_Allgather(mine.data(), n, MPI_INT64_T, all.data(), n, MPI_INT64_T, comm);
+  }
+  MPI_Comm_free(&comm);
+  if (e != MPI_SUCCESS) return mpi_status(e, "MPI_Allgather (the settings of every rank)");
+  return all;
+}
+
 }  // namespace
 
 namespace mpi_runtime {
+
+status agree_settings(std::span<const wire_setting> more) {
+  DTL_MPI_TURN(turn);
+  std::vector<wire_setting> settings = {
+      {"DTL_MPI_MESSAGE_LIMIT (bytes; -1 unreadable)", g_limit_setting},
+      {"DTL_COLLECTIVE_TIMEOUT (1 set, 0 unset, -1 unreadable)", g_timeout_setting},
+      {"the MPI thread level (0 single, 1 funneled, 2 serialized, 3 multiple; DTL_MPI_THREAD_LEVEL)", g_thread_level}};
+  settings.insert(settings.end(), more.begin(), more.end());
+  int ranks = 1;
+  DTL_ASSIGN_OR_RETURN(const std::vector<std::int64_t> all, gather_settings(settings, ranks));
+  const std::size_t k = settings.size();
+  std::string differ;
+  for (std::size_t i = 0; i < k; ++i) {
+    const auto value = [&](std::size_t r) { return all[r * k + i]; };
+    bool same = true;
+    for (std::size_t r = 1; r < static_cast<std::size_t>(ranks); ++r) same = same && value(r) == value(0);
+    if (same) continue;
+    differ += fmt::format("{}{}:", differ.empty() ? "" : "; ", settings[i].name);
+    for (std::size_t r = 0; r < static_cast<std::size_t>(ranks) && r < 8; ++r)
+      differ += fmt::format("{} {} on rank {}", r == 0 ? "" : ",", value(r), r);
+  }
+  if (!differ.empty())
+    return status(status_code::invalid_argument,
+                  fmt::format("the ranks start with different settings that change how they communicate ({}); "
+                              "set each alike on every rank, or on none",
+                              differ));
+  return g_unreadable;  // alike on every rank: all read their settings, or none could
+}
 
 bool built() noexcept { return true; }
 
@@ -897,8 +951,15 @@ result<start_info> start(int* argc, char*** argv, mpi_threads threads) {
     DTL_MPI_TRY(MPI_Init_thread(argc, argv, levels[static_cast<int>(threads)], &info.thread_level));
     info.initialised_here = true;
   }
-  DTL_ASSIGN_OR_RETURN(g_timeout_s, timeout_from_environment());
-  DTL_ASSIGN_OR_RETURN(g_message_limit, message_limit_from_environment());
+  // A setting that cannot be read fails in agree_settings, on every rank: returning here would leave
+  // the other ranks waiting in their first collective.
+  const result<double> timeout = timeout_from_environment();
+  const result<std::size_t> limit = message_limit_from_environment();
+  g_timeout_s = timeout ? *timeout : 0.0;
+  g_message_limit = limit ? *limit : static_cast<std::size_t>(INT_MAX);
+  g_unreadable = !timeout ? timeout.error() : !limit ? limit.error() : status();
+  g_timeout_setting = !timeout ? -1 : g_timeout_s > 0 ? 1 : 0;
+  g_limit_setting = !limit ? -1 : static_cast<std::int64_t>(g_message_limit);
   g_thread_level = info.thread_level;
   g_main_thread = std::this_thread::get_id();
   return info;

@@ -6,6 +6,7 @@ namespace dtl::detail::mpi_runtime {
 
 bool built() noexcept { return false; }
 result<start_info> start(int*, char***, mpi_threads) { return start_info{}; }
+status agree_settings(std::span<const wire_setting>) { return {}; }  // one process agrees with itself
 status finish() { return {}; }
 result<std::unique_ptr<comm_backend>> world() { return make_self_comm(); }
 result<node_info> node() { return node_info{}; }

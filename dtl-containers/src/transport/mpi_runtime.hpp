@@ -8,7 +8,9 @@
 #include <dtl/containers/communication/environment.hpp>
 #include <dtl/core/result.hpp>
 
+#include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 namespace dtl::detail::mpi_runtime {
@@ -22,6 +24,17 @@ struct start_info {
 bool built() noexcept;
 /// Initialises MPI, asking for `threads`, unless it already is. argc/argv may be null.
 result<start_info> start(int* argc, char*** argv, mpi_threads threads);
+/// A setting that changes how ranks communicate, as a number every rank must hold alike.
+struct wire_setting {
+  const char* name;  // the variable, and what its numbers mean
+  std::int64_t value;
+};
+/// Compares every rank's wire settings once, right after start() and before any other collective:
+/// the transport's own (DTL_MPI_MESSAGE_LIMIT, DTL_COLLECTIVE_TIMEOUT, the thread level) and `more`.
+/// One blocking allgather that no setting changes, so that ranks which disagree still meet in it. When
+/// they differ: invalid_argument on every rank, naming each setting that differs and every rank's
+/// value. A setting of this rank that start() could not read fails here too (on every rank).
+status agree_settings(std::span<const wire_setting> more);
 /// Finalises MPI (only call when start() initialised it).
 status finish();
 /// A duplicate of MPI_COMM_WORLD (a self communicator without MPI).

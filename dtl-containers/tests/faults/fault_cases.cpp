@@ -9,8 +9,10 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -187,6 +189,33 @@ int alltoallv_size_max(int& argc, char**& argv) {
   return expect_failure(ctx, outcome, dtl::status_code::collective_failure, "whose recv_counts[0] is 5");
 }
 
+// DTL_FAULT_SETTING=NAME=VALUE is set on the failing rank alone, before its environment starts (the
+// rank from Open MPI's OMPI_COMM_WORLD_RANK or PMI's PMI_RANK, as MPI is not running yet): every rank's
+// environment must fail with invalid_argument naming NAME and each rank's value, not start and then
+// hang or overrun a buffer in its first message.
+int setting_one_rank(int& argc, char**& argv) {
+  const char* rank_text = std::getenv("OMPI_COMM_WORLD_RANK");
+  if (rank_text == nullptr) rank_text = std::getenv("PMI_RANK");
+  const char* setting = std::getenv("DTL_FAULT_SETTING");
+  if (rank_text == nullptr || setting == nullptr) {
+    std::fprintf(stderr, "setting-one-rank: needs DTL_FAULT_SETTING and mpiexec's rank variable\n");
+    return 2;
+  }
+  const std::string_view name_value(setting);
+  const std::size_t equals = name_value.find('=');
+  const std::string name(name_value.substr(0, equals));
+  if (std::atoi(rank_text) == failing_rank) setenv(name.c_str(), std::string(name_value.substr(equals + 1)).c_str(), 1);
+  auto env = dtl::environment::create(argc, argv);
+  if (env) {
+    std::printf("rank %d: the environment started, with %s on rank %d only\n", env->rank(), setting, failing_rank);
+    return 1;
+  }
+  const dtl::status& s = env.error();
+  std::printf("rank %s: %s\n", rank_text, s.to_string().c_str());
+  const bool named = std::string_view(s.message()).find(name) != std::string_view::npos;
+  return s.code() == dtl::status_code::invalid_argument && named ? 0 : 1;
+}
+
 struct fault_case {
   std::string_view name;
   int (*run)(int& argc, char**& argv);
@@ -206,6 +235,10 @@ constexpr fault_case cases[] = {
     {"gatherv-vs-barrier", gatherv_vs_barrier},
     {"scatterv-vs-broadcast", scatterv_vs_broadcast},
     {"alltoallv-size-max", alltoallv_size_max},
+    {"setting-one-rank-message-limit", setting_one_rank},
+    {"setting-one-rank-unreadable", setting_one_rank},
+    {"setting-one-rank-agreement", setting_one_rank},
+    {"setting-one-rank-timeout", setting_one_rank},
 };
 
 }  // namespace
