@@ -28,7 +28,9 @@
 #include <dtl/containers/detail/vector_access.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/core/result.hpp>
+#include <dtl/core/status_boundary.hpp>
 
+#include <exception>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -127,6 +129,22 @@ template <class Impl, class... A>
 status checked_failure(status s, const A&... args) {
   const context* ctx = first_context(args...);
   return ctx != nullptr ? agree_before(communicates_of<Impl>(), *ctx, s, Impl::name) : s;
+}
+
+/// local(): this rank's part of an algorithm before the ranks' first collective (the user's functions
+/// over its own elements). What it throws reaches the other ranks before it goes on here (as under
+/// seq): when `communicates`, this rank takes it to the agreement step, where their first collective
+/// meets it and fails there (collective_failure, naming this rank and the exception's message) instead
+/// of waiting for this rank or pairing with a later call of it.
+template <class Local>
+auto before_communicating(const context& ctx, bool communicates, const char* what, Local&& local) {
+  try {
+    return std::forward<Local>(local)();
+  } catch (...) {
+    const std::exception_ptr thrown = std::current_exception();
+    (void)agree_before(communicates, ctx, current_exception_status(what), what);
+    std::rethrow_exception(thrown);
+  }
 }
 
 template <class Impl>
