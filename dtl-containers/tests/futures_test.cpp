@@ -110,6 +110,31 @@ TEST_SUITE("mpi.futures") {
     }
   }
 
+  TEST_CASE("every async form: a function that throws on every rank fails the future with its message") {
+    const auto ctx = test_support::world();
+    dtl::distributed_vector<int> v(10, ctx), w(10, ctx);
+    // Every element is 0: each call throws (a condition, so that the compiler keeps the normal path).
+    const auto bad = [](int x) -> int {
+      if (x == 0) throw std::runtime_error("bad element");
+      return x;
+    };
+    const auto bad_op = [&bad](int a, int b) -> int { return bad(a) + b; };
+    const auto failed = [](auto make) {
+      decltype(make()) future;
+      CHECK_NOTHROW(future = make());
+      const auto r = future.get_result();
+      REQUIRE_FALSE(r.has_value());
+      CHECK(r.error().code() == dtl::status_code::unknown_error);
+      CHECK(r.error().message().find("bad element") != std::string_view::npos);
+    };
+    failed([&] { return dtl::async_transform(v, w, bad); });
+    failed([&] { return dtl::async_transform(v, bad); });
+    failed([&] { return dtl::async_transform_reduce(v, 0, std::plus<>{}, bad); });
+    // Every rank holds at least 3 of the 10 elements: its fold calls the operator.
+    failed([&] { return dtl::async_reduce(v, 0, bad_op); });
+    CHECK(dtl::reduce(v) == 0);  // the ranks are still in step
+  }
+
   TEST_CASE("a failed algorithm fails its future on every rank; get() throws, then() does not run") {
     const auto ctx = test_support::world();
     dtl::distributed_vector<int> a(10, ctx);

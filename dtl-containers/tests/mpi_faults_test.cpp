@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -150,6 +151,50 @@ TEST_SUITE("mpi_faults") {
     // The same root everywhere, out of range everywhere: its own code.
     CHECK(dtl::try_reduce_to_root(v, 0, std::plus<>{}, -1).error() == dtl::status_code::invalid_rank);
     CHECK(dtl::reduce(v) == 100);
+  }
+
+  TEST_CASE("a user function that throws on one rank fails a collective algorithm on every rank, without a hang") {
+    const auto ctx = test_support::world();
+    dtl::distributed_vector<int> v(30, 1, ctx), scanned(30, ctx);  // every rank holds elements
+    const bool thrower = ctx.rank() == 1;
+    const auto bad = [thrower](int x) -> int {
+      if (thrower) throw std::runtime_error("bad element on rank 1");
+      return x;
+    };
+    const auto bad_op = [thrower](int a, int b) -> int {
+      if (thrower) throw std::runtime_error("bad element on rank 1");
+      return a + b;
+    };
+    // The async forms: the thrower's future carries its exception, the others' name it.
+    const auto failed = [&](auto make) {
+      decltype(make()) future;
+      CHECK_NOTHROW(future = make());
+      const auto r = future.get_result();
+      REQUIRE_FALSE(r.has_value());
+      CHECK(r.error() == (thrower ? dtl::status_code::unknown_error : dtl::status_code::collective_failure));
+      CHECK(mentions(r.error(), "bad element on rank 1"));
+    };
+    failed([&] { return dtl::async_reduce(v, 0, bad_op); });
+    failed([&] { return dtl::async_transform_reduce(v, 0, std::plus<>{}, bad); });
+    // The other forms: the exception leaves the thrower's call (as under seq); the others get a status.
+    const auto others_fail = [&](auto call) {
+      if (thrower) {
+        CHECK_THROWS_WITH(static_cast<void>(call()), doctest::Contains("bad element on rank 1"));
+      } else {
+        const auto r = call();
+        REQUIRE_FALSE(r.has_value());
+        CHECK(r.error() == dtl::status_code::collective_failure);
+        CHECK(mentions(r.error(), "bad element on rank 1"));
+      }
+    };
+    others_fail([&] { return dtl::try_reduce(v, 0, bad_op); });
+    others_fail([&] { return dtl::try_reduce(dtl::par{}, v, 0, bad_op); });
+    others_fail([&] { return dtl::try_count_if(v, [&](int x) { return bad(x) > 0; }); });
+    others_fail([&] { return dtl::try_find_if(v, [&](int x) { return bad(x) > 5; }); });
+    others_fail([&] { return dtl::try_min_element(v, [&](int a, int b) { return bad(a) < b; }); });
+    others_fail([&] { return dtl::inclusive_scan(v, scanned, 0, bad_op); });
+    still_in_step(ctx);
+    CHECK(dtl::reduce(v) == 30);
   }
 
   TEST_CASE("split: undefined_color leaves a rank out (an empty context); a negative color fails everywhere") {

@@ -293,6 +293,44 @@ TEST_SUITE("mpi.redistribute") {
     CHECK(ctx.allreduce_value(transformed.has_value() ? 1 : 0, dtl::reduce_op::max).value() == 0);
   }
 
+  TEST_CASE("layouts whose blocks match on rank 0 only: dimension_mismatch on every rank, and no rank writes") {
+    const auto ctx = world();
+    const int p = ctx.size();
+    if (p < 2) return;  // one rank has one layout per size
+    constexpr std::size_t n = 30;
+    // On 3 or more ranks rank 1 gives one element to the last rank: rank 0's block is the same in both
+    // layouts (the algorithms used to run there alone). On 2 ranks a block that matches on rank 0
+    // matches on both, so rank 0 gives one to rank 1: the blocks differ everywhere.
+    sizes_t skewed = even_sizes(n, p);
+    const std::size_t giver = p >= 3 ? 1 : 0;
+    skewed[giver] -= 1;
+    skewed.back() += 1;
+    vec_t in(n, ctx), halo_in(n, ctx, dtl::halo{.prev = 1, .next = 1}), out(n, ctx);
+    REQUIRE(dtl::iota(in, std::int64_t{0}).has_value());
+    REQUIRE(dtl::iota(halo_in, std::int64_t{0}).has_value());
+    REQUIRE(dtl::iota(out, std::int64_t{100}).has_value());
+    REQUIRE(out.redistribute(skewed).has_value());
+    if (p >= 3 && ctx.rank() == 0) CHECK(in.local_range() == out.local_range());
+    // Collective checks only (no REQUIRE that one rank alone could leave): a rank that ran is counted.
+    const auto mismatch = [&](const dtl::result<void>& r) {
+      CHECK(ctx.allreduce_value(r.has_value() ? 1 : 0, dtl::reduce_op::sum).value() == 0);
+      const int code = r.has_value() ? 0 : static_cast<int>(r.error().code());
+      const int expected = static_cast<int>(dtl::status_code::dimension_mismatch);
+      CHECK(ctx.allreduce_value(code, dtl::reduce_op::min).value() == expected);
+      CHECK(ctx.allreduce_value(code, dtl::reduce_op::max).value() == expected);
+      CHECK(everything(out) == iota_ref(n, 100));
+    };
+    mismatch(dtl::transform(in, out, [](std::int64_t x) { return -x; }));
+    mismatch(dtl::transform(dtl::par{}, in, out, [](std::int64_t x) { return -x; }));
+    mismatch(dtl::transform(in, in, out, [](std::int64_t x, std::int64_t y) { return x + y; }));
+    mismatch(dtl::copy(in, out));
+    mismatch(dtl::stencil_transform(halo_in, out, [](const std::int64_t* q) { return q[-1] + q[1]; }));
+    mismatch(dtl::async_transform(in, out, [](std::int64_t x) { return -x; }).get_result());
+    // The mismatched vector first, the way round the checks compare them.
+    mismatch(dtl::copy(out, in));
+    CHECK(everything(in) == iota_ref(n, 0));
+  }
+
   TEST_CASE("bad layouts: the same status on every rank, and the vector as it was") {
     const auto ctx = world();
     const int p = ctx.size();

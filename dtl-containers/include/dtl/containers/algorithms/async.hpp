@@ -12,7 +12,9 @@
 // engine (dtl::hip::to_distributed_future), which waiting on it drives. Failures fail the future (get()
 // throws dtl::status_error); nothing throws from the call itself, not even the user's function (its
 // exception fails the future, in host-only builds as in HIP builds). The reductions are collective, as
-// dtl::reduce is: every rank calls them, and every rank's future gets the global value.
+// dtl::reduce is: every rank calls them, and every rank's future gets the global value; a function that
+// throws on one rank fails the other ranks' futures too (collective_failure, naming that rank and the
+// exception's message) instead of leaving them waiting.
 
 #include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/containers/algorithms/modify.hpp>

@@ -38,11 +38,16 @@ namespace dtl {
 
 namespace detail {
 
-/// This rank's partial (absent without elements) combined with the other ranks' as `scope` says.
-template <class T, class Op>
-result<reduce_result<T>> combine_host_partial(const context& ctx, const maybe<T>& mine, const T& init, Op& op,
-                                              reduce_scope scope, int root) {
-  const T local_value = mine.present != 0 ? op(init, mine.value) : init;
+/// This rank's partial (fold(): absent without elements) combined with the other ranks' as `scope` says.
+template <class T, class Fold, class Op>
+result<reduce_result<T>> combine_host_partial(const context& ctx, Fold fold, const T& init, Op& op, reduce_scope scope,
+                                              int root) {
+  // The user's functions over this rank's elements, before any rank communicates.
+  const auto [mine, local_value] =
+      before_communicating(ctx, scope != reduce_scope::local, "reduce (this rank's elements)", [&] {
+        const maybe<T> partial = fold();
+        return std::pair<maybe<T>, T>(partial, partial.present != 0 ? op(init, partial.value) : init);
+      });
   if (scope == reduce_scope::local) return reduce_result<T>{local_value, local_value, false};
   T global{};
   if constexpr (is_native_reduction_v<Op, T>) {
@@ -65,7 +70,8 @@ result<reduce_result<T>> combine_host_partial(const context& ctx, const maybe<T>
 template <class Policy, class In, class T, class Op, class F>
 result<reduce_result<T>> host_reduce(const context& ctx, const In* data, std::size_t n, const T& init, Op& op, F& f,
                                      reduce_scope scope, int root) {
-  return combine_host_partial(ctx, host_fold<is_parallel_v<Policy>, In, T>(data, n, op, f), init, op, scope, root);
+  return combine_host_partial(
+      ctx, [&] { return host_fold<is_parallel_v<Policy>, In, T>(data, n, op, f); }, init, op, scope, root);
 }
 
 /// f(a[i], b[i]) as a present partial (the two-vector folds).
@@ -83,8 +89,10 @@ result<reduce_result<T>> reduce_pairs_on_host(const distributed_vector<A, PA>& a
                                               const T& init, Op op, F f) {
   maybe_pair_at<T, A, B, F> at{a.local_data(), b.local_data(), f};
   maybe_op<T, Op&> fold_op{op};
-  const maybe<T> mine = host_fold_indexed<is_parallel_v<Policy>>(a.local_size(), maybe<T>{T{}, 0}, fold_op, at);
-  return combine_host_partial(a.get_context(), mine, init, op, reduce_scope::all, 0);
+  const auto fold = [&] {
+    return host_fold_indexed<is_parallel_v<Policy>>(a.local_size(), maybe<T>{T{}, 0}, fold_op, at);
+  };
+  return combine_host_partial(a.get_context(), fold, init, op, reduce_scope::all, 0);
 }
 
 /// The device side of a reduction of `vec` (its elements transformed by `f`).

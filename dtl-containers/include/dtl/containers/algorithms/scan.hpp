@@ -48,14 +48,17 @@ struct scan_impl {
     T* dst = out.local_data();
     const std::size_t n = in.local_size();
     // Local scan without init (the block's running fold), then the rank's offset.
-    maybe<T> total{T{}, 0};
-    const maybe_op<T, Op&> combine{op};
-    for (std::size_t i = 0; i < n; ++i) {
-      const T x = src[i];
-      if constexpr (!Inclusive) dst[i] = total.value;  // fixed below once the prefix is known
-      total = combine(total, maybe<T>{x, 1});
-      if constexpr (Inclusive) dst[i] = total.value;
-    }
+    const maybe<T> total = before_communicating(in.get_context(), true, name, [&] {
+      maybe<T> running{T{}, 0};
+      const maybe_op<T, Op&> combine{op};
+      for (std::size_t i = 0; i < n; ++i) {
+        const T x = src[i];
+        if constexpr (!Inclusive) dst[i] = running.value;  // fixed below once the prefix is known
+        running = combine(running, maybe<T>{x, 1});
+        if constexpr (Inclusive) dst[i] = running.value;
+      }
+      return running;
+    });
     DTL_ASSIGN_OR_RETURN(const T offset, scan_prefix_on_host(in.get_context(), total, static_cast<T>(init), op));
     for (std::size_t i = 0; i < n; ++i) {
       if constexpr (Inclusive)

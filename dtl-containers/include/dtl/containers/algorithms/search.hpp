@@ -44,7 +44,9 @@ namespace detail {
 /// The fold of at(i) with op over the block, then over the ranks (host placements).
 template <class Pol, class T, class P, class C, class Op, class At, class Stop = never_stop>
 result<C> locate_on_host(const distributed_vector<T, P>& vec, const C& none, Op op, At at, Stop stop = {}) {
-  const C mine = host_fold_indexed<is_parallel_v<Pol>>(vec.local_size(), none, op, at, stop);
+  const C mine = before_communicating(vec.get_context(), true, "search (this rank's elements)", [&] {
+    return host_fold_indexed<is_parallel_v<Pol>>(vec.local_size(), none, op, at, stop);
+  });
   return combine_candidates_on_host(vec.get_context(), mine, none, op);
 }
 

@@ -24,10 +24,13 @@
 
 #include <dtl/containers/algorithms/detail/outcome.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
+#include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/detail/vector_access.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/core/result.hpp>
+#include <dtl/core/status_boundary.hpp>
 
+#include <exception>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -55,22 +58,23 @@ inline constexpr bool all_vectors_on_device_v = ((!is_distributed_vector_v<std::
 template <class First, class... Rest>
 inline constexpr bool starts_with_policy_v = ExecutionPolicy<First>;
 
-/// What two vectors must share to meet in one algorithm.
+/// What two vectors must share to meet in one algorithm. The whole partition, every rank's block, not
+/// this rank's alone: every rank holds the same partition (agreed at construction, redistribute and
+/// resize), so every rank decides alike without communicating, and no rank runs while another refuses.
 struct vector_layout {
   const context* ctx;
-  std::size_t global_size;
-  index_range range;
+  const block_partition* partition;
 };
 
 template <class T, class P>
 status compare_layouts(const char* algorithm, const vector_layout& first, const distributed_vector<T, P>& v) {
   if (!first.ctx->same_as(v.get_context()))
     return status(status_code::invalid_argument, std::string(algorithm) + ": the vectors belong to different contexts");
-  if (v.global_size() != first.global_size)
+  if (v.global_size() != first.partition->global_size())
     return status(status_code::extent_mismatch, std::string(algorithm) + ": the vectors hold " +
-                                                    std::to_string(first.global_size) + " and " +
+                                                    std::to_string(first.partition->global_size()) + " and " +
                                                     std::to_string(v.global_size()) + " elements");
-  if (v.local_range() != first.range)
+  if (!v.partition().same_layout(*first.partition))
     return status(status_code::dimension_mismatch,
                   std::string(algorithm) + ": the vectors are partitioned differently");
   return {};
@@ -92,8 +96,7 @@ template <class A, class... Rest>
 status check_vectors(const char* algorithm, const A& arg, const Rest&... rest) {
   if constexpr (is_distributed_vector_v<A>) {
     if (status s = arg.get_context().check(); !s.ok()) return s;
-    return check_later_vectors(algorithm, vector_layout{&arg.get_context(), arg.global_size(), arg.local_range()},
-                               rest...);
+    return check_later_vectors(algorithm, vector_layout{&arg.get_context(), &arg.partition()}, rest...);
   } else {
     return check_vectors(algorithm, rest...);
   }
@@ -126,6 +129,22 @@ template <class Impl, class... A>
 status checked_failure(status s, const A&... args) {
   const context* ctx = first_context(args...);
   return ctx != nullptr ? agree_before(communicates_of<Impl>(), *ctx, s, Impl::name) : s;
+}
+
+/// local(): this rank's part of an algorithm before the ranks' first collective (the user's functions
+/// over its own elements). What it throws reaches the other ranks before it goes on here (as under
+/// seq): when `communicates`, this rank takes it to the agreement step, where their first collective
+/// meets it and fails there (collective_failure, naming this rank and the exception's message) instead
+/// of waiting for this rank or pairing with a later call of it.
+template <class Local>
+auto before_communicating(const context& ctx, bool communicates, const char* what, Local&& local) {
+  try {
+    return std::forward<Local>(local)();
+  } catch (...) {
+    const std::exception_ptr thrown = std::current_exception();
+    (void)agree_before(communicates, ctx, current_exception_status(what), what);
+    std::rethrow_exception(thrown);
+  }
 }
 
 template <class Impl>
