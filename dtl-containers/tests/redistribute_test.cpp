@@ -453,6 +453,17 @@ TEST_SUITE("mpi.redistribute") {
     CHECK(v.global_size() == n + 2);
   }
 
+  TEST_CASE("resize of a halo vector to a size that is not whole rows names the rows, on every rank") {
+    const auto ctx = world();
+    vec_t v(6 * static_cast<std::size_t>(ctx.size()), ctx, dtl::halo{.prev = 2, .next = 2, .granularity = 2});
+    const auto odd = v.resize(v.global_size() + 1);
+    failed_everywhere(ctx, odd, dtl::status_code::invalid_argument);
+    const std::string_view why = odd.error().message();
+    CHECK(why.find("resize") != std::string_view::npos);
+    CHECK(why.find("units of 2") != std::string_view::npos);
+    CHECK(why.find("sizes given") == std::string_view::npos);
+  }
+
   TEST_CASE("a global_view or halo() made before a change of layout gives invalid_state on every rank") {
     const auto ctx = world();
     vec_t v(20, ctx, dtl::halo{.prev = 1, .next = 1});  // every rank of 1-3 holds an element

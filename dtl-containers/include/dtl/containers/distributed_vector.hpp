@@ -404,6 +404,10 @@ class distributed_vector {
          static_cast<std::int64_t>(sizeof(T)), static_cast<std::int64_t>(P::location)},
         {"number of sizes", "global size", "hash of the sizes", "element size", "placement location"}};
     DTL_TRY(detail::agree(ctx_, status{}, call));
+    // An even layout that cannot be made (a size that is not whole rows of the halo's granularity) has
+    // no sizes to check: the partition's own reason says why.
+    if (!next && sizes.empty())
+      return status(next.error().code(), std::string(what) + ": " + std::string(next.error().message()));
     DTL_TRY(detail::check_layout_sizes(what, sizes, num_ranks(), new_size));
     if (!next) return std::move(next).error();
     if (plan_) {  // the halo's rules, from the layout alone: the same answer on every rank
