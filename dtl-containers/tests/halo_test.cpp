@@ -231,6 +231,16 @@ void error_cases(const dtl::context& ctx) {
   auto gone = v.halo().exchange();  // NOLINT(bugprone-use-after-move): what a moved-from vector says
   REQUIRE_FALSE(gone.has_value());
   CHECK(gone.error().code() == dtl::status_code::invalid_state);
+  // A halo() made before a change of layout refers to the old plan: refused, and the new one works.
+  const auto old_halo = moved.halo();
+  REQUIRE(moved.resize(moved.global_size() + 2).has_value());
+  for (const auto& stale :
+       {old_halo.exchange(), old_halo.exchange_begin(), old_halo.exchange_end(), old_halo.reduce()}) {
+    REQUIRE_FALSE(stale.has_value());
+    CHECK(stale.error().code() == dtl::status_code::invalid_state);
+  }
+  CHECK_FALSE(old_halo.in_flight());
+  CHECK(moved.halo().exchange().has_value());
   // clone() keeps the halo and the ghosts.
   fill_owned(moved);
   REQUIRE(moved.halo().exchange().has_value());

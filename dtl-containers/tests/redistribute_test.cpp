@@ -491,6 +491,58 @@ TEST_SUITE("mpi.redistribute") {
     CHECK(v.global_size() == n + 2);
   }
 
+  TEST_CASE("resize of a halo vector to a size that is not whole rows names the rows, on every rank") {
+    const auto ctx = world();
+    vec_t v(6 * static_cast<std::size_t>(ctx.size()), ctx, dtl::halo{.prev = 2, .next = 2, .granularity = 2});
+    const auto odd = v.resize(v.global_size() + 1);
+    failed_everywhere(ctx, odd, dtl::status_code::invalid_argument);
+    const std::string_view why = odd.error().message();
+    CHECK(why.find("resize") != std::string_view::npos);
+    CHECK(why.find("units of 2") != std::string_view::npos);
+    CHECK(why.find("sizes given") == std::string_view::npos);
+  }
+
+  TEST_CASE("a global_view or halo() made before a change of layout gives invalid_state on every rank") {
+    const auto ctx = world();
+    vec_t v(20, ctx, dtl::halo{.prev = 1, .next = 1});  // every rank of 1-3 holds an element
+    REQUIRE(dtl::iota(v, std::int64_t{0}).has_value());
+    auto old_view = v.global_view();
+    const auto old_halo = v.halo();
+    const std::size_t mine = v.global_offset();                            // the owner's own path
+    const std::size_t theirs = (v.global_offset() + v.local_size()) % 20;  // another rank's, with 2+ ranks
+    REQUIRE(v.resize(30).has_value());                                     // a new block: the old one is freed
+    for (const std::size_t i : {mine, theirs}) {
+      CAPTURE(i);
+      const auto got = old_view[i].get();
+      REQUIRE_FALSE(got.has_value());
+      CHECK(got.error().code() == dtl::status_code::invalid_state);
+      const auto put = old_view[i].put(-1);
+      REQUIRE_FALSE(put.has_value());
+      CHECK(put.error().code() == dtl::status_code::invalid_state);
+    }
+    for (const auto& stale :
+         {old_halo.exchange(), old_halo.exchange_begin(), old_halo.exchange_end(), old_halo.reduce()}) {
+      REQUIRE_FALSE(stale.has_value());
+      CHECK(stale.error().code() == dtl::status_code::invalid_state);
+    }
+    CHECK_FALSE(old_halo.in_flight());
+    test_support::still_in_step(ctx);
+    // What is made after the change works; the elements kept their values.
+    REQUIRE(v.halo().exchange().has_value());
+    auto g = v.global_view();
+    REQUIRE(ctx.barrier().has_value());
+    CHECK(g[mine].get().value() == static_cast<std::int64_t>(mine));
+    CHECK(g[25].get().value() == 0);
+    REQUIRE(ctx.barrier().has_value());
+    // A change to the layout the vector has moves nothing, but views made before are still refused:
+    // one rule for every change of layout.
+    REQUIRE(v.redistribute().has_value());
+    const auto same = g[mine].get();
+    REQUIRE_FALSE(same.has_value());
+    CHECK(same.error().code() == dtl::status_code::invalid_state);
+    REQUIRE(ctx.barrier().has_value());
+  }
+
   TEST_CASE("global_view after redistribute reaches the new owners") {
     const auto ctx = world();
     vec_t v(20, ctx);

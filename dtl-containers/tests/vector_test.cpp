@@ -116,6 +116,33 @@ TEST_SUITE("vector") {
     CHECK(g[3].owner().value() == 0);
   }
 
+  TEST_CASE("a global_view outlived by its block (resize, the vector replaced or gone) gives invalid_state") {
+    const auto ctx = dtl::make_cpu_context();
+    auto is_stale = [](const dtl::global_view<double>& g) {
+      const auto got = g[1].get();
+      REQUIRE_FALSE(got.has_value());
+      CHECK(got.error().code() == dtl::status_code::invalid_state);
+      const auto put = g[1].put(2.0);
+      REQUIRE_FALSE(put.has_value());
+      CHECK(put.error().code() == dtl::status_code::invalid_state);
+    };
+    dtl::distributed_vector<double> v(4, 1.0, ctx);
+    auto before_resize = v.global_view();
+    REQUIRE(v.resize(1000).has_value());
+    is_stale(before_resize);
+    auto g = v.global_view();
+    CHECK(g[1].get().value() == 1.0);
+    // Moving the vector keeps its block: the view still reaches it.
+    dtl::distributed_vector<double> moved(std::move(v));
+    CHECK(g[1].get().value() == 1.0);
+    // Assigning over the vector frees its block.
+    moved = dtl::distributed_vector<double>(4, 3.0, ctx);
+    is_stale(g);
+    auto last = moved.global_view();
+    { dtl::distributed_vector<double> gone(std::move(moved)); }
+    is_stale(last);
+  }
+
   TEST_CASE("a moved-from vector is empty, and its calls give invalid_state") {
     const auto ctx = dtl::make_cpu_context();
     dtl::distributed_vector<int> v(10, 3, ctx);

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <limits>
+#include <new>
 
 namespace dtl {
 
@@ -29,6 +30,12 @@ status context_state::check() const {
 
 void context_state::end() noexcept {
   if (ended.exchange(true, std::memory_order_acq_rel)) return;
+  std::vector<in_flight_exchange*> unfinished;
+  {
+    std::lock_guard lock(mutex);
+    unfinished.swap(exchanges);
+  }
+  for (in_flight_exchange* e : unfinished) e->finish_at_end();  // while MPI runs
   {
     std::lock_guard lock(mutex);
     for (auto& weak : windows)
@@ -43,6 +50,21 @@ void context_state::track(const std::shared_ptr<window>& w) {
   std::lock_guard lock(mutex);
   std::erase_if(windows, [](const std::weak_ptr<window>& weak) { return weak.expired(); });
   windows.push_back(w);
+}
+
+status context_state::add_exchange(in_flight_exchange& e) {
+  std::lock_guard lock(mutex);
+  try {
+    exchanges.push_back(&e);
+  } catch (const std::bad_alloc&) {
+    return status(status_code::out_of_memory, "no memory to keep track of an exchange in flight");
+  }
+  return {};
+}
+
+void context_state::remove_exchange(const in_flight_exchange& e) noexcept {
+  std::lock_guard lock(mutex);
+  std::erase(exchanges, &e);
 }
 
 result<context> make_context(std::shared_ptr<environment_state> env, std::unique_ptr<comm_backend> comm, int device) {

@@ -23,6 +23,21 @@ namespace dtl::detail {
 struct context_state;
 struct p2p_transfer;  // p2p.hpp
 
+/// Work that spans calls and must finish while MPI runs: a halo exchange begun and not yet ended. A
+/// context's end() finishes what is registered with it (context_state::add_exchange) before it releases
+/// the communicator, so that the work calls no MPI after MPI_Finalize.
+class in_flight_exchange {
+ public:
+  /// Completes the work (every rank ends its environment, so what every rank began completes).
+  virtual void finish_at_end() noexcept = 0;
+
+ protected:
+  in_flight_exchange() = default;
+  in_flight_exchange(const in_flight_exchange&) = default;
+  in_flight_exchange& operator=(const in_flight_exchange&) = default;
+  ~in_flight_exchange() = default;
+};
+
 struct environment_state {
   std::atomic<bool> alive{true};
   bool owns_mpi = false;
@@ -49,8 +64,9 @@ struct context_state {
   device_resources_ptr resources;
 
   std::atomic<bool> ended{false};
-  std::mutex mutex;  // guards windows
+  std::mutex mutex;  // guards windows and exchanges
   std::vector<std::weak_ptr<window>> windows;
+  std::vector<in_flight_exchange*> exchanges;  // begun and not ended
 
   // One thread at a time in this context's collectives (collective_call takes the turn). A second
   // thread arriving while one is inside marks the context shared_by_threads for good: its collectives
@@ -76,6 +92,9 @@ struct context_state {
   void end() noexcept;
   /// Keeps track of a window so that end() can free it.
   void track(const std::shared_ptr<window>& w);
+  /// Keeps track of an exchange in flight so that end() can finish it (until remove_exchange).
+  status add_exchange(in_flight_exchange& e);
+  void remove_exchange(const in_flight_exchange& e) noexcept;
 };
 
 struct context_access {

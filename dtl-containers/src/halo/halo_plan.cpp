@@ -99,7 +99,8 @@ status post(halo_plan& plan, bool receive, void* buffer, std::size_t bytes, int 
 
 void halo_plan_deleter::operator()(halo_plan* plan) const noexcept {
   if (plan == nullptr) return;
-  // A plan destroyed with an exchange in flight waits for it (its buffers are about to be freed).
+  // A plan destroyed with an exchange in flight waits for it (its buffers are about to be freed). Once
+  // the environment has ended, its end() did (nothing is in flight then).
   if (plan->in_flight) static_cast<void>(halo_exchange_end(*plan));
   delete plan;
 }
@@ -182,11 +183,18 @@ status halo_exchange(halo_plan& plan) {
   return halo_exchange_end(plan);
 }
 
+void halo_plan::finish_at_end() noexcept {
+  const status s = device == no_device || idle() ? wait_pending(*this) : device_exchange_end(*this);
+  in_flight = false;
+  if (!s.ok()) report_unhandled(s);
+}
+
 status halo_exchange_begin(halo_plan& plan) {
   DTL_TRY(plan.state->check());
   if (plan.in_flight)
     return status(status_code::invalid_state,
                   "halo exchange_begin: an exchange is already in flight; call exchange_end first");
+  DTL_TRY(plan.state->add_exchange(plan));  // the environment's end finishes it
   if (plan.idle()) {
     plan.in_flight = true;
     return {};
@@ -197,7 +205,11 @@ status halo_exchange_begin(halo_plan& plan) {
 }
 
 status halo_exchange_end(halo_plan& plan) {
-  if (!plan.in_flight) return status(status_code::invalid_state, "halo exchange_end: no exchange is in flight");
+  if (!plan.in_flight) {
+    DTL_TRY(plan.state->check());  // after the environment's end, which finished it: that is the reason
+    return status(status_code::invalid_state, "halo exchange_end: no exchange is in flight");
+  }
+  plan.state->remove_exchange(plan);
   status s = plan.device == no_device || plan.idle() ? wait_pending(plan) : device_exchange_end(plan);
   plan.in_flight = false;
   return s;

@@ -31,8 +31,13 @@ inline constexpr int halo_tag_backward = 0x4842;      // an edge to the previous
 inline constexpr int halo_tag_reverse_prev = 0x4843;  // prev ghosts back to their owner (reduce)
 inline constexpr int halo_tag_reverse_next = 0x4844;  // next ghosts back to their owner (reduce)
 
-struct halo_plan {
+/// A context's end() finishes an exchange in flight (finish_at_end): nothing calls MPI after it ends.
+struct halo_plan final : in_flight_exchange {
   explicit halo_plan(context c) noexcept : ctx(std::move(c)) {}
+  halo_plan(const halo_plan&) = delete;
+  halo_plan& operator=(const halo_plan&) = delete;
+  ~halo_plan() = default;
+  void finish_at_end() noexcept override;
   context ctx;
   context_state* state = nullptr;
   int rank = 0;

@@ -4,6 +4,7 @@
 // check them: the job ends. To add one, write a function and give it a row in `cases` below.
 #include <dtl/containers/communication/abort.hpp>
 #include <dtl/containers/communication/environment.hpp>
+#include <dtl/containers/distributed_vector.hpp>
 
 #include <chrono>
 #include <csignal>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -216,6 +218,47 @@ int setting_one_rank(int& argc, char**& argv) {
   return s.code() == dtl::status_code::invalid_argument && named ? 0 : 1;
 }
 
+// A halo exchange begun on every rank and not ended when the environment ends: the end completes it
+// (the ghosts hold the neighbours' edges); afterwards exchange_end() (when `end_it`) gives invalid_state
+// and the vector's destructor calls no MPI (MPI is finalised).
+int halo_in_flight_at_end(int& argc, char**& argv, bool end_it) {
+  std::optional<dtl::distributed_vector<double>> v;
+  int rank = -1, ranks = 0;
+  {
+    dtl::environment env(argc, argv);
+    rank = env.rank();
+    const auto ctx = env.make_world_context();
+    ranks = ctx.size();
+    v.emplace(4 * static_cast<std::size_t>(ranks), static_cast<double>(rank), ctx,
+              dtl::halo{.prev = 1, .next = 1, .periodic = true});
+    if (auto begun = v->halo().exchange_begin(); !begun) {
+      std::fprintf(stderr, "rank %d: exchange_begin failed: %s\n", rank, begun.error().to_string().c_str());
+      return 1;
+    }
+  }  // the environment ends here, the exchange in flight
+  const double* all = v->local_data_with_ghosts();
+  const double expect_prev = (rank + ranks - 1) % ranks, expect_next = (rank + 1) % ranks;
+  if (all[0] != expect_prev || all[v->local_size_with_ghosts() - 1] != expect_next) {
+    std::fprintf(stderr, "rank %d: the ghosts hold %g and %g, not the neighbours' %g and %g\n", rank, all[0],
+                 all[v->local_size_with_ghosts() - 1], expect_prev, expect_next);
+    return 1;
+  }
+  if (end_it) {
+    const auto late = v->halo().exchange_end();
+    if (late || late.error().code() != dtl::status_code::invalid_state) {
+      std::fprintf(stderr, "rank %d: exchange_end after the environment ended did not give invalid_state\n", rank);
+      return 1;
+    }
+    std::printf("rank %d: exchange_end after the environment ended: %s\n", rank, late.error().to_string().c_str());
+  }
+  v.reset();
+  std::printf("rank %d: the vector is gone\n", rank);
+  return 0;
+}
+
+int halo_end_after_environment(int& argc, char**& argv) { return halo_in_flight_at_end(argc, argv, true); }
+int halo_destroyed_after_environment(int& argc, char**& argv) { return halo_in_flight_at_end(argc, argv, false); }
+
 struct fault_case {
   std::string_view name;
   int (*run)(int& argc, char**& argv);
@@ -239,6 +282,8 @@ constexpr fault_case cases[] = {
     {"setting-one-rank-unreadable", setting_one_rank},
     {"setting-one-rank-agreement", setting_one_rank},
     {"setting-one-rank-timeout", setting_one_rank},
+    {"halo-end-after-environment", halo_end_after_environment},
+    {"halo-destroyed-after-environment", halo_destroyed_after_environment},
 };
 
 }  // namespace

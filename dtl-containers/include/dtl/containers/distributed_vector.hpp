@@ -37,6 +37,7 @@
 #include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/containers/detail/segment_ops.hpp>
 #include <dtl/containers/detail/halo_exchange.hpp>
+#include <dtl/containers/detail/layout_generation.hpp>
 #include <dtl/containers/detail/redistribute.hpp>
 #include <dtl/containers/global_view.hpp>
 #include <dtl/containers/halo.hpp>
@@ -137,7 +138,8 @@ class distributed_vector {
         window_(std::move(other.window_)),
         window_error_(std::move(other.window_error_)),
         ghosts_(std::exchange(other.ghosts_, dtl::halo{})),
-        plan_(std::move(other.plan_)) {}
+        plan_(std::move(other.plan_)),
+        generation_(std::move(other.generation_)) {}
   distributed_vector& operator=(distributed_vector&& other) noexcept {
     if (this != &other) {
       distributed_vector gone(std::move(*this));  // frees this one's segment (and window) on return
@@ -150,6 +152,7 @@ class distributed_vector {
       window_error_ = std::move(other.window_error_);
       ghosts_ = std::exchange(other.ghosts_, dtl::halo{});
       plan_ = std::move(other.plan_);
+      generation_ = std::move(other.generation_);
     }
     return *this;
   }
@@ -196,7 +199,9 @@ class distributed_vector {
 
   // --- the halo ---
   /// Moves the ghosts (vector_halo.hpp). Without a halo it has no widths and its exchanges do nothing.
-  [[nodiscard]] vector_halo<T> halo() const noexcept { return vector_halo<T>(ctx_, ghosts_, plan_.get()); }
+  [[nodiscard]] vector_halo<T> halo() const noexcept {
+    return vector_halo<T>(ctx_, ghosts_, plan_.get(), generation_.stamp());
+  }
   /// Upstream DTL's spelling of halo().exchange().
   [[nodiscard]] result<void> sync_halo() const { return halo().exchange(); }
 
@@ -235,7 +240,8 @@ class distributed_vector {
   /// on a vector: every rank calls it.
   [[nodiscard]] dtl::global_view<T> global_view() {
     if (!window_ && window_error_.ok()) open_window();
-    return dtl::global_view<T>(partition_, rank(), local_data(), P::host_accessible, window_, window_error_);
+    return dtl::global_view<T>(partition_, rank(), local_data(), P::host_accessible, window_, window_error_,
+                               generation_.stamp());
   }
 
   // --- bulk copies of this rank's segment ---
@@ -292,11 +298,11 @@ class distributed_vector {
   [[nodiscard]] result<void> barrier() const { return ctx_.barrier(); }
 
   // --- changing the layout (collective; see docs/containers.md, "Redistribute and resize") ---
-  // Pointers, views, halo()s and global_view()s taken before are invalidated (a global_view's remote
-  // accesses then return invalid_state). Every rank gets the same outcome; on failure the vector is
-  // unchanged. A vector with a halo keeps it: the new blocks must be whole rows of its granularity and
-  // meet its width rule (halo.hpp; else invalid_argument), its ghosts start as T{} again, and its
-  // exchange plan is made anew for the new blocks.
+  // Pointers, views, halo()s and global_view()s taken before are invalidated: a global_view's and a
+  // halo()'s calls then return invalid_state on every rank (pointers and local views are not checked).
+  // Every rank gets the same outcome; on failure the vector is unchanged. A vector with a halo keeps it:
+  // the new blocks must be whole rows of its granularity and meet its width rule (halo.hpp; else
+  // invalid_argument), its ghosts start as T{} again, and its exchange plan is made anew for the new blocks.
 
   /// Moves the elements so that rank r holds sizes[r] of them (global order kept; only the elements
   /// that change owner move). invalid_argument on every rank when the sizes have another length than
@@ -377,6 +383,7 @@ class distributed_vector {
     distributed_vector made(ctx, *partition, range, device, std::move(storage));
     made.ghosts_ = spec;
     made.plan_ = std::move(plan);
+    made.generation_ = detail::layout_generation::start();
     return made;
   }
 
@@ -397,6 +404,10 @@ class distributed_vector {
          static_cast<std::int64_t>(sizeof(T)), static_cast<std::int64_t>(P::location)},
         {"number of sizes", "global size", "hash of the sizes", "element size", "placement location"}};
     DTL_TRY(detail::agree(ctx_, status{}, call));
+    // An even layout that cannot be made (a size that is not whole rows of the halo's granularity) has
+    // no sizes to check: the partition's own reason says why.
+    if (!next && sizes.empty())
+      return status(next.error().code(), std::string(what) + ": " + std::string(next.error().message()));
     DTL_TRY(detail::check_layout_sizes(what, sizes, num_ranks(), new_size));
     if (!next) return std::move(next).error();
     if (plan_) {  // the halo's rules, from the layout alone: the same answer on every rank
@@ -409,6 +420,7 @@ class distributed_vector {
     }
     if (new_size == global_size() && next->same_layout(partition_)) {  // no element moves: only the description
       partition_ = std::move(next).value();
+      generation_.next();  // one rule for every change of layout: the views made before are refused
       return {};
     }
     const std::vector<size_type> from = detail::partition_offsets(partition_);
@@ -466,6 +478,7 @@ class distributed_vector {
     range_ = partition_.local_range(rank()).value();
     storage_ = std::move(fresh).value();
     if (plan_) plan_ = std::move(fresh_plan);
+    generation_.next();  // the views made before reach the old block (now freed), the old plan or window
     return {};
   }
 
@@ -552,7 +565,8 @@ class distributed_vector {
   std::shared_ptr<detail::window> window_;
   status window_error_;
   dtl::halo ghosts_;
-  detail::halo_plan_ptr plan_;  // null without a halo
+  detail::halo_plan_ptr plan_;            // null without a halo
+  detail::layout_generation generation_;  // its views check it (null for a moved-from vector)
 };
 
 }  // namespace dtl

@@ -11,10 +11,13 @@
 // local_view() / device_view(), gather() and copy_to_host() move data in bulk. Local elements are read and
 // written directly (device memory through a copy). Remote device memory needs a GPU-aware MPI; otherwise
 // its get()/put() return not_supported (the message says why), and local access still works.
+// A view belongs to its vector's layout: after a resize() or redistribute(), or once the vector is gone
+// (destroyed or assigned over), every get() and put() returns invalid_state, on every rank.
 
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/communication/detail/window.hpp>
+#include <dtl/containers/detail/layout_generation.hpp>
 #include <dtl/containers/detail/segment_ops.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
@@ -56,15 +59,17 @@ class remote_ref {
 template <class T>
 class global_view {
  public:
-  /// `window` may be null: then `why_no_window` says why remote elements cannot be reached.
+  /// `window` may be null: then `why_no_window` says why remote elements cannot be reached. `made_in`:
+  /// the vector's layout generation, which every access checks.
   global_view(block_partition partition, int rank, T* local, bool local_on_host, std::shared_ptr<detail::window> window,
-              status why_no_window) noexcept
+              status why_no_window, detail::generation_stamp made_in) noexcept
       : partition_(partition),
         rank_(rank),
         local_(local),
         local_on_host_(local_on_host),
         window_(std::move(window)),
-        why_no_window_(std::move(why_no_window)) {}
+        why_no_window_(std::move(why_no_window)),
+        made_in_(std::move(made_in)) {}
 
   [[nodiscard]] remote_ref<T> operator[](std::size_t global_index) const noexcept {
     return remote_ref<T>(this, global_index);
@@ -76,6 +81,8 @@ class global_view {
 
   status access(std::size_t i, T* value, bool write) const {
     if (rank_ < 0) return why_no_window_;  // an empty vector (moved from): no context to reach
+    // The block (and the window) of an older layout may be freed: refused before reaching either.
+    if (status stale = made_in_.check("this global_view"); !stale.ok()) return stale;
     DTL_ASSIGN_OR_RETURN(const int owner, partition_.owner(i));
     DTL_ASSIGN_OR_RETURN(const index_range range, partition_.local_range(owner));
     const std::size_t offset = (i - range.begin) * sizeof(T);
@@ -101,6 +108,7 @@ class global_view {
   bool local_on_host_;
   std::shared_ptr<detail::window> window_;
   status why_no_window_;
+  detail::generation_stamp made_in_;
 };
 
 }  // namespace dtl
