@@ -3,7 +3,9 @@
 // and 3 ranks: every member against a serial reference of what each rank contributes, byte counts
 // where upstream counts bytes, the promotions of the value forms, point-to-point around a ring (the
 // odd/even order of upstream's example, and a halo exchange as its Jacobi solver does), requests with
-// wait, test and waitany, and communication_error thrown on every rank where upstream throws.
+// wait, test and waitany, communication_error thrown on every rank where upstream throws, and the int
+// counts of the v-forms checked before any arithmetic (negative: invalid_argument; bytes past size_t:
+// out_of_range), on every rank.
 #include "test_environment.hpp"
 #include "upstream_checks.hpp"
 
@@ -12,13 +14,17 @@
 #include <dtl/core/device_id.hpp>
 #include <dtl/core/status_error.hpp>
 
+#include <algorithm>
+#include <climits>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
 
 namespace {
 
+using test_support::refused_on_every_rank;
 using test_support::same_on_every_rank;
 using test_support::thrown_by;
 
@@ -277,6 +283,88 @@ TEST_SUITE("mpi.upstream_communicator") {
       }
     comm.alltoallv(out.data(), sc.data(), sd.data(), in.data(), rc.data(), rd.data(), sizeof(std::int16_t));
     CHECK(in == want);
+  }
+
+  TEST_CASE("v-forms: a negative int count or displacement is invalid_argument on every rank") {
+    auto ctx = test_support::world();
+    auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+    const int p = comm.size(), me = comm.rank(), root = p - 1;
+    const auto n = static_cast<std::size_t>(p);
+    std::vector<int> ones(n, 1), displs(n);
+    std::iota(displs.begin(), displs.end(), 0);
+    const std::vector<double> mine(1, me * 0.5);
+    std::vector<double> all(n, -1.0);
+    auto nothing_received = [&] { CHECK(std::count(all.begin(), all.end(), -1.0) == static_cast<std::ptrdiff_t>(n)); };
+
+    // gatherv: the root's recv_counts[0] is -1 (it used to become SIZE_MAX bytes).
+    std::vector<int> minus_one = ones;
+    minus_one[0] = -1;
+    const int* root_counts = me == root ? minus_one.data() : ones.data();
+    refused_on_every_rank(comm, thrown_by([&] {
+                            comm.gatherv(mine.data(), 1, all.data(), root_counts, displs.data(), sizeof(double), root);
+                          }),
+                          1, {"recv_counts[0] is -1"});
+    nothing_received();
+
+    // allgatherv: every rank's last displacement is -3.
+    std::vector<int> minus_three = displs;
+    minus_three[n - 1] = -3;
+    refused_on_every_rank(comm, thrown_by([&] {
+                            comm.allgatherv(mine.data(), 1, all.data(), ones.data(), minus_three.data(),
+                                            sizeof(double));
+                          }),
+                          p, {"displs[" + std::to_string(n - 1) + "] is -3"});
+    nothing_received();
+
+    // scatterv: the root's last send count is INT_MIN.
+    std::vector<int> int_min = ones;
+    int_min[n - 1] = INT_MIN;
+    double got = -1.0;
+    refused_on_every_rank(comm, thrown_by([&] {
+                            comm.scatterv(all.data(), me == root ? int_min.data() : ones.data(), displs.data(), &got, 1,
+                                          sizeof(double), root);
+                          }),
+                          1, {"send_counts[" + std::to_string(n - 1) + "] is -2147483648"});
+    CHECK(got == -1.0);
+
+    // alltoallv: rank 0 sends INT_MIN elements to the last rank, which expects -7 from rank 0: neither is
+    // a count (they used to agree, as SIZE_MAX each).
+    std::vector<int> sc = ones, rc = ones;
+    if (me == 0) sc[n - 1] = INT_MIN;
+    if (me == root) rc[0] = -7;
+    const std::vector<std::int16_t> out(n + 1, static_cast<std::int16_t>(me));
+    std::vector<std::int16_t> in(n, -1);
+    refused_on_every_rank(comm, thrown_by([&] {
+                            comm.alltoallv(out.data(), sc.data(), displs.data(), in.data(), rc.data(), displs.data(),
+                                           sizeof(std::int16_t));
+                          }),
+                          std::min(p, 2), {"is -2147483648"});
+    CHECK(std::count(in.begin(), in.end(), std::int16_t{-1}) == static_cast<std::ptrdiff_t>(n));
+    comm.barrier();  // the communicator still works
+  }
+
+  TEST_CASE("v-forms: a count whose bytes pass size_t is out_of_range on every rank") {
+    auto ctx = test_support::world();
+    auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+    const int p = comm.size(), me = comm.rank(), root = p - 1;
+    const auto n = static_cast<std::size_t>(p);
+    std::vector<int> ones(n, 1), displs(n);
+    std::iota(displs.begin(), displs.end(), 0);
+    // 2^61 + 1 elements of 8 bytes: the product wraps to 8 bytes, one element, which the root's counts expect.
+    const std::size_t huge = std::numeric_limits<std::size_t>::max() / 8 + 2;
+    const std::vector<double> mine(1, me * 0.5);
+    std::vector<double> all(n, -1.0);
+    same_on_every_rank(comm, thrown_by([&] {
+                         comm.gatherv(mine.data(), huge, all.data(), ones.data(), displs.data(), sizeof(double), root);
+                       }),
+                       dtl::status_code::out_of_range);
+    CHECK(std::count(all.begin(), all.end(), -1.0) == static_cast<std::ptrdiff_t>(n));
+    double got = -1.0;
+    same_on_every_rank(comm, thrown_by([&] {
+                         comm.scatterv(all.data(), ones.data(), displs.data(), &got, huge, sizeof(double), root);
+                       }),
+                       dtl::status_code::out_of_range);
+    CHECK(got == -1.0);
   }
 
   TEST_CASE("point-to-point: a ring in odd/even order, a halo exchange, sendrecv_replace (bytes)") {

@@ -2,8 +2,9 @@
 // Upstream DTL's free functions of dtl/communication/ (dtl::send, dtl::recv, dtl::broadcast,
 // dtl::reduce(comm, ...), ...) in its spellings alone, run on 1, 2 and 3 ranks: each against a serial
 // reference of what every rank contributes (values distinct per rank and element, and uneven counts
-// for the v-forms), wildcards refused on every rank, and dtl::reduce's vector forms beside its
-// communicator forms.
+// for the v-forms), wildcards refused on every rank, dtl::reduce's vector forms beside its
+// communicator forms, and the size rule: a span shorter than the call needs is refused on every rank
+// before anything moves (a guard region after each span shows that nothing is written past it).
 #include "test_environment.hpp"
 #include "upstream_checks.hpp"
 
@@ -19,12 +20,17 @@
 #include <limits>
 #include <numeric>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace {
 
+using test_support::guarded;
+using test_support::refused_on_every_rank;
 using test_support::same_on_every_rank;
 using test_support::thrown_by;
+
+constexpr int untouched = guarded<int>::sentinel;
 
 /// What rank `from` contributes for element i.
 int contribution(int from, std::size_t i) { return from * 100 + static_cast<int>(i) * 7 + 1; }
@@ -38,6 +44,11 @@ std::vector<int> values_of(int from, std::size_t n) {
 
 /// How many elements rank r sends in the uneven forms: 1, 2, 3, ...
 std::size_t uneven_count(int r) { return static_cast<std::size_t>(r) + 1; }
+
+/// "has N elements", as the size rule's messages name a span's size.
+std::string has(std::size_t n) { return "has " + std::to_string(n) + " elements"; }
+/// "needs N", the size the call needs.
+std::string needs(std::size_t n) { return "needs " + std::to_string(n); }
 
 }  // namespace
 
@@ -363,6 +374,247 @@ TEST_SUITE("mpi.upstream_free_functions") {
                          std::span<const dtl::size_type>(rd))
               .has_value());
     CHECK(recv == expected);
+  }
+
+  TEST_CASE("size rule: alltoall refuses a short receive span and a send span that is not a multiple of the ranks") {
+    auto ctx = test_support::world();
+    auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+    const int n = comm.size(), me = comm.rank();
+    const auto un = static_cast<std::size_t>(n);
+    const std::vector<int> send = values_of(me, 3 * un);
+    auto alltoall_into = [&](std::span<int> recv) {
+      return thrown_by([&] { static_cast<void>(dtl::alltoall(comm, std::span<const int>(send), recv)); });
+    };
+    // Every rank receives 3n elements into 2 (on 3 ranks: 7 past the span).
+    guarded<int> two(2);
+    refused_on_every_rank(comm, alltoall_into(two.span()), n, {has(2), needs(3 * un)});
+    CHECK(two.all(untouched));
+    CHECK(two.guard_intact());
+    // Rank 0's span is one short: every rank refuses, and no rank receives anything.
+    guarded<int> recv(me == 0 ? 3 * un - 1 : 3 * un);
+    refused_on_every_rank(comm, alltoall_into(recv.span()), 1, {has(3 * un - 1), needs(3 * un)});
+    CHECK(recv.all(untouched));
+    CHECK(recv.guard_intact());
+    // 3n + 1 elements do not split among n ranks (upstream would drop the last): refused.
+    if (n > 1) {
+      const std::vector<int> odd = values_of(me, 3 * un + 1);
+      guarded<int> all(3 * un + 1);
+      refused_on_every_rank(
+          comm, thrown_by([&] { static_cast<void>(dtl::alltoall(comm, std::span<const int>(odd), all.span())); }), n,
+          {has(3 * un + 1), "multiple of the " + std::to_string(n) + " ranks"});
+      CHECK(all.all(untouched));
+    }
+    CHECK(dtl::barrier(comm).has_value());  // the communicator still works
+  }
+
+  TEST_CASE("size rule: gather and allgather refuse a short receive span (gather: the root's only)") {
+    auto ctx = test_support::world();
+    auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+    const int n = comm.size(), me = comm.rank(), root = n - 1;
+    const auto un = static_cast<std::size_t>(n);
+    const std::vector<int> mine = values_of(me, 3);
+    // The root's receive span holds one element fewer than the n blocks of 3 (the others' are unused).
+    guarded<int> at_root(me == root ? 3 * un - 1 : 0);
+    refused_on_every_rank(comm, thrown_by([&] {
+                            static_cast<void>(dtl::gather(comm, std::span<const int>(mine), at_root.span(), root));
+                          }),
+                          1, {has(3 * un - 1), needs(3 * un)});
+    CHECK(at_root.all(untouched));
+    CHECK(at_root.guard_intact());
+
+    auto allgather_into = [&](std::span<int> recv) {
+      return thrown_by([&] { static_cast<void>(dtl::allgather(comm, std::span<const int>(mine), recv)); });
+    };
+    guarded<int> short_everywhere(3 * un - 1);
+    refused_on_every_rank(comm, allgather_into(short_everywhere.span()), n, {has(3 * un - 1), needs(3 * un)});
+    CHECK(short_everywhere.all(untouched));
+    CHECK(short_everywhere.guard_intact());
+    guarded<int> short_on_last(me == n - 1 ? 3 * un - 2 : 3 * un);
+    refused_on_every_rank(comm, allgather_into(short_on_last.span()), 1, {has(3 * un - 2), needs(3 * un)});
+    CHECK(short_on_last.all(untouched));
+    CHECK(short_on_last.guard_intact());
+  }
+
+  TEST_CASE("size rule: scatter refuses a root's send span shorter than the ranks' blocks; broadcast's sizes agree") {
+    auto ctx = test_support::world();
+    auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+    const int n = comm.size(), me = comm.rank(), root = n - 1;
+    const auto un = static_cast<std::size_t>(n);
+    // The root has 3n - 1 elements for n blocks of 3: the last block would be read past the span.
+    guarded<int> to_scatter(me == root ? 3 * un - 1 : 0, 5);
+    guarded<int> part(3);
+    refused_on_every_rank(
+        comm, thrown_by([&] { static_cast<void>(dtl::scatter(comm, to_scatter.const_span(), part.span(), root)); }), 1,
+        {has(3 * un - 1), needs(3 * un)});
+    CHECK(part.all(untouched));
+    CHECK(part.guard_intact());
+
+    // broadcast has one span: its size is the count, which every rank must pass alike.
+    if (n > 1) {
+      std::vector<int> data(me == 0 ? 5 : 4, -1);
+      same_on_every_rank(comm, thrown_by([&] { static_cast<void>(dtl::broadcast(comm, std::span<int>(data), 0)); }),
+                         dtl::status_code::invalid_argument);
+      CHECK(std::count(data.begin(), data.end(), -1) == static_cast<std::ptrdiff_t>(data.size()));
+    }
+  }
+
+  TEST_CASE("size rule: allreduce, allsum, allmax, allmin refuse a receive span shorter than the send span") {
+    auto ctx = test_support::world();
+    auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+    const int n = comm.size(), me = comm.rank();
+    const std::vector<int> mine = values_of(me, 5);
+    const std::span<const int> send(mine);
+    using call = std::function<void(std::span<int>)>;
+    const std::vector<call> calls = {
+        [&](std::span<int> out) { static_cast<void>(dtl::allreduce(comm, send, out, std::plus<int>{})); },
+        [&](std::span<int> out) { static_cast<void>(dtl::allsum(comm, send, out)); },
+        [&](std::span<int> out) { static_cast<void>(dtl::allmax(comm, send, out)); },
+        [&](std::span<int> out) { static_cast<void>(dtl::allmin(comm, send, out)); },
+        [&](std::span<int> out) { static_cast<void>(dtl::allreduce(comm, send, out, dtl::reduce_product<int>{})); }};
+    for (const call& c : calls) {
+      guarded<int> out(2);
+      refused_on_every_rank(comm, thrown_by([&] { c(out.span()); }), n, {has(2), needs(5)});
+      CHECK(out.all(untouched));
+      CHECK(out.guard_intact());
+    }
+    // One rank short; and a promoted type (unsigned reduces through long, then is copied back).
+    guarded<int> one_short(me == 0 ? 4 : 5);
+    refused_on_every_rank(comm, thrown_by([&] { calls[0](one_short.span()); }), 1, {has(4), needs(5)});
+    CHECK(one_short.all(untouched));
+    const std::vector<unsigned> wide(5, 1u + static_cast<unsigned>(me));
+    guarded<unsigned> narrow(3);
+    refused_on_every_rank(
+        comm, thrown_by([&] {
+          static_cast<void>(dtl::allreduce(comm, std::span<const unsigned>(wide), narrow.span(), std::plus<>{}));
+        }),
+        n, {has(3), needs(5)});
+    CHECK(narrow.all(guarded<unsigned>::sentinel));
+    CHECK(narrow.guard_intact());
+  }
+
+  TEST_CASE("size rule: reduce and sum refuse a root's receive span shorter than the send span") {
+    auto ctx = test_support::world();
+    auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+    const int n = comm.size(), me = comm.rank(), root = n / 2;
+    const std::vector<int> mine = values_of(me, 4);
+    guarded<int> out(me == root ? 3 : 0);  // only the root's is written: the others may pass none
+    refused_on_every_rank(
+        comm, thrown_by([&] {
+          static_cast<void>(dtl::reduce(comm, std::span<const int>(mine), out.span(), std::plus<int>{}, root));
+        }),
+        1, {has(3), needs(4)});
+    CHECK(out.all(untouched));
+    CHECK(out.guard_intact());
+    refused_on_every_rank(
+        comm, thrown_by([&] { static_cast<void>(dtl::sum(comm, std::span<const int>(mine), out.span(), root)); }), 1,
+        {has(3), needs(4)});
+    CHECK(out.guard_intact());
+    const std::vector<short> few(4, static_cast<short>(me));  // promoted through long
+    guarded<short> small(me == root ? 1 : 0);
+    refused_on_every_rank(comm, thrown_by([&] {
+                            static_cast<void>(dtl::reduce(comm, std::span<const short>(few), small.span(),
+                                                          dtl::reduce_max<short>{}, root));
+                          }),
+                          1, {has(1), needs(4)});
+    CHECK(small.guard_intact());
+    // A root whose span fits, and no receive span elsewhere: the sum, on the root.
+    int first_sum = 0;
+    for (int r = 0; r < n; ++r) first_sum += contribution(r, 0);
+    guarded<int> fits(me == root ? 4 : 0);
+    CHECK(dtl::sum(comm, std::span<const int>(mine), fits.span(), root).has_value());
+    if (me == root) CHECK(fits.values()[0] == first_sum);
+    CHECK(fits.guard_intact());
+  }
+
+  TEST_CASE("size rule: scan and exscan refuse a receive span shorter than the send span") {
+    auto ctx = test_support::world();
+    auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+    const int n = comm.size(), me = comm.rank();
+    const std::vector<int> mine = values_of(me, 6);
+    auto scan_into = [&](std::span<int> out, bool exclusive) {
+      return thrown_by([&] {
+        static_cast<void>(exclusive ? dtl::exscan(comm, std::span<const int>(mine), out, std::plus<int>{})
+                                    : dtl::scan(comm, std::span<const int>(mine), out, std::plus<int>{}));
+      });
+    };
+    for (const bool exclusive : {false, true}) {
+      guarded<int> out(2);
+      refused_on_every_rank(comm, scan_into(out.span(), exclusive), n, {has(2), needs(6)});
+      CHECK(out.all(untouched));
+      CHECK(out.guard_intact());
+      guarded<int> one_short(me == n - 1 ? 5 : 6);
+      refused_on_every_rank(comm, scan_into(one_short.span(), exclusive), 1, {has(5), needs(6)});
+      CHECK(one_short.all(untouched));
+      CHECK(one_short.guard_intact());
+    }
+  }
+
+  TEST_CASE("size rule: the v-forms refuse data spans shorter than their counts and displacements reach") {
+    auto ctx = test_support::world();
+    auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+    const int n = comm.size(), me = comm.rank(), root = n - 1;
+    std::vector<dtl::size_type> counts, displs;
+    std::size_t total = 0;
+    for (int r = 0; r < n; ++r) {
+      displs.push_back(total);
+      counts.push_back(uneven_count(r));
+      total += uneven_count(r);
+    }
+    const std::vector<int> mine = values_of(me, uneven_count(me));
+    const std::vector<dtl::size_type> none;
+    const auto& root_counts = me == root ? counts : none;
+    const auto& root_displs = me == root ? displs : none;
+    using sizes = std::span<const dtl::size_type>;
+
+    guarded<int> gathered(me == root ? total - 1 : 0);
+    refused_on_every_rank(comm, thrown_by([&] {
+                            static_cast<void>(dtl::gatherv(comm, std::span<const int>(mine), gathered.span(),
+                                                           sizes(root_counts), sizes(root_displs), root));
+                          }),
+                          1, {has(total - 1), needs(total)});
+    CHECK(gathered.all(untouched));
+    CHECK(gathered.guard_intact());
+
+    guarded<int> all(total - 1);
+    refused_on_every_rank(comm, thrown_by([&] {
+                            static_cast<void>(dtl::allgatherv(comm, std::span<const int>(mine), all.span(),
+                                                              sizes(counts), sizes(displs)));
+                          }),
+                          n, {has(total - 1), needs(total)});
+    CHECK(all.all(untouched));
+    CHECK(all.guard_intact());
+
+    guarded<int> to_scatter(me == root ? total - 1 : 0, 5);
+    guarded<int> part(uneven_count(me));
+    refused_on_every_rank(comm, thrown_by([&] {
+                            static_cast<void>(dtl::scatterv(comm, to_scatter.const_span(), sizes(root_counts),
+                                                            sizes(root_displs), part.span(), root));
+                          }),
+                          1, {has(total - 1), needs(total)});
+    CHECK(part.all(untouched));
+
+    // alltoallv: one element to and from each rank; rank 0's receive span is one short, then its send span.
+    const std::vector<dtl::size_type> ones(static_cast<std::size_t>(n), 1);
+    std::vector<dtl::size_type> at(static_cast<std::size_t>(n));
+    std::iota(at.begin(), at.end(), dtl::size_type{0});
+    const auto un = static_cast<std::size_t>(n);
+    const std::vector<int> send = values_of(me, un);
+    guarded<int> recv(me == 0 ? un - 1 : un);
+    refused_on_every_rank(comm, thrown_by([&] {
+                            static_cast<void>(dtl::alltoallv(comm, std::span<const int>(send), sizes(ones), sizes(at),
+                                                             recv.span(), sizes(ones), sizes(at)));
+                          }),
+                          1, {has(un - 1), needs(un)});
+    CHECK(recv.all(untouched));
+    CHECK(recv.guard_intact());
+    guarded<int> short_send(me == 0 ? un - 1 : un, 5);
+    guarded<int> in(un);
+    refused_on_every_rank(comm, thrown_by([&] {
+                            static_cast<void>(dtl::alltoallv(comm, short_send.const_span(), sizes(ones), sizes(at),
+                                                             in.span(), sizes(ones), sizes(at)));
+                          }),
+                          1, {has(un - 1), needs(un)});
+    CHECK(in.all(untouched));
   }
 
   TEST_CASE("barrier, and a collective's failure throws on every rank") {

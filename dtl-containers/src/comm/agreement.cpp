@@ -175,7 +175,24 @@ collective_call::~collective_call() {
 
 status collective_call::agree(const status& local) {
   if (!usable_.ok()) return usable_;
-  return agree_on(*state_->comm, shared_.ok() ? local : shared_, signature_);
+  // A failure the caller found before this collective comes before the collective's own checks (which
+  // saw the caller's arguments only after that failure).
+  const status carried = carried_failure::take();
+  return agree_on(*state_->comm, !shared_.ok() ? shared_ : !carried.ok() ? carried : local, signature_);
+}
+
+namespace {
+thread_local carried_failure* t_carried = nullptr;  // the innermost on this thread
+}  // namespace
+
+carried_failure::carried_failure(status failure) : failure_(std::move(failure)), outer_(t_carried) { t_carried = this; }
+
+carried_failure::~carried_failure() { t_carried = outer_; }
+
+status carried_failure::take() {
+  if (t_carried == nullptr || t_carried->delivered_) return {};
+  t_carried->delivered_ = true;
+  return t_carried->failure_;
 }
 
 status agree(const context& ctx, const status& local, const call_signature& call) {

@@ -23,6 +23,7 @@
 // releases what it holds; one never completed is never released (as an MPI request never waited).
 
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/detail/agreement.hpp>
 #include <dtl/containers/communication/request.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/status.hpp>
@@ -30,6 +31,7 @@
 #include <dtl/core/types.hpp>
 
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <string>
 #include <thread>
@@ -150,26 +152,39 @@ class mpi_comm_adapter {
   }
 
   // --- variable-size collectives (int counts and displacements in elements of elem_size bytes) ---
+  // Each count is checked before any arithmetic: a negative int is invalid_argument, bytes past size_t
+  // out_of_range, on every rank (this rank's verdict goes into the collective's agreement step).
   void gatherv(const void* send, size_type send_count, void* recv, const int* recv_counts, const int* displs,
                size_type elem_size, rank_t root) {
-    const auto rc = in_bytes(recv_counts, elem_size), rd = in_bytes(displs, elem_size);
-    check(ctx_.gatherv(as_bytes(send), send_count * elem_size, as_bytes(recv), rc, rd, root));
+    byte_counts b("gatherv", size(), elem_size);
+    const std::size_t sent = b.bytes("send_count", send_count);
+    const auto rc = b.per_rank("recv_counts", recv_counts), rd = b.per_rank("displs", displs);
+    check(detail::with_local_failure(b.verdict,
+                                     [&] { return ctx_.gatherv(as_bytes(send), sent, as_bytes(recv), rc, rd, root); }));
   }
   void scatterv(const void* send, const int* send_counts, const int* displs, void* recv, size_type recv_count,
                 size_type elem_size, rank_t root) {
-    const auto sc = in_bytes(send_counts, elem_size), sd = in_bytes(displs, elem_size);
-    check(ctx_.scatterv(as_bytes(send), sc, sd, as_bytes(recv), recv_count * elem_size, root));
+    byte_counts b("scatterv", size(), elem_size);
+    const auto sc = b.per_rank("send_counts", send_counts), sd = b.per_rank("displs", displs);
+    const std::size_t received = b.bytes("recv_count", recv_count);
+    check(detail::with_local_failure(
+        b.verdict, [&] { return ctx_.scatterv(as_bytes(send), sc, sd, as_bytes(recv), received, root); }));
   }
   void allgatherv(const void* send, size_type send_count, void* recv, const int* recv_counts, const int* displs,
                   size_type elem_size) {
-    const auto rc = in_bytes(recv_counts, elem_size), rd = in_bytes(displs, elem_size);
-    check(ctx_.allgatherv(as_bytes(send), send_count * elem_size, as_bytes(recv), rc, rd));
+    byte_counts b("allgatherv", size(), elem_size);
+    const std::size_t sent = b.bytes("send_count", send_count);
+    const auto rc = b.per_rank("recv_counts", recv_counts), rd = b.per_rank("displs", displs);
+    check(detail::with_local_failure(b.verdict,
+                                     [&] { return ctx_.allgatherv(as_bytes(send), sent, as_bytes(recv), rc, rd); }));
   }
   void alltoallv(const void* send, const int* send_counts, const int* send_displs, void* recv, const int* recv_counts,
                  const int* recv_displs, size_type elem_size) {
-    const auto sc = in_bytes(send_counts, elem_size), sd = in_bytes(send_displs, elem_size);
-    const auto rc = in_bytes(recv_counts, elem_size), rd = in_bytes(recv_displs, elem_size);
-    check(ctx_.alltoallv(as_bytes(send), sc, sd, as_bytes(recv), rc, rd));
+    byte_counts b("alltoallv", size(), elem_size);
+    const auto sc = b.per_rank("send_counts", send_counts), sd = b.per_rank("send_displs", send_displs);
+    const auto rc = b.per_rank("recv_counts", recv_counts), rd = b.per_rank("recv_displs", recv_displs);
+    check(detail::with_local_failure(b.verdict,
+                                     [&] { return ctx_.alltoallv(as_bytes(send), sc, sd, as_bytes(recv), rc, rd); }));
   }
 
   // --- reductions on buffers (count elements; no suffix: double) ---
@@ -274,16 +289,47 @@ class mpi_comm_adapter {
     return owned;
   }
 
-  /// One entry per rank of `values` times elem (an empty list for a null pointer: a rank that passes
-  /// none, where only the root's are read).
-  [[nodiscard]] std::vector<std::size_t> in_bytes(const int* values, size_type elem) const {
-    std::vector<std::size_t> out;
-    if (values == nullptr) return out;
-    out.resize(static_cast<std::size_t>(size()));
-    for (std::size_t r = 0; r < out.size(); ++r)
-      out[r] = values[r] < 0 ? static_cast<std::size_t>(-1) : static_cast<std::size_t>(values[r]) * elem;
-    return out;
-  }
+  /// A v-form's counts and displacements in bytes, checked before any arithmetic; the first failure is
+  /// the call's verdict (the others then give zeros, which the verdict makes moot).
+  struct byte_counts {
+    byte_counts(const char* call, rank_t ranks, size_type elem) : call_(call), ranks_(ranks), elem_(elem) {}
+
+    /// count elements in bytes: out_of_range past size_t.
+    std::size_t bytes(const char* name, size_type count) {
+      if (elem_ != 0 && count > std::numeric_limits<size_type>::max() / elem_) {
+        fail(status_code::out_of_range, std::string(name) + " of " + std::to_string(count) + " elements of " +
+                                            std::to_string(elem_) + " bytes passes the address space");
+        return 0;
+      }
+      return count * elem_;
+    }
+    /// One entry per rank of `values` in bytes (none for a null pointer: a rank that passes none, where
+    /// only the root's are read); a negative entry is invalid_argument.
+    std::vector<std::size_t> per_rank(const char* name, const int* values) {
+      std::vector<std::size_t> out;
+      if (values == nullptr) return out;
+      out.resize(static_cast<std::size_t>(ranks_));
+      for (std::size_t r = 0; r < out.size(); ++r) {
+        if (values[r] < 0) {
+          fail(status_code::invalid_argument,
+               std::string(name) + "[" + std::to_string(r) + "] is " + std::to_string(values[r]) + " (negative)");
+          return {};
+        }
+        out[r] = bytes(name, static_cast<size_type>(values[r]));
+      }
+      return out;
+    }
+
+    status verdict;
+
+   private:
+    void fail(status_code code, const std::string& why) {
+      if (verdict.ok()) verdict = status(code, std::string(call_) + ": " + why);
+    }
+    const char* call_;
+    rank_t ranks_;
+    size_type elem_;
+  };
 
   template <class T>
   void all(const void* send, void* recv, size_type n, reduce_op op) {

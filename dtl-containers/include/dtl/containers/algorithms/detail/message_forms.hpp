@@ -6,7 +6,8 @@
 //   dtl::reduce(comm, std::span<const int>(in), std::span<int>(out), std::plus<int>{}, root);
 //   dtl::result<int> r = dtl::reduce(comm, value, dtl::reduce_max<int>{}, root);   // T{} off the root
 //
-// recv_data is written on the root only. A failure throws dtl::communication_error on every rank.
+// recv_data is written on the root only, and must hold send_data.size() there (the size rule of
+// detail/free_functions.hpp). A failure throws dtl::communication_error on every rank.
 
 #include <dtl/containers/communication/detail/free_functions.hpp>
 #include <dtl/core/result.hpp>
@@ -20,7 +21,7 @@ namespace dtl::detail {
 template <class T, class Op>
 result<void> reduce_over_comm(mpi::mpi_comm_adapter& comm, std::span<const T> send_data, std::span<T> recv_data,
                               Op /*op*/, rank_t root = 0) {
-  reduce_buffers<Op>(comm, send_data, recv_data, root);
+  reduce_buffers<Op>("reduce", comm, send_data, recv_data, root);
   return {};
 }
 template <class T, class Op>

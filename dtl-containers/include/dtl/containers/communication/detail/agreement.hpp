@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 
 namespace dtl::detail {
 
@@ -33,6 +34,42 @@ struct call_signature {
 /// One rank: `local` itself.
 [[nodiscard]] DTL_CONTAINERS_API status agree(const context& ctx, const status& local, const call_signature& call);
 [[nodiscard]] DTL_CONTAINERS_API status agree(const context& ctx, const status& local);
+
+/// This rank's own failure, found before a collective by a layer above the context (upstream's free
+/// functions: a span shorter than the call needs, a negative count). While it lives, the next agreement
+/// step of a collective on this thread reports it in place of that collective's own checks, so that
+/// every rank returns the same status and no data moves. Use it through with_local_failure.
+class DTL_CONTAINERS_API carried_failure {
+ public:
+  explicit carried_failure(status failure);
+  carried_failure(const carried_failure&) = delete;
+  carried_failure& operator=(const carried_failure&) = delete;
+  ~carried_failure();
+
+  /// Whether an agreement step has reported it.
+  [[nodiscard]] bool delivered() const noexcept { return delivered_; }
+  /// The failure this thread carries, not yet reported (then it counts as reported); ok when none.
+  /// Called by each collective's agreement step.
+  [[nodiscard]] static status take();
+
+ private:
+  status failure_;
+  bool delivered_ = false;
+  carried_failure* outer_;
+};
+
+/// Runs `collective` (one call of a context collective, returning result<void>) with `local`, this
+/// rank's own failure so far (ok: none), carried into that collective's agreement step: a rank that
+/// failed still takes part, so that every rank returns the same status (the agreement's rule above) and
+/// no data moves. A collective that fails before its agreement step (an ended context) returns its own.
+template <class Collective>
+[[nodiscard]] result<void> with_local_failure(const status& local, Collective&& collective) {
+  if (local.ok()) return std::forward<Collective>(collective)();
+  carried_failure carried(local);
+  result<void> outcome = std::forward<Collective>(collective)();
+  if (outcome && !carried.delivered()) return local;  // no step reported it: this rank must not say ok
+  return outcome;
+}
 
 /// The agreement step before the ranks communicate (when `communicates` and there is more than one
 /// rank), so that a rank's local failure so far reaches every rank; `local` itself otherwise. `what` names

@@ -2,9 +2,18 @@
 #pragma once
 // What upstream DTL's free functions over a communicator share (point_to_point.hpp,
 // collective_ops.hpp and the communicator forms of dtl::reduce): the communicator they take, the
-// refusal of wildcards, and reductions of buffers with upstream's promotions. Not for users.
+// refusal of wildcards, the size rule, and reductions of buffers with upstream's promotions. Not for
+// users.
+//
+// The size rule: a collective compares its spans before anything moves. A span shorter than the call
+// needs (a receive span, or the root's send span for scatter) is invalid_argument naming both sizes;
+// alltoall's send span must split evenly among the ranks. The sizes may differ between ranks (and only
+// the root knows its own), so each rank's verdict goes into the collective's agreement step
+// (with_local_failure): every rank then throws the same status, collective_failure naming the rank
+// where only some ranks' spans are short (the agreement's rule).
 
 #include <dtl/containers/communication/collective_types.hpp>
+#include <dtl/containers/communication/detail/agreement.hpp>
 #include <dtl/containers/communication/message.hpp>
 #include <dtl/containers/communication/reduction_ops.hpp>
 #include <dtl/containers/communication/upstream_communicator.hpp>
@@ -13,7 +22,9 @@
 
 #include <algorithm>
 #include <concepts>
+#include <cstddef>
 #include <functional>
+#include <limits>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -42,6 +53,56 @@ inline void refuse_wildcards(const char* name, rank_t source, int tag) {
   throw communication_error(
       status{status_code::not_supported, std::string(name) + ": any_source and any_tag are not supported by DTL HIP; "
                                                              "name the source rank and the tag"});
+}
+
+/// Runs `collective` (a call of the communicator's context, returning result<void>) with this rank's
+/// verdict on its spans, `local`, carried into its agreement step; throws the agreed failure.
+template <class Collective>
+void collect(const status& local, Collective&& collective) {
+  throw_if_failed(with_local_failure(local, std::forward<Collective>(collective)));
+}
+
+/// The size rule for one span: `name` of `call` has `has` elements where the call moves `needs` (`why`)
+/// through it. ok when it holds them.
+[[nodiscard]] inline status span_holds(const char* call, const char* name, std::size_t has, std::size_t needs,
+                                       const std::string& why) {
+  if (has >= needs) return {};
+  return status(status_code::invalid_argument, std::string(call) + ": " + name + " has " + std::to_string(has) +
+                                                   " elements; the call needs " + std::to_string(needs) + " (" + why +
+                                                   ")");
+}
+
+/// The size rule for a span that holds one block of `block` elements per rank: ok, invalid_argument, or
+/// out_of_range where the blocks together pass the address space.
+[[nodiscard]] inline status holds_blocks(const char* call, const char* name, std::size_t has, std::size_t ranks,
+                                         std::size_t block) {
+  if (ranks != 0 && block > std::numeric_limits<std::size_t>::max() / ranks)
+    return status(status_code::out_of_range, std::string(call) + ": " + std::to_string(ranks) + " blocks of " +
+                                                 std::to_string(block) + " elements pass the address space");
+  return span_holds(call, name, has, ranks * block,
+                    std::to_string(ranks) + " ranks' blocks of " + std::to_string(block));
+}
+
+/// The size rule for a span of a v-form: it must reach the end of every block its counts and
+/// displacements name. A block whose end passes size_t, and counts or displacements of the wrong
+/// length, are left to the context's own checks (out_of_range, invalid_argument).
+[[nodiscard]] inline status holds_displaced(const char* call, const char* name, std::size_t has,
+                                            std::span<const size_type> counts, std::span<const size_type> displs) {
+  std::size_t end = 0;
+  for (std::size_t r = 0; r < std::min(counts.size(), displs.size()); ++r)
+    if (counts[r] != 0 && displs[r] <= std::numeric_limits<std::size_t>::max() - counts[r])
+      end = std::max(end, displs[r] + counts[r]);
+  return span_holds(call, name, has, end, "the end of the furthest block its counts and displacements name");
+}
+
+/// A span's elements as the bytes the communicator moves.
+template <class T>
+const std::byte* bytes_of(std::span<const T> s) noexcept {
+  return static_cast<const std::byte*>(static_cast<const void*>(s.data()));
+}
+template <class T>
+std::byte* bytes_of(std::span<T> s) noexcept {
+  return static_cast<std::byte*>(static_cast<void*>(s.data()));
 }
 
 [[nodiscard]] inline message_status received(rank_t source, int tag, size_type count) {
@@ -98,23 +159,29 @@ using reduce_wire_t = std::conditional_t<std::is_same_v<T, int> || std::is_same_
                                          T, std::conditional_t<std::is_integral_v<T>, long, double>>;
 
 /// recv = op over the ranks of send, on `root` only, or on every rank when root is all_ranks.
-/// Counts in elements (send.size()), as upstream's.
+/// Counts in elements (send.size()), as upstream's; recv (where it is written) must hold as many.
 template <class Op, class T>
-void reduce_buffers(const mpi::mpi_comm_adapter& comm, std::span<const T> send, std::span<T> recv, rank_t root) {
+void reduce_buffers(const char* call, const mpi::mpi_comm_adapter& comm, std::span<const T> send, std::span<T> recv,
+                    rank_t root) {
   using Kind = known_reduce_op<Op>;
   using W = reduce_wire_t<T>;
   const context& ctx = comm.dtl_context();
   const bool everyone = root == all_ranks;
+  const bool writes = everyone || comm.rank() == root;
+  const status local = writes ? span_holds(call, "recv_data", recv.size(), send.size(), "send_data's size") : status{};
   if constexpr (std::is_same_v<W, T>) {
-    throw_if_failed(everyone ? ctx.allreduce(send.data(), recv.data(), send.size(), Kind::op)
-                             : ctx.reduce(send.data(), recv.data(), send.size(), Kind::op, root));
+    collect(local, [&] {
+      return everyone ? ctx.allreduce(send.data(), recv.data(), send.size(), Kind::op)
+                      : ctx.reduce(send.data(), recv.data(), send.size(), Kind::op, root);
+    });
   } else {
     const std::vector<W> wide(send.begin(), send.end());
     std::vector<W> out(send.size());
-    throw_if_failed(everyone ? ctx.allreduce(wide.data(), out.data(), wide.size(), Kind::op)
-                             : ctx.reduce(wide.data(), out.data(), wide.size(), Kind::op, root));
-    if (everyone || comm.rank() == root)
-      std::transform(out.begin(), out.end(), recv.begin(), [](const W& w) { return static_cast<T>(w); });
+    collect(local, [&] {
+      return everyone ? ctx.allreduce(wide.data(), out.data(), wide.size(), Kind::op)
+                      : ctx.reduce(wide.data(), out.data(), wide.size(), Kind::op, root);
+    });
+    if (writes) std::transform(out.begin(), out.end(), recv.begin(), [](const W& w) { return static_cast<T>(w); });
   }
 }
 
@@ -133,7 +200,7 @@ constexpr T identity_of() {
 }
 
 /// recv[i] = op over ranks 0..rank() (inclusive) or 0..rank()-1 (exclusive; rank 0 gets op's
-/// identity) of send[i]. Host buffers, promoted as reduce_buffers.
+/// identity) of send[i]. Host buffers, promoted as reduce_buffers; recv must hold send.size().
 template <class Op, class T>
 void scan_buffers(const mpi::mpi_comm_adapter& comm, std::span<const T> send, std::span<T> recv, bool exclusive) {
   using Kind = known_reduce_op<Op>;
@@ -141,8 +208,10 @@ void scan_buffers(const mpi::mpi_comm_adapter& comm, std::span<const T> send, st
   const context& ctx = comm.dtl_context();
   const std::vector<W> wide(send.begin(), send.end());
   std::vector<W> out(send.size());
-  throw_if_failed(exclusive ? ctx.exscan(wide.data(), out.data(), wide.size(), Kind::op)
-                            : ctx.scan(wide.data(), out.data(), wide.size(), Kind::op));
+  collect(span_holds(exclusive ? "exscan" : "scan", "recv_data", recv.size(), send.size(), "send_data's size"), [&] {
+    return exclusive ? ctx.exscan(wide.data(), out.data(), wide.size(), Kind::op)
+                     : ctx.scan(wide.data(), out.data(), wide.size(), Kind::op);
+  });
   std::transform(out.begin(), out.end(), recv.begin(), [](const W& w) { return static_cast<T>(w); });
   if (exclusive && comm.rank() == 0) std::fill_n(recv.begin(), send.size(), identity_of<Kind::op, T>());
 }
