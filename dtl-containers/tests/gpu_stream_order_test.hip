@@ -24,11 +24,6 @@ namespace {
 using i64 = std::int64_t;
 using dvec = dtl::distributed_vector<i64, dtl::device_only_runtime>;
 
-bool sync_mode() {
-  const char* v = std::getenv("DTL_SYNC_ALGORITHMS");
-  return v != nullptr && std::string_view(v) == "1";
-}
-
 // Slow on purpose (a few ms per call at these sizes): a host copy that did not wait would see old values.
 constexpr int rounds = 400;
 __host__ __device__ inline i64 churn(i64 x) {
@@ -197,6 +192,13 @@ TEST_SUITE("gpu.stream_order") {
 }
 
 #if DTL_TEST_TRAPS  // tests/meson.build: HIP on NVIDIA
+namespace {
+bool sync_mode() {
+  const char* v = std::getenv("DTL_SYNC_ALGORITHMS");
+  return v != nullptr && std::string_view(v) == "1";
+}
+}  // namespace
+
 // A kernel that traps leaves the device unusable for the rest of the process: its own suite and row.
 TEST_SUITE("gpu.stream_order_fault") {
   TEST_CASE("a failed enqueued kernel is reported by the next call and by the fence") {
