@@ -21,7 +21,9 @@ namespace {
 using namespace halo_reference;
 using vec = dtl::distributed_vector<double, dtl::device_only_runtime>;
 
+// Raw copies of the ghosts: after the fence, since an exchange returns once it is enqueued.
 std::vector<double> with_ghosts(const vec& v) {
+  REQUIRE(v.synchronize().has_value());
   std::vector<double> all(v.local_size_with_ghosts());
   if (!all.empty())
     REQUIRE(dtl::hip::hip_memory_transfer::copy(all.data(), v.local_data_with_ghosts(), all.size() * sizeof(double),
@@ -31,6 +33,7 @@ std::vector<double> with_ghosts(const vec& v) {
 }
 
 void set_with_ghosts(vec& v, const std::vector<double>& all) {
+  REQUIRE(v.synchronize().has_value());
   if (!all.empty())
     REQUIRE(dtl::hip::hip_memory_transfer::copy(v.local_data_with_ghosts(), all.data(), all.size() * sizeof(double),
                                                 dtl::transfer_kind::host_to_device)

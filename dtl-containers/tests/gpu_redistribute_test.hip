@@ -167,6 +167,7 @@ TEST_SUITE("gpu.redistribute") {
       REQUIRE(v.halo().exchange().has_value());
       if (v.local_size() == 0) continue;
       std::vector<std::int64_t> g(v.local_size_with_ghosts());
+      REQUIRE(v.synchronize().has_value());  // the exchange returns once enqueued; the raw copy needs the fence
       REQUIRE(dtl::hip::hip_memory_transfer::copy(g.data(), v.local_data_with_ghosts(), g.size() * sizeof(std::int64_t),
                                                   dtl::transfer_kind::device_to_host)
                   .has_value());

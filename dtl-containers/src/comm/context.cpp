@@ -2,6 +2,7 @@
 #include "comm/collective_dispatch.hpp"
 #include "comm/collectives.hpp"
 #include "comm/state.hpp"
+#include "gpu_comm/device_support.hpp"
 
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/communication/detail/context_services.hpp>
@@ -198,11 +199,20 @@ const std::string& context::device_collective_reason() const noexcept {
   return state_ ? detail::device_support::path_reason(*state_->resources) : empty;
 }
 
+result<void> context::synchronize() const {
+  if (!state_) return {};  // an empty context ran nothing
+  return detail::device_support::settle(*state_->resources, detail::device_support::any_device);
+}
+
+void context::synchronize_device() const { value_or_throw(synchronize()); }
+
 result<void> context::barrier() const {
   // The agreement step is itself a barrier: no rank leaves it before every rank has entered it.
   detail::collective_call call(state_.get(), {"barrier"});
   DTL_TRY(call.usable());
-  DTL_TRY(call.agree({}));
+  // Device work this rank left running is done before any rank leaves (a window's remote get after a
+  // barrier sees it); its failure fails the barrier on every rank.
+  DTL_TRY(call.agree(detail::device_support::settle(*state_->resources, detail::device_support::any_device)));
   if (!detail::agreement_enabled() && size() > 1) return state_->comm->barrier();
   return {};
 }

@@ -44,6 +44,12 @@ status copy_segment(void* dst, const void* src, std::size_t bytes, transfer_kind
   return device_support::copy(dst, src, bytes, kind);
 }
 
+status settle_device_work(const context& ctx, int device) {
+  const context_state* state = context_access::state(ctx);
+  if (device == no_device || state == nullptr) return {};
+  return device_support::settle(*state->resources, device);
+}
+
 status check_placement_device(int device) { return device_support::check_device(device); }
 
 result<int> context_or_current_device(const context& ctx) {

@@ -31,6 +31,7 @@
 #include <optional>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 namespace dtl::detail {
 
@@ -353,10 +354,28 @@ status fill(const context& ctx, int device, void* dst, std::size_t count, const 
   std::lock_guard lock(lane->mutex);
   DTL_ASSIGN_OR_RETURN(auto guard, hip::device_guard::enter(device));
   DTL_TRY(fill_pattern(dst, count, pattern, pattern_bytes, lane->stream.native_handle()));
-  return lane->stream.synchronize().error();
+  return lane->settle();  // waits for the stream: the fill, and any work left on it before
+}
+
+status settle(device_resources& res, int device) {
+  std::vector<std::shared_ptr<device_lane>> lanes;
+  {
+    std::lock_guard lock(res.mutex);
+    for (const auto& [d, lane] : res.lanes)
+      if (device == any_device || d == device) lanes.push_back(lane);
+  }
+  status first;
+  for (const auto& lane : lanes) {
+    DTL_ASSIGN_OR_RETURN(auto guard, hip::device_guard::enter(lane->device));
+    if (status s = lane->settle(); !s.ok() && first.ok()) first = std::move(s);
+  }
+  return first;
 }
 
 status copy(void* dst, const void* src, std::size_t bytes, transfer_kind kind) {
+  // hipMemcpy runs on the null stream, which does not wait for the (non-blocking) streams where calls
+  // leave their work: wait for the device, so that a copy sees every call before it.
+  DTL_HIP_TRY(hipDeviceSynchronize());
   return hip::hip_memory_transfer::copy(dst, src, bytes, kind).error();
 }
 
@@ -373,6 +392,33 @@ result<std::shared_ptr<device_lane>> acquire_lane(const context& ctx, int device
 device_lane::~device_lane() {
   for (void* chunk : chunks_)
     if (const hipError_t e = hipHostFree(chunk); e != hipSuccess) report_unhandled(hip::to_status(e, "hipHostFree"));
+}
+
+status device_lane::check_earlier() {
+  if (!unsettled.load(std::memory_order_acquire)) return {};
+  const hipError_t e = hipStreamQuery(stream.native_handle());
+  if (e == hipErrorNotReady) return {};
+  unsettled.store(false, std::memory_order_release);
+  if (e == hipSuccess) return {};
+  return hip::to_status(e, "work enqueued earlier on device " + std::to_string(device) +
+                               " (a call that returned without waiting for it) failed");
+}
+
+status device_lane::settle() {
+  // Always waits: a fence must also report a failure that check_earlier() found before (a sticky one).
+  unsettled.store(false, std::memory_order_release);
+  if (const hipError_t e = hipStreamSynchronize(stream.native_handle()); e != hipSuccess)
+    return hip::to_status(e, "work enqueued earlier on device " + std::to_string(device) +
+                                 " (a call that returned without waiting for it) failed");
+  return {};
+}
+
+bool sync_algorithms() noexcept {
+  static const bool on = [] {
+    const char* v = std::getenv("DTL_SYNC_ALGORITHMS");
+    return v != nullptr && std::string_view(v) == "1";
+  }();
+  return on;
 }
 
 gpu::device_scratch& device_lane::scratch_for(hipStream_t s) {

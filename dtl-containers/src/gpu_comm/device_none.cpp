@@ -44,6 +44,7 @@ result<int> device_of_memory(const void*) { return no_device; }
 bool mpi_takes_device_memory(const device_resources&) noexcept { return false; }
 status fill(const context&, int, void*, std::size_t, const void*, std::size_t) { return no_hip(); }
 status copy(void*, const void*, std::size_t, transfer_kind) { return no_hip(); }
+status settle(device_resources&, int) { return {}; }  // no GPU: nothing runs on one
 
 // Never reached (no pointer is device memory here); it still agrees, so that no rank is left waiting.
 status collective(device_resources&, comm_backend&, collective_call& call, collective_kind, const collective_args&) {

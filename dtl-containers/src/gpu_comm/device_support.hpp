@@ -67,6 +67,10 @@ bool mpi_takes_device_memory(const device_resources& resources) noexcept;
 /// kernel on the context's stream for that device; returns when done.
 status fill(const context& ctx, int device, void* dst, std::size_t count, const void* pattern,
             std::size_t pattern_bytes);
+/// Waits for the work that calls left running on the context's stream for `device` (any_device: every
+/// device's), and returns its failure (device_lane::settle()).
+inline constexpr int any_device = -2;
+status settle(device_resources& resources, int device);
 /// hip_memory_transfer::copy.
 status copy(void* dst, const void* src, std::size_t bytes, transfer_kind kind);
 

@@ -11,6 +11,7 @@
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/error.hpp>
 #include <dtl/hip/hip_stream.hpp>
+#include <dtl/hip/pointer.hpp>
 #include <dtl/hip/event_poller.hpp>
 
 #include <optional>
@@ -27,6 +28,7 @@ struct halo_device {
   std::byte* pinned = nullptr;            // staged: [to next | to prev | from prev | from next]
   std::byte* back = nullptr;              // reduce: [from next (prev bytes) | from prev (next bytes)]
   int device = no_device;
+  bool host_visible = false;  // managed memory: the host reads the ghosts, so an exchange waits
 
   ~halo_device() {
     auto guard = hip::device_guard::enter(device);
@@ -120,6 +122,8 @@ result<halo_device_ptr> make_halo_device(halo_plan& plan) {
                        hip::hip_stream::create(hip::stream_flags::non_blocking, stream_priority::high, plan.device));
   dev->stream.emplace(std::move(stream));
   DTL_ASSIGN_OR_RETURN(dev->lane, lane_of(*dev->res, plan.device));
+  DTL_ASSIGN_OR_RETURN(const hip::pointer_attributes attr, hip::query_pointer(plan.first_owned()));
+  dev->host_visible = attr.kind != hip::memory_kind::device;
   DTL_HIP_TRY(hipEventCreateWithFlags(&dev->ready, hipEventDisableTiming));
   const std::size_t ghost_bytes = plan.prev_bytes + plan.next_bytes;
   if (!plan.self() && ghost_bytes != 0) {
@@ -143,10 +147,13 @@ bool device_exchange_on_stream_only(const halo_plan& plan) noexcept { return on_
 status device_exchange_now(halo_plan& plan) {
   halo_device& dev = *plan.dev;
   DTL_ASSIGN_OR_RETURN(hip::device_guard guard, hip::device_guard::enter(plan.device));
-  // On the context's stream: after its earlier work, with no event to record or wait for.
-  const hipStream_t stream = dev.lane->stream.native_handle();
-  DTL_TRY(enqueue_exchange(plan, dev, stream));
-  DTL_HIP_TRY(hipStreamSynchronize(stream));
+  // On the context's stream: after its earlier work, with no event to record or wait for; left running
+  // there as an algorithm's work is (algorithms/detail/outcome.hpp), unless the host can see the ghosts.
+  std::lock_guard lock(dev.lane->mutex);
+  DTL_TRY(dev.lane->check_earlier());
+  DTL_TRY(enqueue_exchange(plan, dev, dev.lane->stream.native_handle()));
+  dev.lane->unsettled.store(true, std::memory_order_release);
+  if (dev.host_visible || sync_algorithms()) return dev.lane->settle();
   return {};
 }
 

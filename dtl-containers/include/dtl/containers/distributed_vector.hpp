@@ -142,7 +142,7 @@ class distributed_vector {
         generation_(std::move(other.generation_)) {}
   distributed_vector& operator=(distributed_vector&& other) noexcept {
     if (this != &other) {
-      distributed_vector gone(std::move(*this));  // frees this one's segment (and window) on return
+      distributed_vector gone(std::move(*this));  // frees this one's segment (and window) on return, settled
       ctx_ = std::move(other.ctx_);
       partition_ = std::exchange(other.partition_, empty_partition());
       range_ = std::exchange(other.range_, index_range{});
@@ -158,8 +158,11 @@ class distributed_vector {
   }
   distributed_vector(const distributed_vector&) = delete;
   distributed_vector& operator=(const distributed_vector&) = delete;
-  /// Frees this rank's segment. Collective when global_view() was used (it frees the MPI window).
-  ~distributed_vector() = default;
+  /// Frees this rank's segment, once the device work left running on it is done (a failure of that work
+  /// goes to dtl::report_unhandled()). Collective when global_view() was used (it frees the MPI window).
+  ~distributed_vector() {
+    if (status s = settle(); !s.ok()) report_unhandled(s);
+  }
 
   // --- sizes and the partition ---
   [[nodiscard]] size_type global_size() const noexcept { return partition_.global_size(); }
@@ -195,6 +198,15 @@ class distributed_vector {
   /// Elements of local_data_with_ghosts(): 0 for an empty block, else prev + local_size() + next.
   [[nodiscard]] size_type local_size_with_ghosts() const noexcept {
     return local_size() == 0 ? 0 : ghosts_.prev + local_size() + ghosts_.next;
+  }
+
+  /// Waits for the device work that calls left running on this rank's segment (algorithms on device
+  /// placements return once their work is enqueued; docs/containers.md, "When a call waits"), and
+  /// returns its failure: the fence before your own kernel on another stream or your own MPI call on
+  /// local_data(). This rank only. Nothing to wait for on host_only.
+  [[nodiscard]] result<void> synchronize() const {
+    if (status s = settle(); !s.ok()) return s;
+    return {};
   }
 
   // --- the halo ---
@@ -239,6 +251,7 @@ class distributed_vector {
   /// Every element by global index (slow; see global_view.hpp). Collective the first time it is called
   /// on a vector: every rank calls it.
   [[nodiscard]] dtl::global_view<T> global_view() {
+    if (status s = settle(); !s.ok()) report_unhandled(s);  // the view reads the elements as they are now
     if (!window_ && window_error_.ok()) open_window();
     return dtl::global_view<T>(partition_, rank(), local_data(), P::host_accessible, window_, window_error_,
                                generation_.stamp());
@@ -249,6 +262,7 @@ class distributed_vector {
   [[nodiscard]] result<void> copy_to_host(T* dst, size_type count) const {
     DTL_TRY(check_host_buffer(dst, count));
     if (count == 0) return {};
+    DTL_TRY(settle());
     return detail::copy_segment(dst, local_data(), count * sizeof(T), transfer_between_v<P, host_only>);
   }
   [[nodiscard]] result<std::vector<T>> copy_to_host() const {
@@ -260,6 +274,7 @@ class distributed_vector {
   [[nodiscard]] result<void> copy_from_host(const T* src, size_type count) {
     DTL_TRY(check_host_buffer(src, count));
     if (count == 0) return {};
+    DTL_TRY(settle());  // earlier work may still read the elements this overwrites
     return detail::copy_segment(local_data(), src, count * sizeof(T), transfer_between_v<host_only, P>);
   }
 
@@ -288,6 +303,7 @@ class distributed_vector {
                          make(global_size(), ctx_, nullptr, std::shared_ptr<memory_space_type>(),
                               /*initialise=*/false, plan_ ? &ghosts_ : nullptr, &partition_));
     if (local_size() != 0) {
+      DTL_TRY(settle());
       DTL_TRY(detail::copy_segment(copy.local_data_with_ghosts(), local_data_with_ghosts(),
                                    local_size_with_ghosts() * sizeof(T), transfer_between_v<P, P>));
     }
@@ -333,6 +349,8 @@ class distributed_vector {
   [[nodiscard]] result<void> clear() { return resize(0); }
 
  private:
+  friend struct detail::storage_access;
+
   distributed_vector(context ctx, block_partition partition, index_range range, int device,
                      detail::segment_allocation storage) noexcept
       : ctx_(std::move(ctx)), partition_(partition), range_(range), device_(device), storage_(std::move(storage)) {}
@@ -433,6 +451,7 @@ class distributed_vector {
     detail::halo_plan_ptr fresh_plan;
     const int fill_device = P::location == memory_location::host ? no_device : device_;
     const status local = detail::catch_allocation_failure(what, [&]() -> status {
+      DTL_TRY(settle());  // the old block is copied from on the host's side of time, then freed
       if (plan_ && detail::halo_in_flight(*plan_))
         return status(status_code::invalid_state, std::string(what) + ": a halo exchange is in flight; end it first");
       const size_type count = sizes[me];
@@ -541,6 +560,15 @@ class distributed_vector {
       window_ = std::move(w).value();
     else
       window_error_ = std::move(w).error();
+  }
+
+  // Waits for the device work left running on this rank's device by calls on the context (segment_ops.hpp).
+  status settle() const {
+    if constexpr (P::location == memory_location::host) {
+      return {};
+    } else {
+      return local_size_with_ghosts() == 0 ? status{} : detail::settle_device_work(ctx_, device_);
+    }
   }
 
   status check_host_buffer(const void* buffer, size_type count) const {

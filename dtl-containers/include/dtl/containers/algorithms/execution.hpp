@@ -3,15 +3,17 @@
 // Execution policies: how an algorithm runs and when it returns.
 //
 //   policy            host placements             device placements
-//   dtl::seq{}        a loop on this thread       on the GPU, on the context's stream; returns when done
+//   dtl::seq{}        a loop on this thread       on the GPU, on the context's stream, in stream order
 //   dtl::par{}        loops on several threads    same as seq
 //   dtl::async{}      runs now, a ready future    on the GPU, on the context's stream; a future
 //                                                  (dtl::hip::future), to chain with .then()
 //   dtl::on_stream{s} like seq                    enqueued on stream s (of the vector's device)
-// On a device placement, async and on_stream return as soon as the work is enqueued only where the
-// work never needs the host: the elementwise algorithms, and reductions with a native operator under
-// async. Scans, reductions with other operators, and on_stream reductions (which return a value) wait
-// for their work. docs/containers.md has the table; algorithms/detail/outcome.hpp implements it.
+// On a device placement a call whose result stays on the device (fill, copy, transform, the scans on
+// one rank, sort on one rank, ...) returns once its work is enqueued; a value result (reduce, find,
+// ...) waits for what it reads; what brings data to the host waits for the calls before it; the fence
+// before raw interop is v.synchronize() / ctx.synchronize(). Vectors the host can reach (unified_memory,
+// device_preferred_on) wait under seq and par, as upstream. docs/containers.md ("When a call waits") has
+// the table; algorithms/detail/outcome.hpp implements it.
 // A user function that throws on a host placement: the exception leaves the algorithm call under seq,
 // and under par too (the first one, rethrown on the calling thread once every thread has finished).
 // dtl::hip_exec is another name for on_stream (the HIP counterpart of upstream DTL's cuda_exec).

@@ -30,6 +30,8 @@
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/placement_traits.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <functional>
 #include <vector>
 
@@ -44,6 +46,20 @@ struct distributed_sort_result {
 };
 
 namespace detail {
+
+/// A vector's block, for the one-rank sort that adopts its alternate buffer (algorithms/device/sort.hpp).
+struct storage_access {
+  template <class T, class P>
+  static segment_allocation& block(distributed_vector<T, P>& v) noexcept {
+    return v.storage_;
+  }
+  /// Whether the block may be swapped for another of its layout: no ghosts (a halo plan holds the
+  /// block's address) and no global_view window registered on it.
+  template <class T, class P>
+  static bool swappable(const distributed_vector<T, P>& v) noexcept {
+    return !v.plan_ && !v.window_ && v.local_size_with_ghosts() == v.local_size();
+  }
+};
 
 template <class R>
 result<void> without_traffic(result<R> r) {
@@ -64,6 +80,14 @@ struct sort_bodies {
   }
   template <class Pol, class T, class P, class Comp = std::less<>>
   static auto device(const Pol& policy, distributed_vector<T, P>& vec, Comp comp = {}) {
+    // One rank, radix keys: the vector may adopt the sort's alternate buffer (its pointers and views from
+    // before the sort are then invalidated, as by redistribute).
+    if constexpr (!Traffic && device::adopts_alternate_v<Pol, T, Comp>) {
+      if (vec.num_ranks() == 1 && vec.local_size() > 1 && storage_access::swappable(vec))
+        return device::sort_adopting<Pol, T, Comp>(policy, vec.get_context(), vec.device_id(),
+                                                   storage_access::block(vec), vec.local_size(),
+                                                   std::max(alignof(T), alignof(std::max_align_t)));
+    }
     return device::sort<Stable, P, Traffic>(policy, vec.get_context(), vec.device_id(), vec.local_data(),
                                             static_cast<void*>(nullptr), vec.local_size(), comp);
   }

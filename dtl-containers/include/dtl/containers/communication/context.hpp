@@ -73,8 +73,16 @@ class DTL_CONTAINERS_API context {
   [[nodiscard]] status check() const;
   [[nodiscard]] bool valid() const noexcept { return check().ok(); }
 
-  /// Waits until every rank has reached the barrier.
+  /// Waits until every rank has reached the barrier, each after the device work it left running
+  /// (synchronize()), so that a window's remote access after it sees that work.
   [[nodiscard]] result<void> barrier() const;
+
+  /// Waits for the device work that calls on this context left running (on each device's stream of the
+  /// context) and returns its failure: the fence before your own kernel on another stream, or your own
+  /// MPI call on a vector's local_data(). This rank only, not collective. synchronize_device() is
+  /// upstream DTL's name; it throws dtl::status_error instead.
+  [[nodiscard]] result<void> synchronize() const;
+  void synchronize_device() const;
 
   /// Splits the ranks by `color` (MPI_Comm_split); ranks are ordered by `key`, then by their old rank.
   /// Collective. The sub-context keeps this context's device. A rank that passes dtl::undefined_color

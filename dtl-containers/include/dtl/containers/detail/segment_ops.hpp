@@ -22,8 +22,14 @@ namespace dtl::detail {
 [[nodiscard]] DTL_CONTAINERS_API status fill_segment(const context& ctx, int device, void* dst, std::size_t count,
                                                      const void* pattern, std::size_t pattern_bytes);
 
+/// Waits for the device work that algorithms on `ctx` left running on `device` (nothing for
+/// dtl::no_device) and returns its failure. What reads, writes or frees a device segment on the host's
+/// side of time (copy_to_host, global_view, destruction, ...) calls it first.
+[[nodiscard]] DTL_CONTAINERS_API status settle_device_work(const context& ctx, int device);
+
 /// Copies bytes between host and device memory (dtl::hip::hip_memory_transfer::copy; memcpy for
-/// host_to_host); returns when they have arrived.
+/// host_to_host) after the device's earlier work (the streams calls left it on); returns when they have
+/// arrived.
 [[nodiscard]] DTL_CONTAINERS_API status copy_segment(void* dst, const void* src, std::size_t bytes, transfer_kind kind);
 
 /// f() -> status, with a failed host allocation (std::bad_alloc, std::length_error) as out_of_memory:
@@ -38,6 +44,10 @@ template <class F>
     return status(status_code::out_of_memory, std::string(what) + ": the host buffer would be too large");
   }
 }
+
+/// The block of a vector, for the algorithms that swap it for another of the same layout (the one-rank
+/// radix sort adopts its alternate buffer: algorithms/device/sort.hpp). A vector declares it a friend.
+struct storage_access;
 
 /// Owns a rank's segment, whatever memory space it came from (the space stays alive with it).
 class segment_allocation {
@@ -75,6 +85,10 @@ class segment_allocation {
 
   [[nodiscard]] void* data() const noexcept { return data_; }
   [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+  /// Whether both came from one memory space instance (a block of one may stand in for the other's).
+  [[nodiscard]] bool same_space(const segment_allocation& other) const noexcept {
+    return space_ != nullptr && space_ == other.space_;
+  }
 
   /// A new segment of `bytes` from the same memory space (one without memory for 0 bytes), for a
   /// vector that changes its layout; invalid_state when this one has no space (default-constructed).

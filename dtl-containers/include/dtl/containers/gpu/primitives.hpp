@@ -293,6 +293,22 @@ template <class K, class V = unsigned char>
   return {};
 }
 
+/// Sorts keys[0, n) by radix (ascending, or descending), stably, with `alternate` (n keys of device
+/// memory, not overlapping keys) as the other buffer and only the library's temporary storage from the
+/// scratch. Nothing is copied back: `in_alternate` says where the sorted keys are (an odd number of
+/// passes leaves them in `alternate`), so that the caller can adopt that buffer.
+template <class K>
+[[nodiscard]] status radix_sort_keys_between(K* keys, K* alternate, std::size_t n, bool descending, bool& in_alternate,
+                                             device_scratch& scratch, hipStream_t stream) {
+  in_alternate = false;
+  if (n <= 1) return {};
+  if (keys == nullptr || alternate == nullptr) return primitives_detail::null_pointer("device radix sort");
+  return primitives_detail::with_temporary_storage(
+      "device radix sort", scratch, stream, [&](void* temp, std::size_t& bytes) {
+        return backend::radix_sort_keys(temp, bytes, keys, alternate, n, descending, in_alternate, stream);
+      });
+}
+
 /// Sorts keys[0, n) in place by comp (a strict weak order, device-callable), stably, with values[0, n)
 /// moved alongside when values is not null: a merge sort into alternate buffers from the scratch, then
 /// copied back.

@@ -22,6 +22,7 @@
 //   - Form: status (result<R>, a future under async), value (the bare value: throws dtl::status_error;
 //     a future under async) or try_value (the value form's non-throwing twin: result<R>, or a future).
 
+#include <dtl/containers/algorithms/detail/host_visible.hpp>
 #include <dtl/containers/algorithms/detail/outcome.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/containers/block_partition.hpp>
@@ -164,7 +165,7 @@ auto run_algorithm(const Policy& policy, A&&... args) {
                 "the vectors of one algorithm must all be on the device, or all on the host");
   auto work = [&]() {
     if constexpr (on_device)
-      return Impl::device(policy, std::forward<A>(args)...);
+      return settled_for_host<Pol>(Impl::device(policy, std::forward<A>(args)...), args...);
     else
       return to_outcome<Pol>(Impl::host(policy, std::forward<A>(args)...));
   };

@@ -1,11 +1,23 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// What an algorithm hands back under each execution policy: the one place that decides it. Not for users.
+// What an algorithm hands back under each execution policy, and when it waits: the one place that
+// decides it. Not for users.
 //
-//   policy          outcome of an algorithm computing R
-//   seq, par        result<R>, once the work is done
-//   on_stream{s}    result<R>; R = void returns once the work is enqueued on s, other R wait for s
-//   async           hip::future<R>, completed when the work is done
+//   policy            host placements      device placements: R = void (the result stays on the device) | a value R
+//   (none), seq, par  result<R>, done      result<R> once enqueued on the context's stream   | waits, reads
+//   on_stream{s}      result<R>, done      result<R> once enqueued on s                        | waits for s, reads
+//   async             ready future         hip::future<R>, completed when the work is done (nobody waits)
+//
+// Stream order keeps a chain of calls on one context serial. What brings data to the host waits for the
+// work it needs: value results, copy_to_host/copy_from_host, gather, clone, global_view, destruction and
+// relayout (distributed_vector settles the lane), and the collectives on device buffers (they wait for
+// the device). v.synchronize() / ctx.synchronize() are the fence before raw interop (a kernel of yours on
+// another stream, your own MPI on local_data()); work under on_stream{s} is yours to wait for on s.
+// Where the host could see the difference, seq and par wait as upstream's do: a call over a vector the
+// host can reach (unified_memory, device_preferred_on; or a host vector in a mixed copy) returns once
+// the work is done (host_visible.hpp). DTL_SYNC_ALGORITHMS=1 makes every device call wait (async then
+// gives a completed future), for debugging. A failure of work left running is reported by the next
+// call on that device's stream of the context, or by the fence (device_lane::check_earlier/settle).
 //
 // Host work is done before the outcome is made (async gives a ready future); device work is enqueued
 // on a stream and completed through outcome_on_stream().
@@ -19,6 +31,7 @@
 #include <utility>
 
 #if DTL_CONTAINERS_HAS_HIP
+#include <dtl/containers/communication/detail/lane.hpp>
 #include <dtl/hip/future.hpp>
 #include <dtl/hip/event_poller.hpp>
 #include <dtl/hip/runtime.hpp>
@@ -97,20 +110,31 @@ auto value_or_throw_unless_future(Outcome outcome) {
 }
 
 #if DTL_CONTAINERS_HAS_HIP
-/// The outcome of device work enqueued on `stream` (of `device`, which is current): finish(result<void>
-/// done) -> result<R> reads what the work produced once the stream has reached it. A future completes
-/// through the progress engine; the other policies wait for the stream first, except on_stream with
-/// nothing to read (R = void), which returns at once.
+/// Waits for the work on `stream`: the lane's own stream through the lane (which then is settled).
+inline result<void> wait_for_stream(device_lane& lane, hipStream_t stream) {
+  if (stream != lane.stream.native_handle()) return hip::stream_ref(stream).synchronize();
+  if (status s = lane.settle(); !s.ok()) return s;
+  return {};
+}
+
+/// The outcome of device work enqueued on `stream` (the lane's, or on_stream's; the lane's device is
+/// current): finish(result<void> done) -> result<R> reads what the work produced once the stream has
+/// reached it. The table at the top says who waits: a future completes through the progress engine;
+/// nothing to read (R = void) returns at once, leaving the lane unsettled; a value waits for the stream.
 template <class Policy, class Finish>
-auto outcome_on_stream(hipStream_t stream, int device, Finish finish) {
+auto outcome_on_stream(device_lane& lane, hipStream_t stream, Finish finish) {
   using Pol = std::remove_cvref_t<Policy>;
   using R = typename std::invoke_result_t<Finish, result<void>>::value_type;
+  if (sync_algorithms()) return to_outcome<Pol, R>(finish(wait_for_stream(lane, stream)));
   if constexpr (is_async_v<Pol>) {
-    return hip::event_poller::global().enqueue(hip::stream_ref(stream), device).then(std::move(finish));
-  } else if constexpr (is_on_stream_v<Pol> && std::is_void_v<R>) {
+    // The lane's fence waits for it too.
+    if (stream == lane.stream.native_handle()) lane.unsettled.store(true, std::memory_order_release);
+    return hip::event_poller::global().enqueue(hip::stream_ref(stream), lane.device).then(std::move(finish));
+  } else if constexpr (std::is_void_v<R>) {
+    if (stream == lane.stream.native_handle()) lane.unsettled.store(true, std::memory_order_release);
     return finish(result<void>());
   } else {
-    return finish(result<void>(hip::stream_ref(stream).synchronize()));
+    return finish(wait_for_stream(lane, stream));
   }
 }
 

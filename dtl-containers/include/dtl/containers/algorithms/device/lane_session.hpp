@@ -36,7 +36,7 @@ hipStream_t stream_for(const Policy& policy, const device_lane& lane) noexcept {
 }
 
 /// One algorithm's hold on a lane: the lane's mutex locked, its device current, the policy's stream and
-/// that stream's scratch.
+/// that stream's scratch. Entering reports a failure of work an earlier call left running on the lane.
 struct lane_session {
   std::shared_ptr<device_lane> lane;
   std::unique_lock<std::mutex> lock;
@@ -50,6 +50,7 @@ result<lane_session> enter_lane(const Policy& policy, const context& ctx, int de
   DTL_ASSIGN_OR_RETURN(std::shared_ptr<device_lane> lane, acquire_lane(ctx, device));
   std::unique_lock lock(lane->mutex);
   DTL_ASSIGN_OR_RETURN(hip::device_guard guard, hip::device_guard::enter(device));
+  DTL_TRY(lane->check_earlier());
   const hipStream_t stream = stream_for(policy, *lane);
   gpu::device_scratch* scratch = &lane->scratch_for(stream);
   return lane_session{std::move(lane), std::move(lock), std::move(guard), stream, scratch};
@@ -63,7 +64,7 @@ auto run_on_lane(const Policy& policy, const context& ctx, int device, Enqueue&&
   auto session = enter_lane(policy, ctx, device);
   if (!session) return failed_outcome<Pol, void>(std::move(session).error());
   if (status s = enqueue(session->stream, *session->scratch); !s.ok()) return failed_outcome<Pol, void>(std::move(s));
-  return outcome_on_stream<Pol>(session->stream, device, nothing_to_read{});
+  return outcome_on_stream<Pol>(*session->lane, session->stream, nothing_to_read{});
 }
 
 }  // namespace dtl::detail::device

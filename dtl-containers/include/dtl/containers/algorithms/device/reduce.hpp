@@ -92,7 +92,7 @@ auto reduce_source(const Policy& policy, const context& ctx, int device, const S
       return R{op(init, values[0]), has_global ? op(init, values[1]) : T{}, has_global};
     };
     session->lock.unlock();  // the stream orders the rest; finish() only reads the pinned slot
-    return outcome_on_stream<Pol>(stream, device, std::move(finish));
+    return outcome_on_stream<Pol>(*lane, stream, std::move(finish));
   } else {
     // Any other operator: fold the block into a maybe<T> (no identity needed), then combine the ranks'
     // partials in rank order, on the device. Blocking under every policy (it goes through the host).

@@ -27,7 +27,17 @@ auto scan(const Policy& policy, const context& ctx, int device, const T* in, T* 
   const hipStream_t stream = session->stream;
   gpu::device_scratch& scratch = *session->scratch;
 
+  // Enqueues the scan; the host waits only for the block totals that other ranks need.
   auto compute = [&]() -> result<void> {
+    if (ctx.size() == 1) {  // no block before this one: the prefix is init, and nothing goes through the host
+      if (n == 0) return {};
+      if constexpr (Inclusive) {
+        DTL_TRY(gpu::inclusive_scan(in, out, n, op, scratch, stream));
+        return gpu::apply_prefix(out, n, init, op, stream);
+      } else {
+        return gpu::exclusive_scan(in, out, n, init, op, scratch, stream);
+      }
+    }
     // This block's total: the last element of the inclusive scan, or a reduction before the exclusive one.
     maybe<T> total{T{}, 0};
     const status totalled = [&]() -> status {
@@ -56,10 +66,10 @@ auto scan(const Policy& policy, const context& ctx, int device, const T* in, T* 
     } else {
       DTL_TRY(gpu::exclusive_scan(in, out, n, prefix, op, scratch, stream));
     }
-    DTL_HIP_TRY(hipStreamSynchronize(stream));
     return {};
   };
-  return to_outcome<Pol, void>(compute());
+  if (result<void> enqueued = compute(); !enqueued) return failed_outcome<Pol, void>(std::move(enqueued).error());
+  return outcome_on_stream<Pol>(*session->lane, stream, nothing_to_read{});
 }
 #else  // no kernel compiler: say so where it matters, at compile time
 

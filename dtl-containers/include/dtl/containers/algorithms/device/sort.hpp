@@ -13,7 +13,8 @@
 //   4. the received runs sorted again as one range (radix, or the stable merge sort), which keeps equal
 //      keys in rank order;
 //   5. the neighbour shift by alltoallv back to the old sizes (layout_moves.hpp).
-// Blocking under every policy (the counts go through the host); async gives a completed future.
+// On several ranks blocking under every policy (the counts go through the host); on one rank the local
+// sort is left on the stream as any call whose result stays on the device (outcome.hpp).
 
 #include <dtl/containers/algorithms/detail/host_sort.hpp>
 #include <dtl/containers/algorithms/detail/outcome.hpp>
@@ -31,6 +32,7 @@
 #include <memory>
 #include <numeric>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #if DTL_CONTAINERS_DEVICE_ALGORITHMS
@@ -168,10 +170,7 @@ auto sort(const Policy& policy, const context& ctx, int device, K* keys, V* valu
   auto compute = [&]() -> result<sort_traffic> {
     DTL_TRY(agreed(device_local_sort(keys, values, n, comp, scratch, stream), "sort (the local sorts)"));
     sort_traffic traffic;
-    if (!many) {
-      DTL_TRY(hip::stream_ref(stream).synchronize());
-      return traffic;
-    }
+    if (!many) return traffic;
     const std::size_t p = static_cast<std::size_t>(ctx.size()), me = static_cast<std::size_t>(ctx.rank());
     std::vector<std::size_t> sizes(p);
     DTL_TRY(ctx.allgather(&n, sizes.data(), 1));
@@ -225,12 +224,54 @@ auto sort(const Policy& policy, const context& ctx, int device, K* keys, V* valu
     count_traffic(traffic, me, moves.send_counts, moves.recv_counts);
     return traffic;
   };
+  auto done = compute();
+  if (!done) return failed_outcome<Pol, R>(std::move(done).error());
   if constexpr (Traffic) {
-    return to_outcome<Pol, R>(compute());
+    return outcome_on_stream<Pol>(*session->lane, stream, [traffic = *done](result<void> sorted) -> result<R> {
+      if (!sorted) return std::move(sorted).error();
+      return traffic;
+    });
   } else {
-    auto done = compute();
-    return to_outcome<Pol, R>(done ? result<void>() : result<void>(std::move(done).error()));
+    return outcome_on_stream<Pol>(*session->lane, stream, nothing_to_read{});
   }
+}
+
+/// Whether a sort under Policy of K keys by Comp may adopt its alternate buffer (sort_adopting): a radix
+/// sort on the lane's stream (the lane's spare block is ordered by that stream alone).
+template <class Policy, class K, class Comp>
+inline constexpr bool adopts_alternate_v = radix_order<Comp, K>() != 0 && !is_on_stream_v<Policy>;
+
+/// One rank's radix sort of a vector's whole block (no ghosts, nothing registered on it), which may
+/// move: the keys are sorted between the block and the lane's spare block of the same layout and memory
+/// space, and when an odd number of passes leaves them in the spare, the vector adopts it (its old block
+/// becomes the spare) instead of copying them back. Returns once enqueued, as any call whose result
+/// stays on the device.
+template <class Policy, class K, class Comp>
+auto sort_adopting(const Policy& policy, const context& ctx, int device, segment_allocation& block, std::size_t n,
+                   std::size_t alignment) {
+  using Pol = std::remove_cvref_t<Policy>;
+  auto session = enter_lane(policy, ctx, device);
+  if (!session) return failed_outcome<Pol, void>(std::move(session).error());
+  device_lane& lane = *session->lane;
+  const hipStream_t stream = session->stream;
+  const status sorted = [&]() -> status {
+    auto* spare = static_cast<segment_allocation*>(lane.spare.get());
+    if (spare == nullptr || !spare->same_space(block) || spare->bytes() != block.bytes()) {
+      DTL_TRY(lane.settle());  // work of an earlier sort may still use the spare this frees
+      lane.spare.reset();
+      DTL_ASSIGN_OR_RETURN(segment_allocation fresh, block.allocate_like(block.bytes(), alignment));
+      auto made = std::make_shared<segment_allocation>(std::move(fresh));
+      spare = made.get();
+      lane.spare = std::move(made);
+    }
+    bool in_alternate = false;
+    DTL_TRY(gpu::radix_sort_keys_between(static_cast<K*>(block.data()), static_cast<K*>(spare->data()), n,
+                                         radix_order<Comp, K>() == 2, in_alternate, *session->scratch, stream));
+    if (in_alternate) std::swap(block, *spare);
+    return {};
+  }();
+  if (!sorted.ok()) return failed_outcome<Pol, void>(sorted);
+  return outcome_on_stream<Pol>(lane, stream, nothing_to_read{});
 }
 
 /// Whether keys[0, n) of every rank, in rank order, are sorted by comp (collective, on the device).
@@ -296,6 +337,14 @@ auto is_sorted(const Policy& policy, const context& ctx, int device, const K* ke
 }
 
 #else  // no kernel compiler: say so at compile time
+
+template <class Policy, class K, class Comp>
+inline constexpr bool adopts_alternate_v = false;
+template <class Policy, class K, class Comp, class... Args>
+auto sort_adopting(Args&&...) {
+  static_assert(needs_kernel_compiler_v<Args...>, "dtl::sort on a device placement launches kernels");
+  return result<void>();
+}
 
 template <bool Stable, class P, bool Traffic = false, class... Args>
 auto sort(Args&&...) {

@@ -20,6 +20,7 @@
 #include <dtl/hip/hip_stream.hpp>
 #include <dtl/hip/event_poller.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -31,7 +32,9 @@ namespace dtl::detail {
 
 /// One device's stream, temporary storage (one device_scratch per stream that algorithms ran on) and
 /// pinned host slots for results. Algorithms hold `mutex` while they enqueue, and blocking ones until
-/// their work is done.
+/// their work is done. Work whose result stays on the device is left running on `stream` (`unsettled`);
+/// what needs it on the host settles the lane first (settle()), and the next call on the lane reports
+/// a failure of that work (check_earlier()), so that none is lost.
 struct device_lane {
   explicit device_lane(int dev, hip::hip_stream s) noexcept : device(dev), stream(std::move(s)) {}
   device_lane(const device_lane&) = delete;
@@ -41,6 +44,18 @@ struct device_lane {
   int device;
   std::mutex mutex;
   hip::hip_stream stream;  // non-blocking, owned
+  /// Work was enqueued on `stream` and returned without the host waiting for it (atomic: a fence may
+  /// settle the lane without `mutex`).
+  std::atomic<bool> unsettled{false};
+  /// A vector's former block, kept for the next one-rank radix sort of the same layout to sort into
+  /// (algorithms/device/sort.hpp); only work on `stream` uses it. Guarded by `mutex`.
+  std::shared_ptr<void> spare;  // a detail::segment_allocation (containers/detail/segment_ops.hpp)
+
+  /// The failure of unsettled work found without waiting (hipStreamQuery): ok while it still runs or
+  /// once it is done, the failure once (the lane is settled then).
+  DTL_CONTAINERS_API status check_earlier();
+  /// Waits for `stream`; the failure of work on it.
+  DTL_CONTAINERS_API status settle();
 
   /// The scratch of `s` (made on first use). Call with `mutex` held.
   DTL_CONTAINERS_API gpu::device_scratch& scratch_for(hipStream_t s);
@@ -58,6 +73,9 @@ struct device_lane {
 
 /// The lane of `device` in `ctx` (made on first use). Errors: the context's, or the device's.
 [[nodiscard]] DTL_CONTAINERS_API result<std::shared_ptr<device_lane>> acquire_lane(const context& ctx, int device);
+
+/// Whether DTL_SYNC_ALGORITHMS=1: every algorithm waits for its work before it returns (read once).
+[[nodiscard]] DTL_CONTAINERS_API bool sync_algorithms() noexcept;
 
 /// Sets `count` elements of `pattern_bytes` (1, 2, 4, 8 or 16) bytes at device memory dst to `pattern`,
 /// enqueued on `stream` (the device current). Compiled into the library, so any compiler can call it.
