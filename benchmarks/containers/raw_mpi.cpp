@@ -77,6 +77,35 @@ void alltoallv(const void* send, const std::size_t* send_bytes, const std::size_
         "MPI_Alltoallv");
 }
 
+double allreduce_sum(double value) {
+  double sum = 0.0;
+  check(MPI_Allreduce(&value, &sum, 1, MPI_DOUBLE, MPI_SUM, comm()), "MPI_Allreduce");
+  return sum;
+}
+
+void exchange_rows(const void* send_up, void* recv_up, const void* send_down, void* recv_down, std::size_t bytes) {
+  const int me = rank(), p = size();
+  const int up = me == 0 ? MPI_PROC_NULL : me - 1, down = me == p - 1 ? MPI_PROC_NULL : me + 1;
+  MPI_Request requests[4];
+  check(MPI_Irecv(recv_up, count(bytes), MPI_BYTE, up, 1, comm(), &requests[0]), "MPI_Irecv");
+  check(MPI_Irecv(recv_down, count(bytes), MPI_BYTE, down, 0, comm(), &requests[1]), "MPI_Irecv");
+  check(MPI_Isend(send_up, count(bytes), MPI_BYTE, up, 0, comm(), &requests[2]), "MPI_Isend");
+  check(MPI_Isend(send_down, count(bytes), MPI_BYTE, down, 1, comm(), &requests[3]), "MPI_Isend");
+  check(MPI_Waitall(4, requests, MPI_STATUSES_IGNORE), "MPI_Waitall");
+}
+
+int rank() {
+  int r = 0;
+  MPI_Comm_rank(comm(), &r);
+  return r;
+}
+
+int size() {
+  int p = 1;
+  MPI_Comm_size(comm(), &p);
+  return p;
+}
+
 void barrier() { check(MPI_Barrier(comm()), "MPI_Barrier"); }
 
 }  // namespace bench::raw_mpi

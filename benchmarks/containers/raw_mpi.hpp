@@ -18,6 +18,15 @@ void alltoall(const void* send, void* recv, std::size_t bytes_each);
 /// to recv + recv_displs[r] (arrays of one entry per rank; each below 2^31).
 void alltoallv(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
                const std::size_t* recv_bytes, const std::size_t* recv_displs);
+/// The sum over the ranks of `value` (MPI_Allreduce of one double).
+double allreduce_sum(double value);
+/// A row halo's exchange between row-split ranks: `bytes` from send_up to rank - 1 and from send_down to
+/// rank + 1, into recv_up (from rank - 1) and recv_down (from rank + 1); the first and last rank skip
+/// the side that has no neighbour (MPI_PROC_NULL).
+void exchange_rows(const void* send_up, void* recv_up, const void* send_down, void* recv_down, std::size_t bytes);
+/// This rank and the number of ranks of the benchmark's communicator.
+int rank();
+int size();
 /// MPI_Barrier on the benchmark's communicator.
 void barrier();
 
