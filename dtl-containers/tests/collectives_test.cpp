@@ -202,6 +202,20 @@ TEST_SUITE("mpi.collectives") {
         if (me == root) CHECK(low[i] == expected_low);
       }
 
+      std::vector<std::int64_t> prefix(in), before(k, untouched);
+      REQUIRE(ctx.scan(prefix.data(), prefix.data(), k, dtl::reduce_op::sum).has_value());
+      REQUIRE(ctx.exscan(in.data(), before.data(), k, dtl::reduce_op::max).has_value());
+      for (std::size_t i = 0; i < k; ++i) {
+        std::int64_t expected_prefix = 0, expected_before = std::numeric_limits<std::int64_t>::lowest();
+        for (int q = 0; q <= me; ++q) {
+          const std::int64_t v = value_of(q, 0, i) * (q % 2 == 0 ? 1 : -1);
+          expected_prefix += v;
+          if (q < me) expected_before = std::max(expected_before, v);
+        }
+        CHECK(prefix[i] == expected_prefix);
+        CHECK(before[i] == expected_before);
+      }
+
       std::vector<char> bytes(k * 7, me == root ? 'r' : 'x');
       REQUIRE(ctx.broadcast(bytes.data(), bytes.size(), root).has_value());
       CHECK(bytes == std::vector<char>(k * 7, 'r'));

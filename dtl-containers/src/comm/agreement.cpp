@@ -25,9 +25,16 @@ namespace {
 constexpr std::size_t name_bytes = 48;
 constexpr std::size_t message_bytes = 480;
 
-// The call's name and arguments, hashed: equal on every rank that makes the same call.
+// The call's name and arguments, hashed: equal on every rank that makes the same call. The arguments
+// go in a word at a time (a byte at a time, FNV-1a's chain of multiplies was a measurable part of a
+// small collective).
 std::uint64_t fingerprint(const call_signature& call) {
-  return fnv1a(call.args.data(), sizeof call.args, fnv1a(call.what, std::strlen(call.what)));
+  std::uint64_t h = fnv1a(call.what, std::strlen(call.what));
+  for (const std::int64_t arg : call.args) {
+    h = (h ^ static_cast<std::uint64_t>(arg)) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 32;
+  }
+  return h;
 }
 
 /// This rank's record: its status, its call, and what the call's rider sends.

@@ -25,10 +25,9 @@ T apply(T a, T b, reduce_op op) noexcept {
   }
 }
 
-// Every element of the area is combined: parts no rank wrote are zeros on every rank, and stay unread.
 template <class T>
-void reduce_area(const std::byte* in, std::byte* inout, reduce_op op) noexcept {
-  for (std::size_t i = 0; i + sizeof(T) <= agreement_record::payload_bytes; i += sizeof(T)) {
+void combine_as(const std::byte* in, std::byte* inout, std::size_t bytes, reduce_op op) noexcept {
+  for (std::size_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) {
     T a, b;
     std::memcpy(&a, in + i, sizeof a);
     std::memcpy(&b, inout + i, sizeof b);
@@ -37,24 +36,24 @@ void reduce_area(const std::byte* in, std::byte* inout, reduce_op op) noexcept {
   }
 }
 
-void reduce_area(const std::byte* in, std::byte* inout, datatype type, reduce_op op) noexcept {
-  switch (type) {
-    case datatype::i8: return reduce_area<std::int8_t>(in, inout, op);
-    case datatype::u8: return reduce_area<std::uint8_t>(in, inout, op);
-    case datatype::i16: return reduce_area<std::int16_t>(in, inout, op);
-    case datatype::u16: return reduce_area<std::uint16_t>(in, inout, op);
-    case datatype::i32: return reduce_area<std::int32_t>(in, inout, op);
-    case datatype::u32: return reduce_area<std::uint32_t>(in, inout, op);
-    case datatype::i64: return reduce_area<std::int64_t>(in, inout, op);
-    case datatype::u64: return reduce_area<std::uint64_t>(in, inout, op);
-    case datatype::f32: return reduce_area<float>(in, inout, op);
-    case datatype::f64: return reduce_area<double>(in, inout, op);
-  }
-}
-
 constexpr int last_reduction = static_cast<int>(reduction_payload(datatype::f64, reduce_op::max));
 
 }  // namespace
+
+void combine_elements(const std::byte* in, std::byte* inout, std::size_t bytes, datatype type, reduce_op op) noexcept {
+  switch (type) {
+    case datatype::i8: return combine_as<std::int8_t>(in, inout, bytes, op);
+    case datatype::u8: return combine_as<std::uint8_t>(in, inout, bytes, op);
+    case datatype::i16: return combine_as<std::int16_t>(in, inout, bytes, op);
+    case datatype::u16: return combine_as<std::uint16_t>(in, inout, bytes, op);
+    case datatype::i32: return combine_as<std::int32_t>(in, inout, bytes, op);
+    case datatype::u32: return combine_as<std::uint32_t>(in, inout, bytes, op);
+    case datatype::i64: return combine_as<std::int64_t>(in, inout, bytes, op);
+    case datatype::u64: return combine_as<std::uint64_t>(in, inout, bytes, op);
+    case datatype::f32: return combine_as<float>(in, inout, bytes, op);
+    case datatype::f64: return combine_as<double>(in, inout, bytes, op);
+  }
+}
 
 void combine_records(const agreement_record& in, agreement_record& inout) noexcept {
   inout.call_max = std::max(in.call_max, inout.call_max);
@@ -72,8 +71,9 @@ void combine_records(const agreement_record& in, agreement_record& inout) noexce
   if (inout.kind == payload_kind::bitwise_or) {
     for (std::size_t i = 0; i < agreement_record::payload_bytes; ++i) inout.payload[i] |= in.payload[i];
   } else if (kind >= 2 && kind <= last_reduction) {
-    reduce_area(in.payload, inout.payload, static_cast<datatype>((kind - 2) / 4),
-                static_cast<reduce_op>((kind - 2) % 4));
+    // Every element of the area is combined: parts no rank wrote are zeros on every rank, and stay unread.
+    combine_elements(in.payload, inout.payload, agreement_record::payload_bytes, static_cast<datatype>((kind - 2) / 4),
+                     static_cast<reduce_op>((kind - 2) % 4));
   }
 }
 

@@ -301,6 +301,45 @@ void fill_identity(void* out, std::size_t count, datatype type, reduce_op op) {
   }
 }
 
+/// A scan whose blocks fit the agreement record: each rank's block at its rank's place, or-ed; then each
+/// rank combines, in rank order, the blocks of the ranks before it (and its own, unless exclusive).
+class scan_rider final : public agreement_rider {
+ public:
+  scan_rider(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, bool exclusive,
+             int rank) noexcept
+      : send_(send),
+        recv_(recv),
+        bytes_(count * datatype_size(type)),
+        fits_(count <= agreement_record::payload_bytes),
+        type_(type),
+        op_(op),
+        exclusive_(exclusive),
+        rank_(static_cast<std::size_t>(std::max(rank, 0))) {}
+  payload_kind kind() const noexcept override { return payload_kind::bitwise_or; }
+  bool put(std::span<std::byte> area) const override {
+    if (!fits_ || bytes_ * (rank_ + 1) > area.size()) return false;
+    std::memcpy(area.data() + rank_ * bytes_, send_, bytes_);
+    return true;
+  }
+  void take(std::span<const std::byte> area) override {
+    const std::size_t blocks = exclusive_ ? rank_ : rank_ + 1;
+    if (blocks == 0) return;  // exclusive on rank 0: op's identity, filled in by the caller
+    auto* out = static_cast<std::byte*>(recv_);
+    std::memcpy(out, area.data(), bytes_);
+    for (std::size_t q = 1; q < blocks; ++q) combine_elements(area.data() + q * bytes_, out, bytes_, type_, op_);
+  }
+
+ private:
+  const void* send_;
+  void* recv_;
+  std::size_t bytes_;
+  bool fits_;
+  datatype type_;
+  reduce_op op_;
+  bool exclusive_;
+  std::size_t rank_;
+};
+
 }  // namespace
 
 prepared_exchange prepare_alltoall(int ranks, const void* send, void* recv, std::size_t count_each, std::size_t elem) {
@@ -592,13 +631,19 @@ result<void> context::scan_raw(const void* send, void* recv, std::size_t count, 
     else if (*device)
       local = detail::invalid(fmt::format("{} takes host buffers (copy device data to the host first)", what));
   }
+  detail::scan_rider rider(send, recv, count, type, op, exclusive, rank());
   detail::collective_call call(
       state_.get(), {what,
                      {static_cast<std::int64_t>(count), static_cast<std::int64_t>(type), static_cast<std::int64_t>(op)},
-                     {"count", "type", "operation"}});
+                     {"count", "type", "operation"},
+                     count != 0 ? &rider : nullptr});
   DTL_TRY(call.usable());
   DTL_TRY(call.agree(local));
   if (count == 0) return {};
+  if (rider.carried) {
+    if (exclusive && rank() == 0) detail::fill_identity(recv, count, type, op);
+    return {};
+  }
   DTL_TRY(state_->comm->scan(send, recv, count, type, op, exclusive));
   if (exclusive && rank() == 0) detail::fill_identity(recv, count, type, op);
   return {};
