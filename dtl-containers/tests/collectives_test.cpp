@@ -179,6 +179,92 @@ TEST_SUITE("mpi.collectives") {
     CHECK(everywhere == expected);
   }
 
+  // Small data moves in the agreement step's own message, larger data in a call of its own: every size
+  // from nothing to past that message's payload, and counts that fit on some ranks and not on others.
+  TEST_CASE("small and mid-size data, around what the agreement step's message carries, against a reference") {
+    const auto ctx = world();
+    const int p = ctx.size(), me = ctx.rank(), root = p - 1;
+    const auto n = static_cast<std::size_t>(p);
+    for (std::size_t k = 0; k <= 40; ++k) {
+      CAPTURE(k);
+      std::vector<std::int64_t> in(k), sum(k, untouched), low(k, untouched);
+      for (std::size_t i = 0; i < k; ++i) in[i] = value_of(me, 0, i) * (me % 2 == 0 ? 1 : -1);
+      REQUIRE(ctx.allreduce(in.data(), sum.data(), k, dtl::reduce_op::sum).has_value());
+      REQUIRE(ctx.reduce(in.data(), low.data(), k, dtl::reduce_op::min, root).has_value());
+      for (std::size_t i = 0; i < k; ++i) {
+        std::int64_t expected_sum = 0, expected_low = std::numeric_limits<std::int64_t>::max();
+        for (int q = 0; q < p; ++q) {
+          const std::int64_t v = value_of(q, 0, i) * (q % 2 == 0 ? 1 : -1);
+          expected_sum += v;
+          expected_low = std::min(expected_low, v);
+        }
+        CHECK(sum[i] == expected_sum);
+        if (me == root) CHECK(low[i] == expected_low);
+      }
+
+      std::vector<std::int64_t> prefix(in), before(k, untouched);
+      REQUIRE(ctx.scan(prefix.data(), prefix.data(), k, dtl::reduce_op::sum).has_value());
+      REQUIRE(ctx.exscan(in.data(), before.data(), k, dtl::reduce_op::max).has_value());
+      for (std::size_t i = 0; i < k; ++i) {
+        std::int64_t expected_prefix = 0, expected_before = std::numeric_limits<std::int64_t>::lowest();
+        for (int q = 0; q <= me; ++q) {
+          const std::int64_t v = value_of(q, 0, i) * (q % 2 == 0 ? 1 : -1);
+          expected_prefix += v;
+          if (q < me) expected_before = std::max(expected_before, v);
+        }
+        CHECK(prefix[i] == expected_prefix);
+        CHECK(before[i] == expected_before);
+      }
+
+      std::vector<char> bytes(k * 7, me == root ? 'r' : 'x');
+      REQUIRE(ctx.broadcast(bytes.data(), bytes.size(), root).has_value());
+      CHECK(bytes == std::vector<char>(k * 7, 'r'));
+
+      std::vector<char> block(k, static_cast<char>('a' + me)), all(k * n, '?');
+      REQUIRE(ctx.allgather(block.data(), all.data(), k).has_value());
+      for (int q = 0; q < p; ++q)
+        CHECK(std::string(all.begin() + static_cast<std::ptrdiff_t>(k) * q,
+                          all.begin() + static_cast<std::ptrdiff_t>(k) * (q + 1)) ==
+              std::string(k, static_cast<char>('a' + q)));
+
+      // alltoallv, gatherv and scatterv with counts of a few elements, uneven between pairs.
+      auto small = [k](int from, int to) {
+        return static_cast<std::size_t>(from + 2 * to + static_cast<int>(k)) % (k + 1);
+      };
+      counts send_counts(n), recv_counts(n), send_displs, recv_displs;
+      for (int q = 0; q < p; ++q) {
+        send_counts[static_cast<std::size_t>(q)] = small(me, q);
+        recv_counts[static_cast<std::size_t>(q)] = small(q, me);
+      }
+      std::vector<std::int64_t> send(lay_out(send_counts, ranks_in_order(p, true), 1, send_displs), untouched);
+      for (int q = 0; q < p; ++q)
+        for (std::size_t i = 0; i < send_counts[static_cast<std::size_t>(q)]; ++i)
+          send[send_displs[static_cast<std::size_t>(q)] + i] = value_of(me, q, i);
+      std::vector<std::int64_t> recv(lay_out(recv_counts, ranks_in_order(p, false), 1, recv_displs), untouched);
+      REQUIRE(ctx.alltoallv(send.data(), send_counts, send_displs, recv.data(), recv_counts, recv_displs).has_value());
+      std::vector<std::int64_t> expected(recv.size(), untouched);
+      for (int q = 0; q < p; ++q)
+        for (std::size_t i = 0; i < recv_counts[static_cast<std::size_t>(q)]; ++i)
+          expected[recv_displs[static_cast<std::size_t>(q)] + i] = value_of(q, me, i);
+      CHECK(recv == expected);
+
+      counts sizes(n), displs;
+      for (int q = 0; q < p; ++q) sizes[static_cast<std::size_t>(q)] = small(q, root);
+      const std::size_t extent = lay_out(sizes, ranks_in_order(p, true), 1, displs);
+      const std::size_t count = sizes[static_cast<std::size_t>(me)];
+      std::vector<std::int64_t> mine(count), at_root(extent, untouched), back(count, untouched);
+      for (std::size_t i = 0; i < count; ++i) mine[i] = value_of(me, root, i);
+      std::vector<std::int64_t> gathered(extent, untouched);
+      for (int q = 0; q < p; ++q)
+        for (std::size_t i = 0; i < sizes[static_cast<std::size_t>(q)]; ++i)
+          gathered[displs[static_cast<std::size_t>(q)] + i] = value_of(q, root, i);
+      REQUIRE(ctx.gatherv(mine.data(), count, at_root.data(), sizes, displs, root).has_value());
+      if (me == root) CHECK(at_root == gathered);
+      REQUIRE(ctx.scatterv(gathered.data(), sizes, displs, back.data(), count, root).has_value());
+      CHECK(back == mine);
+    }
+  }
+
   TEST_CASE("scan and exscan, with op's identity on rank 0") {
     const auto ctx = world();
     const int p = ctx.size(), me = ctx.rank();

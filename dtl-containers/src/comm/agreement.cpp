@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The agreement step (detail/agreement.hpp): one small allreduce on the fast path; a second round, only
-// when some rank failed or the ranks disagree, finds out who and why.
+// The agreement step (detail/agreement.hpp): one allreduce of an agreement record on the fast path (which
+// may carry the collective's counts and data: agreement_record.hpp); a second round, only when some rank
+// failed or the ranks disagree, finds out who and why.
+#include "comm/agreement_record.hpp"
 #include "comm/state.hpp"
 
 #include <dtl/core/try.hpp>
@@ -23,10 +25,43 @@ namespace {
 constexpr std::size_t name_bytes = 48;
 constexpr std::size_t message_bytes = 480;
 
-// The call's name and arguments, hashed: equal on every rank that makes the same call.
-std::int64_t fingerprint(const call_signature& call) {
-  const std::uint64_t h = fnv1a(call.args.data(), sizeof call.args, fnv1a(call.what, std::strlen(call.what)));
-  return static_cast<std::int64_t>(h >> 1);  // non-negative, so that ~h is negative and max() works on both
+// The call's name and arguments, hashed: equal on every rank that makes the same call. The arguments
+// go in a word at a time (a byte at a time, FNV-1a's chain of multiplies was a measurable part of a
+// small collective).
+std::uint64_t fingerprint(const call_signature& call) {
+  std::uint64_t h = fnv1a(call.what, std::strlen(call.what));
+  for (const std::int64_t arg : call.args) {
+    h = (h ^ static_cast<std::uint64_t>(arg)) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 32;
+  }
+  return h;
+}
+
+/// This rank's record: its status, its call, and what the call's rider sends.
+void fill_record(agreement_record& record, const status& local, int rank, const call_signature& call,
+                 agreement_rider* rider) {
+  const std::uint64_t mine = fingerprint(call);
+  record.call_max = mine;
+  record.not_call_max = ~mine;
+  record.failing = local.ok() ? 0 : INT_MAX - rank;
+  if (rider == nullptr) return;
+  record.counts_sum = rider->counts_check;
+  record.flags = rider->flags;
+  const payload_kind kind = rider->kind();
+  if (kind == payload_kind::none) return;
+  if (local.ok() && rider->put(record.payload))
+    record.kind = kind;
+  else
+    record.flags |= not_carried_flag;
+}
+
+/// What every rank found, for the call's rider; the data, when it all travelled in the record.
+void settle_rider(const agreement_record& record, agreement_rider& rider) {
+  rider.counts_sum = record.counts_sum;
+  rider.flags_of_all = static_cast<std::uint16_t>(record.flags & ~not_carried_flag);
+  rider.carried = rider.kind() != payload_kind::none && record.kind == rider.kind() &&
+                  (record.flags & not_carried_flag) == 0 && record.counts_sum == 0;
+  if (rider.carried) rider.take(record.payload);
 }
 
 // What each rank tells the others in the second round.
@@ -93,12 +128,17 @@ bool agreement_enabled() noexcept {
 status agree_on(comm_backend& comm, const status& local, const call_signature& call) {
   if (comm.size() == 1 || !agreement_enabled()) return local;
   const int rank = comm.rank();
-  const std::int64_t mine = fingerprint(call);
-  // [lowest failing rank (as INT_MAX - rank), max fingerprint, max of ~fingerprint (= ~min)]
-  std::int64_t fast[3] = {local.ok() ? 0 : INT_MAX - rank, mine, ~mine};
-  DTL_TRY(comm.allreduce(fast, fast, 3, datatype::i64, reduce_op::max));
-  const bool all_ok = fast[0] == 0, same_call = fast[1] == mine && ~fast[2] == mine;
-  if (all_ok && same_call) return {};
+  agreement_rider* rider = call.rider != nullptr && !call.rider->spent ? call.rider : nullptr;
+  if (rider != nullptr) rider->spent = true;
+  agreement_record record;
+  fill_record(record, local, rank, call, rider);
+  const std::uint64_t mine = record.call_max;
+  DTL_TRY(comm.agree_record(record));
+  const bool all_ok = record.failing == 0, same_call = record.call_max == mine && ~record.not_call_max == mine;
+  if (all_ok && same_call) {
+    if (rider != nullptr) settle_rider(record, *rider);
+    return {};
+  }
 
   // Second round: every rank's report, then the lowest failing rank's message.
   rank_report report;
@@ -113,7 +153,7 @@ status agree_on(comm_backend& comm, const status& local, const call_signature& c
   std::vector<int> failing;
   for (std::size_t r = 0; r < reports.size(); ++r)
     if (reports[r].failed != 0) failing.push_back(static_cast<int>(r));
-  const int first = static_cast<int>(INT_MAX - fast[0]);
+  const int first = INT_MAX - record.failing;
   char message[message_bytes] = {};
   if (rank == first) std::snprintf(message, sizeof message, "%s", local.to_string().c_str());
   DTL_TRY(comm.broadcast(message, sizeof message, first));

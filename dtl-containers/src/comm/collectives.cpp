@@ -3,8 +3,10 @@
 // this rank, agrees on the outcome with the other ranks (collective_call), then moves host buffers
 // through the context's communicator, or device buffers through device_support::exchange (each of these
 // collectives is an all-to-all in bytes: byte_exchange). alltoallv, gatherv and scatterv also compare
-// counts across ranks: agreement first (no rank exchanges counts with a rank in another collective),
-// then the count exchange, then a second agreement on what it found.
+// counts across ranks: a checksum of them travels in the agreement step (exchange_rider), and only when
+// it says some pair disagrees does a count exchange name the pair, and a second agreement tell every
+// rank. Small data moves in the agreement step itself.
+#include "comm/agreement_record.hpp"
 #include "comm/collectives.hpp"
 
 #include <dtl/containers/communication/context.hpp>
@@ -14,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <tuple>
 #include <vector>
@@ -137,41 +140,125 @@ prepared_exchange empty_exchange(std::size_t ranks) {
   return p;
 }
 
-/// Rooted v-collectives (gatherv, scatterv): the call's agreement, then the check that rank r's count is
-/// the root's counts[r]. Every rank's count (and the kind of its buffers) goes to every rank (one small
-/// allgather, which takes no root, so that ranks passing different roots still pair up), and the root
-/// compares; its finding goes to p.local, for the call's agreement before the data moves.
-status agree_then_check_rooted_counts(collective_call& call, prepared_exchange& p, const char* what, std::size_t count,
-                                      std::span<const std::size_t> root_counts, int root) {
-  DTL_TRY(call.agree(p.local));  // from here, every rank's arguments are well formed
-  comm_backend& comm = *call.state().comm;
+/// One block of an exchange (from, to, bytes), hashed for the count checksum (splitmix64's finaliser).
+std::uint64_t block_hash(std::size_t from, std::size_t to, std::size_t bytes) noexcept {
+  std::uint64_t z = (static_cast<std::uint64_t>(from) << 32 ^ to) * 0x9e3779b97f4a7c15ull + bytes;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/// An exchange in the agreement step: each rank adds the hash of every block it sends (zero-byte ones
+/// too) and takes off that of every block it expects, so that the ranks' sum is 0 when every pair agrees
+/// (up to a hash collision); says where its buffers live; and, where every block fits its slot of the
+/// record's payload (one slot per ordered pair of ranks), sends the data itself.
+class exchange_rider final : public agreement_rider {
+ public:
+  exchange_rider(const prepared_exchange& p, int rank) noexcept
+      : p_(p),
+        me_(static_cast<std::size_t>(std::max(rank, 0))),
+        n_(p.x.send_bytes.size()),
+        slot_(n_ == 0 ? 0 : agreement_record::payload_bytes / (n_ * n_)) {
+    for (std::size_t r = 0; r < n_; ++r)
+      counts_check += block_hash(me_, r, p.x.send_bytes[r]) - block_hash(r, me_, p.x.recv_bytes[r]);
+    flags = static_cast<std::uint16_t>(!p.says ? 0 : p.device ? device_buffers_flag : host_buffers_flag);
+  }
+  payload_kind kind() const noexcept override { return payload_kind::bitwise_or; }
+  bool put(std::span<std::byte> area) const override {
+    if (p_.device) return false;
+    for (std::size_t r = 0; r < n_; ++r)
+      if (p_.x.send_bytes[r] > slot_ || p_.x.recv_bytes[r] > slot_) return false;
+    for (std::size_t r = 0; r < n_; ++r)
+      if (p_.x.send_bytes[r] != 0)
+        std::memcpy(area.data() + (me_ * n_ + r) * slot_,
+                    static_cast<const std::byte*>(p_.x.send) + p_.x.send_displs[r], p_.x.send_bytes[r]);
+    return true;
+  }
+  void take(std::span<const std::byte> area) override {
+    for (std::size_t r = 0; r < n_; ++r)
+      if (p_.x.recv_bytes[r] != 0)
+        std::memcpy(static_cast<std::byte*>(p_.x.recv) + p_.x.recv_displs[r], area.data() + (r * n_ + me_) * slot_,
+                    p_.x.recv_bytes[r]);
+  }
+
+ private:
+  const prepared_exchange& p_;
+  std::size_t me_, n_, slot_;
+};
+
+/// After the agreement step of a collective whose counts each rank gives on its own (alltoallv, gatherv,
+/// scatterv), with its exchange_rider: host or device as every rank's flags say (both: invalid_argument
+/// on every rank), and, when the count checksum says some pair disagrees, `exchange_counts()` (which names
+/// the pair in p.local) and a second agreement. One rank checks its counts against each other (no
+/// communication); under DTL_AGREEMENT=off nothing is checked across ranks.
+template <class ExchangeCounts>
+status settle_exchange(collective_call& call, prepared_exchange& p, const exchange_rider& rider, const char* what,
+                       ExchangeCounts exchange_counts) {
+  if (call.state().comm->size() == 1) {
+    exchange_counts();
+    return p.local;
+  }
+  if (!agreement_enabled()) return {};
+  const bool host = (rider.flags_of_all & host_buffers_flag) != 0;
+  const bool device = (rider.flags_of_all & device_buffers_flag) != 0;
+  p.device = device && !host;
+  if (device && host) {
+    p.local = invalid(fmt::format("{}: some ranks pass device buffers and others host buffers", what));
+    return call.agree(p.local);
+  }
+  if (rider.counts_sum == 0) return {};
+  exchange_counts();
+  return call.agree(p.local);
+}
+
+/// Rooted v-collectives (gatherv, scatterv), once agreed: the check that rank r's count is the root's
+/// counts[r]. Every rank's count (and the kind of its buffers) goes to every rank (one small allgather,
+/// which takes no root), and the root compares; its finding goes to p.local, for the next agreement.
+void exchange_rooted_counts(comm_backend& comm, prepared_exchange& p, const char* what, std::size_t count,
+                            std::span<const std::size_t> root_counts, int root) {
   const auto n = static_cast<std::size_t>(comm.size());
-  if (n > 1 && !agreement_enabled()) return {};
   const count_and_kind mine{count, kind_of(p)};
   std::vector<count_and_kind> all(n, mine);
-  if (n > 1)
-    if (status s = comm.allgather(&mine, all.data(), sizeof mine); !s.ok()) {
-      p.local = std::move(s);
-      return {};
-    }
+  if (status s = comm.allgather(&mine, all.data(), sizeof mine); !s.ok()) {
+    p.local = std::move(s);
+    return;
+  }
   settle_device(p, all, what);
-  if (!p.local.ok() || comm.rank() != root) return {};
+  if (!p.local.ok() || comm.rank() != root) return;
   for (std::size_t r = 0; r < n; ++r)
     if (all[r].count != root_counts[r]) {
       p.local = invalid(fmt::format("{}: rank {} passes count {}, the root's counts[{}] is {}", what, r, all[r].count,
                                     r, root_counts[r]));
       break;
     }
-  return {};
 }
 
-/// The collective's data movement once its local checks are done: device buffers through
-/// device_support::exchange (which runs the agreement), host buffers after the agreement. (alltoallv,
-/// gatherv and scatterv agreed before their count exchange too: this second agreement carries its finding.)
+/// Checks a rooted v-collective across ranks (one agreement step with the counts' checksum, and more only
+/// when it finds something), then moves host data: in the step itself when it fits, else `on_host`.
+/// Device buffers go through device_support::exchange.
 template <class OnHost>
-result<void> finish(collective_call& call, const prepared_exchange& p, OnHost on_host) {
-  if (p.device && p.local.ok()) return device_support::exchange(*call.state().resources, *call.state().comm, call, p.x);
+result<void> rooted_v(collective_call& call, prepared_exchange& p, exchange_rider& rider, const char* what,
+                      std::size_t count, std::span<const std::size_t> root_counts, int root, OnHost on_host) {
+  DTL_TRY(call.agree(p.local));  // from here, every rank's arguments are well formed
+  if (rider.carried) return {};
+  DTL_TRY(settle_exchange(call, p, rider, what,
+                          [&] { exchange_rooted_counts(*call.state().comm, p, what, count, root_counts, root); }));
+  if (p.device) return device_support::exchange(*call.state().resources, *call.state().comm, call, p.x);
+  return on_host();
+}
+
+/// A collective whose counts every rank passes alike (its signature agrees on them), once its local
+/// checks are done: device buffers through device_support::exchange (which runs the agreement); host
+/// buffers after the agreement, whose message moves small data itself (exchange_rider).
+template <class OnHost>
+result<void> finish(context_state* state, call_signature signature, const prepared_exchange& p, OnHost on_host) {
+  exchange_rider rider(p, state != nullptr ? state->comm->rank() : 0);
+  if (!p.device) signature.rider = &rider;
+  collective_call call(state, signature);
+  DTL_TRY(call.usable());
+  if (p.device && p.local.ok()) return device_support::exchange(*state->resources, *state->comm, call, p.x);
   DTL_TRY(call.agree(p.local));
+  if (rider.carried) return {};
   return on_host();
 }
 
@@ -213,6 +300,45 @@ void fill_identity(void* out, std::size_t count, datatype type, reduce_op op) {
     case datatype::f64: return fill_identity_as<double>(out, count, op);
   }
 }
+
+/// A scan whose blocks fit the agreement record: each rank's block at its rank's place, or-ed; then each
+/// rank combines, in rank order, the blocks of the ranks before it (and its own, unless exclusive).
+class scan_rider final : public agreement_rider {
+ public:
+  scan_rider(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, bool exclusive,
+             int rank) noexcept
+      : send_(send),
+        recv_(recv),
+        bytes_(count * datatype_size(type)),
+        fits_(count <= agreement_record::payload_bytes),
+        type_(type),
+        op_(op),
+        exclusive_(exclusive),
+        rank_(static_cast<std::size_t>(std::max(rank, 0))) {}
+  payload_kind kind() const noexcept override { return payload_kind::bitwise_or; }
+  bool put(std::span<std::byte> area) const override {
+    if (!fits_ || bytes_ * (rank_ + 1) > area.size()) return false;
+    std::memcpy(area.data() + rank_ * bytes_, send_, bytes_);
+    return true;
+  }
+  void take(std::span<const std::byte> area) override {
+    const std::size_t blocks = exclusive_ ? rank_ : rank_ + 1;
+    if (blocks == 0) return;  // exclusive on rank 0: op's identity, filled in by the caller
+    auto* out = static_cast<std::byte*>(recv_);
+    std::memcpy(out, area.data(), bytes_);
+    for (std::size_t q = 1; q < blocks; ++q) combine_elements(area.data() + q * bytes_, out, bytes_, type_, op_);
+  }
+
+ private:
+  const void* send_;
+  void* recv_;
+  std::size_t bytes_;
+  bool fits_;
+  datatype type_;
+  reduce_op op_;
+  bool exclusive_;
+  std::size_t rank_;
+};
 
 }  // namespace
 
@@ -266,29 +392,39 @@ call_signature alltoall_signature(const char* what, std::size_t count_each, std:
           {"count each", "element bytes", "device buffers"}};
 }
 
-status agree_then_check_alltoallv_counts(collective_call& call, prepared_exchange& p,
-                                         std::span<const std::size_t> send_counts,
-                                         std::span<const std::size_t> recv_counts) {
-  DTL_TRY(call.agree(p.local));  // from here, every rank has one count per rank on each side
-  comm_backend& comm = *call.state().comm;
+namespace {
+
+/// alltoallv's count exchange (see agree_then_check_alltoallv_counts), once agreed.
+void exchange_alltoallv_counts(comm_backend& comm, prepared_exchange& p, std::span<const std::size_t> send_counts,
+                               std::span<const std::size_t> recv_counts) {
   const auto n = static_cast<std::size_t>(comm.size());
-  if (n > 1 && !agreement_enabled()) return {};
   std::vector<count_and_kind> out(n, count_and_kind{0, kind_of(p)}), in(n);
   for (std::size_t r = 0; r < n; ++r) out[r].count = send_counts[r];
   if (n == 1)
     in = out;
   else if (status s = comm.alltoall(out.data(), in.data(), sizeof(count_and_kind)); !s.ok()) {
     p.local = std::move(s);
-    return {};
+    return;
   }
   settle_device(p, in, "alltoallv");
-  if (!p.local.ok()) return {};
+  if (!p.local.ok()) return;
   for (std::size_t r = 0; r < n; ++r)
     if (in[r].count != recv_counts[r]) {
       p.local = invalid(fmt::format("alltoallv: rank {} sends {} elements to rank {}, whose recv_counts[{}] is {}", r,
                                     in[r].count, comm.rank(), r, recv_counts[r]));
       break;
     }
+}
+
+}  // namespace
+
+status agree_then_check_alltoallv_counts(collective_call& call, prepared_exchange& p,
+                                         std::span<const std::size_t> send_counts,
+                                         std::span<const std::size_t> recv_counts) {
+  DTL_TRY(call.agree(p.local));  // from here, every rank has one count per rank on each side
+  comm_backend& comm = *call.state().comm;
+  if (comm.size() > 1 && !agreement_enabled()) return {};
+  exchange_alltoallv_counts(comm, p, send_counts, recv_counts);
   return {};
 }
 
@@ -296,12 +432,11 @@ status agree_then_check_alltoallv_counts(collective_call& call, prepared_exchang
 
 result<void> context::alltoall_raw(const void* send, void* recv, std::size_t count_each, std::size_t elem) const {
   const detail::prepared_exchange p = detail::prepare_alltoall(size(), send, recv, count_each, elem);
-  detail::collective_call call(state_.get(), detail::alltoall_signature("alltoall", count_each, elem, p.device));
-  DTL_TRY(call.usable());
-  return detail::finish(call, p, [&]() -> result<void> {
-    if (count_each == 0) return {};
-    return state_->comm->alltoall(send, recv, count_each * elem);
-  });
+  return detail::finish(state_.get(), detail::alltoall_signature("alltoall", count_each, elem, p.device), p,
+                        [&]() -> result<void> {
+                          if (count_each == 0) return {};
+                          return state_->comm->alltoall(send, recv, count_each * elem);
+                        });
 }
 
 result<void> context::alltoallv_raw(const void* send, std::span<const std::size_t> send_counts,
@@ -310,14 +445,20 @@ result<void> context::alltoallv_raw(const void* send, std::span<const std::size_
                                     std::size_t elem) const {
   detail::prepared_exchange p =
       detail::prepare_alltoallv(size(), send, send_counts, send_displs, recv, recv_counts, recv_displs, elem);
-  detail::collective_call call(state_.get(), detail::alltoall_signature("alltoallv", 0, elem, false));
+  detail::exchange_rider rider(p, rank());
+  detail::call_signature signature = detail::alltoall_signature("alltoallv", 0, elem, false);
+  signature.rider = &rider;
+  detail::collective_call call(state_.get(), signature);
   DTL_TRY(call.usable());
-  DTL_TRY(detail::agree_then_check_alltoallv_counts(call, p, send_counts, recv_counts));
-  return detail::finish(call, p, [&]() -> result<void> {
-    const detail::byte_exchange& x = p.x;
-    return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), recv, x.recv_bytes.data(),
-                                   x.recv_displs.data());
-  });
+  DTL_TRY(call.agree(p.local));  // from here, every rank has one count per rank on each side
+  if (rider.carried) return {};
+  DTL_TRY(detail::settle_exchange(call, p, rider, "alltoallv", [&] {
+    detail::exchange_alltoallv_counts(*state_->comm, p, send_counts, recv_counts);
+  }));
+  if (p.device) return detail::device_support::exchange(*state_->resources, *state_->comm, call, p.x);
+  const detail::byte_exchange& x = p.x;
+  return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), recv, x.recv_bytes.data(),
+                                 x.recv_displs.data());
 }
 
 namespace detail {
@@ -388,26 +529,24 @@ result<void> context::gather_raw(const void* send, void* recv, std::size_t count
   std::size_t bytes = 0;
   const detail::prepared_exchange p =
       detail::prepare_rooted("gather", size(), rank(), send, recv, count, elem, root, true, bytes);
-  detail::collective_call call(state_.get(), detail::rooted_signature("gather", count, elem, root, p.device));
-  DTL_TRY(call.usable());
-  return detail::finish(call, p, [&]() -> result<void> {
-    if (bytes == 0) return {};
-    const detail::byte_exchange& x = p.x;
-    return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), recv, x.recv_bytes.data(),
-                                   x.recv_displs.data());
-  });
+  return detail::finish(state_.get(), detail::rooted_signature("gather", count, elem, root, p.device), p,
+                        [&]() -> result<void> {
+                          if (bytes == 0) return {};
+                          const detail::byte_exchange& x = p.x;
+                          return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), recv,
+                                                         x.recv_bytes.data(), x.recv_displs.data());
+                        });
 }
 
 result<void> context::scatter_raw(const void* send, void* recv, std::size_t count, std::size_t elem, int root) const {
   std::size_t bytes = 0;
   const detail::prepared_exchange p =
       detail::prepare_rooted("scatter", size(), rank(), send, recv, count, elem, root, false, bytes);
-  detail::collective_call call(state_.get(), detail::rooted_signature("scatter", count, elem, root, p.device));
-  DTL_TRY(call.usable());
-  return detail::finish(call, p, [&]() -> result<void> {
-    if (bytes == 0) return {};
-    return state_->comm->scatterv(send, p.x.send_bytes.data(), p.x.send_displs.data(), recv, bytes, root);
-  });
+  return detail::finish(
+      state_.get(), detail::rooted_signature("scatter", count, elem, root, p.device), p, [&]() -> result<void> {
+        if (bytes == 0) return {};
+        return state_->comm->scatterv(send, p.x.send_bytes.data(), p.x.send_displs.data(), recv, bytes, root);
+      });
 }
 
 result<void> context::gatherv_raw(const void* send, std::size_t count, void* recv,
@@ -416,10 +555,12 @@ result<void> context::gatherv_raw(const void* send, std::size_t count, void* rec
   std::size_t bytes = 0;
   detail::prepared_exchange p = detail::prepare_rooted_v("gatherv", size(), rank(), send, recv, count, elem,
                                                          recv_counts, displs, root, true, bytes);
-  detail::collective_call call(state_.get(), detail::rooted_signature("gatherv", 0, elem, root, false));
+  detail::exchange_rider rider(p, rank());
+  detail::call_signature signature = detail::rooted_signature("gatherv", 0, elem, root, false);
+  signature.rider = &rider;
+  detail::collective_call call(state_.get(), signature);
   DTL_TRY(call.usable());
-  DTL_TRY(detail::agree_then_check_rooted_counts(call, p, "gatherv", count, recv_counts, root));
-  return detail::finish(call, p, [&]() -> result<void> {
+  return detail::rooted_v(call, p, rider, "gatherv", count, recv_counts, root, [&]() -> result<void> {
     const detail::byte_exchange& x = p.x;
     return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), x.recv, x.recv_bytes.data(),
                                    x.recv_displs.data());
@@ -432,10 +573,12 @@ result<void> context::scatterv_raw(const void* send, std::span<const std::size_t
   std::size_t bytes = 0;
   detail::prepared_exchange p = detail::prepare_rooted_v("scatterv", size(), rank(), send, recv, count, elem,
                                                          send_counts, displs, root, false, bytes);
-  detail::collective_call call(state_.get(), detail::rooted_signature("scatterv", 0, elem, root, false));
+  detail::exchange_rider rider(p, rank());
+  detail::call_signature signature = detail::rooted_signature("scatterv", 0, elem, root, false);
+  signature.rider = &rider;
+  detail::collective_call call(state_.get(), signature);
   DTL_TRY(call.usable());
-  DTL_TRY(detail::agree_then_check_rooted_counts(call, p, "scatterv", count, send_counts, root));
-  return detail::finish(call, p, [&]() -> result<void> {
+  return detail::rooted_v(call, p, rider, "scatterv", count, send_counts, root, [&]() -> result<void> {
     return state_->comm->scatterv(p.x.send, p.x.send_bytes.data(), p.x.send_displs.data(), recv, bytes, root);
   });
 }
@@ -466,12 +609,11 @@ result<void> context::allgatherv_raw(const void* send, std::size_t count, void* 
   if (!p.local.ok()) p.x = detail::empty_exchange(n).x;
   // Every rank must pass the same counts (its displacements are its own): their hash is agreed on.
   const std::uint64_t counts_hash = detail::fnv1a(recv_counts.data(), recv_counts.size_bytes());
-  detail::collective_call call(
-      state_.get(), {"allgatherv",
-                     {static_cast<std::int64_t>(counts_hash >> 1), static_cast<std::int64_t>(elem), p.device ? 1 : 0},
-                     {"recv_counts (hashed)", "element bytes", "device buffers"}});
-  DTL_TRY(call.usable());
-  return detail::finish(call, p, [&]() -> result<void> {
+  const detail::call_signature signature{
+      "allgatherv",
+      {static_cast<std::int64_t>(counts_hash >> 1), static_cast<std::int64_t>(elem), p.device ? 1 : 0},
+      {"recv_counts (hashed)", "element bytes", "device buffers"}};
+  return detail::finish(state_.get(), signature, p, [&]() -> result<void> {
     return state_->comm->allgatherv(send, bytes, recv, p.x.recv_bytes.data(), p.x.recv_displs.data());
   });
 }
@@ -489,13 +631,19 @@ result<void> context::scan_raw(const void* send, void* recv, std::size_t count, 
     else if (*device)
       local = detail::invalid(fmt::format("{} takes host buffers (copy device data to the host first)", what));
   }
+  detail::scan_rider rider(send, recv, count, type, op, exclusive, rank());
   detail::collective_call call(
       state_.get(), {what,
                      {static_cast<std::int64_t>(count), static_cast<std::int64_t>(type), static_cast<std::int64_t>(op)},
-                     {"count", "type", "operation"}});
+                     {"count", "type", "operation"},
+                     count != 0 ? &rider : nullptr});
   DTL_TRY(call.usable());
   DTL_TRY(call.agree(local));
   if (count == 0) return {};
+  if (rider.carried) {
+    if (exclusive && rank() == 0) detail::fill_identity(recv, count, type, op);
+    return {};
+  }
   DTL_TRY(state_->comm->scan(send, recv, count, type, op, exclusive));
   if (exclusive && rank() == 0) detail::fill_identity(recv, count, type, op);
   return {};

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "comm/agreement_record.hpp"
 #include "comm/collective_dispatch.hpp"
 #include "comm/collectives.hpp"
 #include "comm/state.hpp"
@@ -12,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <limits>
 #include <new>
 
@@ -169,15 +171,57 @@ call_signature collective_signature(const collective_desc& d, const collective_a
   return {what, {static_cast<std::int64_t>(a.count), root, device ? 1 : 0}, {"bytes", "root", "device buffers"}};
 }
 
+namespace {
+
+/// A host collective's data in the agreement step's record, where it fits: each rank's block laid out
+/// as the pinned staging buffer holds it (the table's stage_* fields), summed by the call's operation
+/// (reductions) or or-ed (the others: the ranks that give nothing give zeros).
+class collective_rider final : public agreement_rider {
+ public:
+  collective_rider(const collective_desc& d, const collective_args& a, int rank, int size) noexcept
+      : d_(d),
+        a_(a),
+        rank_(rank),
+        block_(payload_bytes(d, a)),
+        total_(d.blocks_per_rank ? block_ * static_cast<std::size_t>(size) : block_) {
+    if (block_ > agreement_record::payload_bytes) total_ = block_;  // too large either way; no overflow
+  }
+  payload_kind kind() const noexcept override {
+    return d_.reduces ? reduction_payload(a_.type, a_.op) : payload_kind::bitwise_or;
+  }
+  bool put(std::span<std::byte> area) const override {
+    if (total_ > area.size()) return false;
+    if (includes(d_.stage_in, rank_, a_.root))
+      std::memcpy(area.data() + (d_.blocks_per_rank ? static_cast<std::size_t>(rank_) * block_ : 0),
+                  d_.stage_from_recv ? a_.recv : a_.send, block_);
+    return true;
+  }
+  void take(std::span<const std::byte> area) override {
+    if (includes(d_.stage_out, rank_, a_.root)) std::memcpy(a_.recv, area.data(), total_);
+  }
+
+ private:
+  const collective_desc& d_;
+  const collective_args& a_;
+  int rank_;
+  std::size_t block_, total_;
+};
+
+}  // namespace
+
 status dispatch_collective(context_state* state, collective_kind kind, const collective_args& a) {
   const collective_desc& d = describe(kind);
   const prepared_collective p = prepare_collective(state, d, a, {});
-  collective_call call(state, collective_signature(d, a, p.device, false));
+  call_signature signature = collective_signature(d, a, p.device, false);
+  const int rank = state != nullptr ? state->comm->rank() : 0, size = state != nullptr ? state->comm->size() : 1;
+  collective_rider rider(d, a, rank, size);
+  if (!p.device && a.count != 0) signature.rider = &rider;  // host data may travel in the agreement
+  collective_call call(state, signature);
   DTL_TRY(call.usable());
   // Device buffers: the device path runs the agreement itself, once its own preparation is done.
   if (p.device && p.local.ok()) return device_support::collective(*state->resources, *state->comm, call, kind, a);
   DTL_TRY(call.agree(p.local));
-  if (a.count == 0) return {};
+  if (a.count == 0 || rider.carried) return {};
   return d.on_comm(*state->comm, a);
 }
 

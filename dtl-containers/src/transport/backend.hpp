@@ -3,6 +3,8 @@
 // Private: the communicator behind a context. MPI (mpi.cpp) or a single process (self.cpp).
 // Buffers are host memory, or device memory when the caller knows MPI is GPU-aware.
 
+#include "comm/agreement_record.hpp"
+
 #include <dtl/containers/communication/collective_types.hpp>
 #include <dtl/containers/communication/detail/window.hpp>
 #include <dtl/core/result.hpp>
@@ -66,6 +68,8 @@ class comm_backend {
   /// Every rank gets bytes_per_rank[r] bytes of each rank r at offset displs[r] of recv.
   virtual status allgatherv(const void* send, std::size_t bytes, void* recv, const std::size_t* bytes_per_rank,
                             const std::size_t* displs) = 0;
+  /// The agreement step's message: `record` combined over the ranks by combine_records, in place.
+  virtual status agree_record(agreement_record& record) = 0;
   /// Inclusive (MPI_Scan) or exclusive (MPI_Exscan: rank 0's recv is left as it was) prefix reduction.
   virtual status scan(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, bool exclusive) = 0;
 

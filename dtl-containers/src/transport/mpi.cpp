@@ -396,6 +396,19 @@ struct extent {
   [[nodiscard]] bool fits() const noexcept { return std::max(count, offset) <= g_message_limit; }
 };
 
+/// The agreement step's MPI operation: combine_records over each record (copied, so that MPI's buffers
+/// need no particular alignment).
+void combine_agreement_records(void* in, void* inout, int* len, MPI_Datatype*) {
+  for (int i = 0; i < *len; ++i) {
+    agreement_record a, b;
+    const auto offset = static_cast<std::size_t>(i) * sizeof(agreement_record);
+    std::memcpy(&a, static_cast<const std::byte*>(in) + offset, sizeof a);
+    std::memcpy(&b, static_cast<const std::byte*>(inout) + offset, sizeof b);
+    combine_records(a, b);
+    std::memcpy(static_cast<std::byte*>(inout) + offset, &b, sizeof b);
+  }
+}
+
 class mpi_comm final : public comm_backend {
  public:
   /// `comm` carries collectives and the user's messages; `control` and `internal` are duplicates of it
@@ -422,12 +435,24 @@ class mpi_comm final : public comm_backend {
       if (made.ok() && c != MPI_COMM_NULL)
         if (const int e = MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN); e != MPI_SUCCESS)
           made = mpi_status(e, "MPI_Comm_set_errhandler");
+    // The agreement record's datatype and operation (agree_record), freed with the communicator.
+    MPI_Datatype record_type = MPI_DATATYPE_NULL;
+    MPI_Op agreement_op = MPI_OP_NULL;
+    if (made.ok() &&
+        (MPI_Type_contiguous(static_cast<int>(sizeof(agreement_record)), MPI_BYTE, &record_type) != MPI_SUCCESS ||
+         MPI_Type_commit(&record_type) != MPI_SUCCESS ||
+         MPI_Op_create(combine_agreement_records, 1, &agreement_op) != MPI_SUCCESS))
+      made = status(status_code::mpi_error, "making the agreement step's MPI datatype and operation failed");
     if (!made.ok()) {
       for (MPI_Comm* c : {&comm, &control, &internal})
         if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
+      if (record_type != MPI_DATATYPE_NULL) MPI_Type_free(&record_type);
       return made;
     }
-    return std::unique_ptr<comm_backend>(std::make_unique<mpi_comm>(comm, control, internal));
+    auto made_comm = std::make_unique<mpi_comm>(comm, control, internal);
+    made_comm->record_type_ = record_type;
+    made_comm->agreement_op_ = agreement_op;
+    return std::unique_ptr<comm_backend>(std::move(made_comm));
   }
   ~mpi_comm() override { release(); }
 
@@ -703,6 +728,17 @@ class mpi_comm final : public comm_backend {
     return pairwise_exchange(send, sb.data(), sd.data(), recv, bytes_per_rank, displs, "allgatherv (in pieces)");
   }
 
+  status agree_record(agreement_record& record) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    return run_collective(
+        turn, "MPI_Allreduce (agreement)", comm_,
+        [&] { return MPI_Allreduce(MPI_IN_PLACE, &record, 1, record_type_, agreement_op_, comm_); },
+        [&](MPI_Request* r) {
+          return MPI_Iallreduce(MPI_IN_PLACE, &record, 1, record_type_, agreement_op_, comm_, r);
+        });
+  }
+
   status scan(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, bool exclusive) override {
     DTL_MPI_TURN(turn);
     DTL_TRY(usable());
@@ -792,6 +828,10 @@ class mpi_comm final : public comm_backend {
       if (*c != MPI_COMM_NULL && !finalized()) MPI_Comm_free(c);
       *c = MPI_COMM_NULL;
     }
+    if (agreement_op_ != MPI_OP_NULL && !finalized()) MPI_Op_free(&agreement_op_);
+    agreement_op_ = MPI_OP_NULL;
+    if (record_type_ != MPI_DATATYPE_NULL && !finalized()) MPI_Type_free(&record_type_);
+    record_type_ = MPI_DATATYPE_NULL;
   }
 
  private:
@@ -852,6 +892,8 @@ class mpi_comm final : public comm_backend {
   MPI_Comm comm_;
   MPI_Comm control_;
   MPI_Comm internal_;
+  MPI_Datatype record_type_ = MPI_DATATYPE_NULL;
+  MPI_Op agreement_op_ = MPI_OP_NULL;
   int rank_ = 0;
   int size_ = 1;
   int max_tag_ = 32767;  // the least MPI promises

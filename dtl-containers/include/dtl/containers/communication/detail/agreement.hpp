@@ -18,12 +18,16 @@
 
 namespace dtl::detail {
 
+class agreement_rider;  // what a collective sends with the step (private to the library)
+
 /// A collective call as the agreement step compares it: its name, and up to six arguments that every
-/// rank must pass alike (labels name them in messages; a null label ends the list).
+/// rank must pass alike (labels name them in messages; a null label ends the list). `rider`: the
+/// library's own collectives may send counts and small data in the step's message.
 struct call_signature {
   const char* what = "collective";
   std::array<std::int64_t, 6> args{};
   std::array<const char*, 6> labels{};
+  agreement_rider* rider = nullptr;
 };
 
 /// The agreement step on `ctx` (collective). Every rank gets the same outcome:
