@@ -99,13 +99,22 @@ int main(int argc, char** argv) {
   const auto launch = [&] { hipLaunchKernelGGL(axpb_kernel, grid, dim3(block), 0, stream, in, out, n, 2.0, 1.0); };
   const auto sync = [&] { check(hipStreamSynchronize(stream), "hipStreamSynchronize"); };
   const double raw_async = us_per_call(calls, launch, sync);
-  const double raw_sync = us_per_call(calls, [&] { launch(); sync(); }, [] {});
-  const double raw_dot = us_per_call(calls, [&] {
-    check(hipMemsetAsync(d_dot, 0, sizeof(double), stream), "hipMemsetAsync");
-    hipLaunchKernelGGL(dot_kernel, dim3(264), dim3(block), 0, stream, in, out, n, d_dot);
-    check(hipMemcpyAsync(h_dot, d_dot, sizeof(double), hipMemcpyDeviceToHost, stream), "hipMemcpyAsync");
-    sync();
-  }, [] {});
+  const double raw_sync = us_per_call(
+      calls,
+      [&] {
+        launch();
+        sync();
+      },
+      [] {});
+  const double raw_dot = us_per_call(
+      calls,
+      [&] {
+        check(hipMemsetAsync(d_dot, 0, sizeof(double), stream), "hipMemsetAsync");
+        hipLaunchKernelGGL(dot_kernel, dim3(264), dim3(block), 0, stream, in, out, n, d_dot);
+        check(hipMemcpyAsync(h_dot, d_dot, sizeof(double), hipMemcpyDeviceToHost, stream), "hipMemcpyAsync");
+        sync();
+      },
+      [] {});
 
   vector x(n, 1.0, ctx), y(n, 2.0, ctx), z(n, ctx);
   vector u(n, 1.0, ctx, dtl::halo{.prev = 1, .next = 1, .periodic = true}), w(n, ctx, dtl::halo{.prev = 1, .next = 1});
@@ -118,13 +127,19 @@ int main(int argc, char** argv) {
   auto valued = [&](const std::string& name, const std::function<void()>& call) {
     lines.push_back({name, us_per_call(calls, call, fence), dot_row, raw_dot, 1.0});
   };
-  enqueued("dtl::transform, unary", [&] { check(dtl::transform(x, z, [] __host__ __device__(double v) { return 2.0 * v + 1.0; }), "transform"); });
-  enqueued("dtl::transform, binary", [&] { check(dtl::transform(x, y, z, [] __host__ __device__(double a, double b) { return a + 2.0 * b; }), "transform"); });
+  enqueued("dtl::transform, unary", [&] {
+    check(dtl::transform(x, z, [] __host__ __device__(double v) { return 2.0 * v + 1.0; }), "transform");
+  });
+  enqueued("dtl::transform, binary", [&] {
+    check(dtl::transform(x, y, z, [] __host__ __device__(double a, double b) { return a + 2.0 * b; }), "transform");
+  });
   enqueued("dtl::fill", [&] { check(dtl::fill(z, 3.0), "fill"); });
   enqueued("dtl::copy", [&] { check(dtl::copy(x, z), "copy"); });
-  enqueued("dtl::for_each", [&] { check(dtl::for_each(z, [] __host__ __device__(double& v) { v += 1.0; }), "for_each"); });
+  enqueued("dtl::for_each",
+           [&] { check(dtl::for_each(z, [] __host__ __device__(double& v) { v += 1.0; }), "for_each"); });
   enqueued("dtl::stencil_transform (3-point)", [&] {
-    check(dtl::stencil_transform(u, w, [] __host__ __device__(const double* p) { return p[-1] + p[0] + p[1]; }), "stencil_transform");
+    check(dtl::stencil_transform(u, w, [] __host__ __device__(const double* p) { return p[-1] + p[0] + p[1]; }),
+          "stencil_transform");
   });
   enqueued("halo().exchange() (periodic, one rank)", [&] { check(u.halo().exchange(), "exchange"); });
   enqueued("dtl::inclusive_scan", [&] { check(dtl::inclusive_scan(x, z), "inclusive_scan"); });
@@ -145,14 +160,14 @@ int main(int argc, char** argv) {
   std::printf("%-48s %9.2f\n", dot_row.c_str(), raw_dot);
   std::printf("%-48s %9s %9s %9s  %s\n", "DTL", "us/call", "+us", "allowed", "over");
   for (const line& l : lines)
-    std::printf("%-48s %9.2f %+9.2f %9.2f  %s%s\n", l.call.c_str(), l.us, l.us - l.raw_us, l.allowed_us, l.against.c_str(),
-                l.us - l.raw_us <= l.allowed_us ? "" : "  (over)");
+    std::printf("%-48s %9.2f %+9.2f %9.2f  %s%s\n", l.call.c_str(), l.us, l.us - l.raw_us, l.allowed_us,
+                l.against.c_str(), l.us - l.raw_us <= l.allowed_us ? "" : "  (over)");
   const char* dir = std::getenv("DTL_BENCH_CSV_DIR");
   const std::string path = std::string(dir != nullptr && *dir != '\0' ? dir : ".") + "/percall-1gpu.csv";
   if (FILE* f = std::fopen(path.c_str(), "w")) {
     std::fprintf(f, "call,us_per_call,raw_baseline,raw_us_per_call,added_us,allowed_us\n");
-    std::fprintf(f, "\"%s\",%.3f,,,,\n\"raw kernel + stream synchronize\",%.3f,,,,\n\"%s\",%.3f,,,,\n", async_row.c_str(),
-                 raw_async, raw_sync, dot_row.c_str(), raw_dot);
+    std::fprintf(f, "\"%s\",%.3f,,,,\n\"raw kernel + stream synchronize\",%.3f,,,,\n\"%s\",%.3f,,,,\n",
+                 async_row.c_str(), raw_async, raw_sync, dot_row.c_str(), raw_dot);
     for (const line& l : lines)
       std::fprintf(f, "\"%s\",%.3f,\"%s\",%.3f,%.3f,%.2f\n", l.call.c_str(), l.us, l.against.c_str(), l.raw_us,
                    l.us - l.raw_us, l.allowed_us);

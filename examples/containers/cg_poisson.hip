@@ -47,8 +47,7 @@ int main(int argc, char** argv) {
   const double final_residual = cg.residual();
   const bool ok = final_residual < 1e-3 * initial || final_residual < 1e-10;
   if (ctx.rank() == 0) {
-    std::printf("CG Poisson 2-D: %zu x %zu doubles on %d rank(s), halo over %s\n", nx, ny, ctx.size(),
-                cg.halo_path());
+    std::printf("CG Poisson 2-D: %zu x %zu doubles on %d rank(s), halo over %s\n", nx, ny, ctx.size(), cg.halo_path());
     std::printf("  %d iterations in %.3f ms, %.3f us per iteration\n", done, solve_ms, 1e3 * solve_ms / done);
     std::printf("  residual %.6e -> %.6e: %s\n", initial, final_residual, ok ? "converging, OK" : "WRONG");
   }

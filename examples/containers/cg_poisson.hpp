@@ -43,12 +43,15 @@ class solver {
     dtl::value_or_throw(p_.halo().exchange());
     dtl::value_or_throw(dtl::stencil_transform(p_, ap_, laplacian{p_.local_data(), static_cast<unsigned>(nx_)}));
     const double alpha = rr_ / dtl::dot(p_, ap_);
-    dtl::value_or_throw(dtl::transform(x_, p_, x_, [alpha] __host__ __device__(double x, double p) { return x + alpha * p; }));
-    dtl::value_or_throw(dtl::transform(r_, ap_, r_, [alpha] __host__ __device__(double r, double ap) { return r - alpha * ap; }));
+    dtl::value_or_throw(
+        dtl::transform(x_, p_, x_, [alpha] __host__ __device__(double x, double p) { return x + alpha * p; }));
+    dtl::value_or_throw(
+        dtl::transform(r_, ap_, r_, [alpha] __host__ __device__(double r, double ap) { return r - alpha * ap; }));
     const double rr_next = dtl::dot(r_, r_);
     const double beta = rr_next / rr_;
     rr_ = rr_next;
-    dtl::value_or_throw(dtl::transform(r_, p_, p_, [beta] __host__ __device__(double r, double p) { return r + beta * p; }));
+    dtl::value_or_throw(
+        dtl::transform(r_, p_, p_, [beta] __host__ __device__(double r, double p) { return r + beta * p; }));
   }
 
   /// |r|, the residual's norm, as of the last iteration.
