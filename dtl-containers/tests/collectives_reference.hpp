@@ -40,4 +40,26 @@ inline std::vector<int> ranks_in_order(int p, bool reversed) {
   return order;
 }
 
+// What rank `me` sends each rank q (send_counts[q] elements value_of(me, q, i)), its blocks in reverse rank
+// order with a gap of one left untouched; fills send_displs.
+inline std::vector<std::int64_t> blocks_to_send(int me, const counts& send_counts, counts& send_displs) {
+  const int p = static_cast<int>(send_counts.size());
+  std::vector<std::int64_t> send(lay_out(send_counts, ranks_in_order(p, true), 1, send_displs), untouched);
+  for (int q = 0; q < p; ++q)
+    for (std::size_t i = 0; i < send_counts[static_cast<std::size_t>(q)]; ++i)
+      send[send_displs[static_cast<std::size_t>(q)] + i] = value_of(me, q, i);
+  return send;
+}
+
+// What rank `me` must hold after the exchange in a buffer of `extent` elements: each rank q's block at
+// recv_displs[q], untouched elsewhere.
+inline std::vector<std::int64_t> blocks_received(int me, const counts& recv_counts, const counts& recv_displs,
+                                                 std::size_t extent) {
+  std::vector<std::int64_t> expected(extent, untouched);
+  for (std::size_t q = 0; q < recv_counts.size(); ++q)
+    for (std::size_t i = 0; i < recv_counts[q]; ++i)
+      expected[recv_displs[q] + i] = value_of(static_cast<int>(q), me, i);
+  return expected;
+}
+
 }  // namespace collectives_reference

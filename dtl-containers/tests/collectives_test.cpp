@@ -38,19 +38,12 @@ TEST_SUITE("mpi.collectives") {
       recv_counts[static_cast<std::size_t>(q)] = count_between(q, me);
     }
     counts send_displs, recv_displs;
-    std::vector<std::int64_t> send(lay_out(send_counts, ranks_in_order(p, true), 1, send_displs), untouched);
-    for (int q = 0; q < p; ++q)
-      for (std::size_t i = 0; i < send_counts[static_cast<std::size_t>(q)]; ++i)
-        send[send_displs[static_cast<std::size_t>(q)] + i] = value_of(me, q, i);
+    const std::vector<std::int64_t> send = blocks_to_send(me, send_counts, send_displs);
     std::vector<std::int64_t> recv(lay_out(recv_counts, ranks_in_order(p, false), 2, recv_displs), untouched);
 
     REQUIRE(ctx.alltoallv(send.data(), send_counts, send_displs, recv.data(), recv_counts, recv_displs).has_value());
 
-    std::vector<std::int64_t> expected(recv.size(), untouched);
-    for (int q = 0; q < p; ++q)
-      for (std::size_t i = 0; i < recv_counts[static_cast<std::size_t>(q)]; ++i)
-        expected[recv_displs[static_cast<std::size_t>(q)] + i] = value_of(q, me, i);
-    CHECK(recv == expected);
+    CHECK(recv == blocks_received(me, recv_counts, recv_displs, recv.size()));
   }
 
   TEST_CASE("alltoallv: a rank that sends and receives nothing") {
@@ -236,17 +229,10 @@ TEST_SUITE("mpi.collectives") {
         send_counts[static_cast<std::size_t>(q)] = small(me, q);
         recv_counts[static_cast<std::size_t>(q)] = small(q, me);
       }
-      std::vector<std::int64_t> send(lay_out(send_counts, ranks_in_order(p, true), 1, send_displs), untouched);
-      for (int q = 0; q < p; ++q)
-        for (std::size_t i = 0; i < send_counts[static_cast<std::size_t>(q)]; ++i)
-          send[send_displs[static_cast<std::size_t>(q)] + i] = value_of(me, q, i);
+      const std::vector<std::int64_t> send = blocks_to_send(me, send_counts, send_displs);
       std::vector<std::int64_t> recv(lay_out(recv_counts, ranks_in_order(p, false), 1, recv_displs), untouched);
       REQUIRE(ctx.alltoallv(send.data(), send_counts, send_displs, recv.data(), recv_counts, recv_displs).has_value());
-      std::vector<std::int64_t> expected(recv.size(), untouched);
-      for (int q = 0; q < p; ++q)
-        for (std::size_t i = 0; i < recv_counts[static_cast<std::size_t>(q)]; ++i)
-          expected[recv_displs[static_cast<std::size_t>(q)] + i] = value_of(q, me, i);
-      CHECK(recv == expected);
+      CHECK(recv == blocks_received(me, recv_counts, recv_displs, recv.size()));
 
       counts sizes(n), displs;
       for (int q = 0; q < p; ++q) sizes[static_cast<std::size_t>(q)] = small(q, root);

@@ -4,10 +4,9 @@
 // takes part, before any byte moves, without a wrapped piece count (which moved nothing and returned
 // ok) and without an allocation that grows with the count (std::bad_alloc from 2^32 MPI requests).
 // The buffers are small: a count is refused before anything reads it.
+#include "address_space_cap.hpp"
 #include "same_on_every_rank.hpp"
 #include "test_environment.hpp"
-
-#include <sys/resource.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -25,49 +24,7 @@ constexpr std::size_t wrapped = static_cast<std::size_t>(5 - 10);  // 2^64 - 5
 constexpr std::size_t two_to_63 = std::size_t{1} << 63;
 constexpr std::size_t two_to_62 = std::size_t{1} << 62;  // under PTRDIFF_MAX: 2^31 pieces of INT_MAX bytes
 
-// AddressSanitizer reserves address space of its own: a limit on it means nothing there.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool address_sanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool address_sanitizer = true;
-#else
-constexpr bool address_sanitizer = false;
-#endif
-#else
-constexpr bool address_sanitizer = false;
-#endif
-
-// This process's mapped memory, in bytes (the first field of /proc/self/statm, in pages).
-std::uint64_t mapped_bytes() {
-  unsigned long pages = 0;
-  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(f, "%lu", &pages) != 1) pages = 0;
-    std::fclose(f);
-  }
-  return static_cast<std::uint64_t>(pages) * 4096u;
-}
-
-// While alive, this process may map 1 GiB more than it has: an allocation that grows with a count
-// fails (std::bad_alloc) instead of taking the machine's memory.
-class address_space_cap {
- public:
-  address_space_cap() {
-    if (address_sanitizer || getrlimit(RLIMIT_AS, &before_) != 0) return;
-    rlimit tight = before_;
-    tight.rlim_cur = mapped_bytes() + (std::uint64_t{1} << 30);
-    set_ = setrlimit(RLIMIT_AS, &tight) == 0;
-  }
-  address_space_cap(const address_space_cap&) = delete;
-  address_space_cap& operator=(const address_space_cap&) = delete;
-  ~address_space_cap() {
-    if (set_) setrlimit(RLIMIT_AS, &before_);
-  }
-
- private:
-  rlimit before_{};
-  bool set_ = false;
-};
+using test_support::address_space_cap;
 
 bool mentions(const dtl::status& s, const std::string& text) {
   return std::string(s.message()).find(text) != std::string::npos;
@@ -78,7 +35,7 @@ bool mentions(const dtl::status& s, const std::string& text) {
 template <class T>
 dtl::status send_recv(const dtl::context& ctx, std::size_t send_count, std::size_t recv_count) {
   std::vector<T> buffer(8);
-  address_space_cap cap;
+  address_space_cap cap{std::uint64_t{1} << 30};  // an allocation that grows with a count fails
   dtl::result<void> r;
   try {
     if (ctx.rank() == 0) r = ctx.send(buffer.data(), send_count, 1, 7);
@@ -105,7 +62,7 @@ dtl::status alltoallv_from_0_to_1(const dtl::context& ctx, std::size_t bytes) {
   if (ctx.rank() == 0) send_counts[1] = bytes;
   if (ctx.rank() == 1) recv_counts[0] = bytes;
   std::vector<char> send(8), recv(8);
-  address_space_cap cap;
+  address_space_cap cap{std::uint64_t{1} << 30};  // an allocation that grows with a count fails
   try {
     auto r = ctx.alltoallv(send.data(), std::span<const std::size_t>(send_counts), displs, recv.data(),
                            std::span<const std::size_t>(recv_counts), displs);

@@ -2,6 +2,7 @@
 // Ranks that disagree or fail alone (run with 2 and 3 ranks, suite mpi-faults): every rank gets the same
 // status, and nothing hangs (each run has a Meson timeout, so a hang is a failure). The cases that end
 // the job (a rank that throws, aborts, dies or skips a collective) are in faults/.
+#include "address_space_cap.hpp"
 #include "same_on_every_rank.hpp"
 #include "test_environment.hpp"
 
@@ -9,10 +10,9 @@
 #include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 
-#include <sys/resource.h>
-
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,28 +26,7 @@ bool mentions(const dtl::status& s, const std::string& text) {
 using test_support::same_status_everywhere;
 using test_support::still_in_step;
 
-// AddressSanitizer reserves address space of its own and aborts instead of failing an allocation.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool address_sanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool address_sanitizer = true;
-#else
-constexpr bool address_sanitizer = false;
-#endif
-#else
-constexpr bool address_sanitizer = false;
-#endif
-
-// This process's mapped memory, in bytes (the first field of /proc/self/statm, in pages).
-std::uint64_t mapped_bytes() {
-  unsigned long pages = 0;
-  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(f, "%lu", &pages) != 1) pages = 0;
-    std::fclose(f);
-  }
-  return static_cast<std::uint64_t>(pages) * 4096u;
-}
+using test_support::address_sanitizer;
 
 }  // namespace
 
@@ -223,16 +202,12 @@ TEST_SUITE("mpi_faults") {
     const auto ctx = test_support::world();
     constexpr std::size_t n = std::size_t{96} << 20;  // bytes: the root needs all of them at once
     dtl::distributed_vector<std::uint8_t> v(n, 1, ctx);
-    rlimit before{};
-    REQUIRE(getrlimit(RLIMIT_AS, &before) == 0);
-    if (ctx.rank() == 0) {
-      // Room for the local copy, not for the whole vector.
-      rlimit tight = before;
-      tight.rlim_cur = mapped_bytes() + n / 2 + (std::size_t{16} << 20);
-      REQUIRE(setrlimit(RLIMIT_AS, &tight) == 0);
-    }
-    const auto all = v.gather(0);
-    if (ctx.rank() == 0) REQUIRE(setrlimit(RLIMIT_AS, &before) == 0);
+    const auto all = [&] {
+      // On the root, room for the local copy, not for the whole vector.
+      std::optional<test_support::address_space_cap> cap;
+      if (ctx.rank() == 0) REQUIRE(cap.emplace(n / 2 + (std::size_t{16} << 20)).active());
+      return v.gather(0);
+    }();
     REQUIRE_FALSE(all.has_value());
     CHECK(mentions(all.error(), "rank 0: "));
     CHECK(mentions(all.error(), "could not allocate"));
