@@ -42,10 +42,6 @@ static_assert(sizeof(agreement_record) == 256);
 /// payload is not in the record.
 inline constexpr std::uint16_t host_buffers_flag = 1, device_buffers_flag = 2, not_carried_flag = 0x8000;
 
-/// inout = in op inout, element by element, over `bytes` bytes of elements of `type` (MPI's rules: sums
-/// and products of integers wrap).
-void combine_elements(const std::byte* in, std::byte* inout, std::size_t bytes, datatype type, reduce_op op) noexcept;
-
 /// inout = in combined with inout (commutative and associative; never reads past either record).
 void combine_records(const agreement_record& in, agreement_record& inout) noexcept;
 

@@ -8,6 +8,7 @@
 // rank. Small data moves in the agreement step itself.
 #include "comm/agreement_record.hpp"
 #include "comm/collectives.hpp"
+#include "comm/host_combine.hpp"
 
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/core/try.hpp>
@@ -326,7 +327,7 @@ class scan_rider final : public agreement_rider {
     if (blocks == 0) return;  // exclusive on rank 0: op's identity, filled in by the caller
     auto* out = static_cast<std::byte*>(recv_);
     std::memcpy(out, area.data(), bytes_);
-    for (std::size_t q = 1; q < blocks; ++q) combine_elements(area.data() + q * bytes_, out, bytes_, type_, op_);
+    for (std::size_t q = 1; q < blocks; ++q) combine_host(out, area.data() + q * bytes_, bytes_, type_, op_);
   }
 
  private:

@@ -3,6 +3,8 @@
 // isend/irecv on p2p_channel::internal, or copies for a rank that is its own neighbour).
 #include "halo/halo_plan.hpp"
 
+#include "comm/host_combine.hpp"
+
 #include <dtl/core/try.hpp>
 
 #include <fmt/format.h>
@@ -42,24 +44,6 @@ peers peers_of(const std::vector<int>& active, int rank, bool periodic) {
   else if (periodic)
     p.next = active.front();
   return p;
-}
-
-template <class T>
-void combine_as(void* dst, const void* src, std::size_t bytes, reduce_op op) noexcept {
-  const std::size_t n = bytes / sizeof(T);
-  for (std::size_t i = 0; i < n; ++i) {
-    T a, b;
-    std::memcpy(&a, static_cast<const std::byte*>(dst) + i * sizeof(T), sizeof(T));
-    std::memcpy(&b, static_cast<const std::byte*>(src) + i * sizeof(T), sizeof(T));
-    T c = a;
-    switch (op) {
-      case reduce_op::sum: c = static_cast<T>(a + b); break;
-      case reduce_op::product: c = static_cast<T>(a * b); break;
-      case reduce_op::min: c = b < a ? b : a; break;
-      case reduce_op::max: c = a < b ? b : a; break;
-    }
-    std::memcpy(static_cast<std::byte*>(dst) + i * sizeof(T), &c, sizeof(T));
-  }
 }
 
 status host_exchange_begin(halo_plan& plan) {
@@ -251,22 +235,6 @@ status wait_pending(halo_plan& plan) {
   }
   plan.pending.clear();
   return first;
-}
-
-void combine_host(void* dst, const void* src, std::size_t bytes, datatype type, reduce_op op) noexcept {
-  if (bytes == 0) return;
-  switch (type) {
-    case datatype::i8: combine_as<std::int8_t>(dst, src, bytes, op); break;
-    case datatype::u8: combine_as<std::uint8_t>(dst, src, bytes, op); break;
-    case datatype::i16: combine_as<std::int16_t>(dst, src, bytes, op); break;
-    case datatype::u16: combine_as<std::uint16_t>(dst, src, bytes, op); break;
-    case datatype::i32: combine_as<std::int32_t>(dst, src, bytes, op); break;
-    case datatype::u32: combine_as<std::uint32_t>(dst, src, bytes, op); break;
-    case datatype::i64: combine_as<std::int64_t>(dst, src, bytes, op); break;
-    case datatype::u64: combine_as<std::uint64_t>(dst, src, bytes, op); break;
-    case datatype::f32: combine_as<float>(dst, src, bytes, op); break;
-    case datatype::f64: combine_as<double>(dst, src, bytes, op); break;
-  }
 }
 
 }  // namespace dtl::detail

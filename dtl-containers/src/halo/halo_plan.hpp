@@ -68,8 +68,6 @@ status post_exchange(halo_plan& plan, const void* fwd_send, void* fwd_recv, cons
 status post_reverse(halo_plan& plan, const void* to_prev, const void* to_next, void* from_next, void* from_prev);
 /// Waits for every pending request (all of them, even after a failure); the first failure.
 status wait_pending(halo_plan& plan);
-/// dst[i] = op(dst[i], src[i]) over `bytes` bytes of `type` elements, in host memory.
-void combine_host(void* dst, const void* src, std::size_t bytes, datatype type, reduce_op op) noexcept;
 
 // The device paths (halo_device_hip.cpp; halo_device_none.cpp says there is no GPU).
 int device_path_code(context_state& state, int device) noexcept;
