@@ -90,7 +90,7 @@ TEST_SUITE("status") {
         {c::structural_invalidation, "structural_invalidation", "consistency"},
         {c::internal_error, "internal_error", "internal"},
         {c::not_implemented, "not_implemented", "internal"},
-        {c::invalid_state, "invalid_state", "internal"},
+        {c::invalid_state, "invalid_state", "usage"},
         {c::unknown_error, "unknown_error", "internal"},
     };
     std::set<int> listed;

@@ -91,7 +91,10 @@ enum class status_code : int {
 
 /// The code's category: "success" for ok alone, "sentinel" for 1-99 (not_found, end_iterator), then by
 /// the hundreds digit "communication", "memory", "serialization", "bounds", "backend", "algorithm",
-/// "consistency"; "internal" for 9xx and for any value outside these ranges.
+/// "consistency"; "internal" for 9xx and for any value outside these ranges, except invalid_state (902):
+/// "usage", because DTL gives it for a call its object's state does not allow (a second exchange_begin,
+/// a moved-from object, an ended environment), the caller's misuse rather than DTL's fault. (Upstream
+/// files it under "internal"; the code and its number are upstream's.)
 [[nodiscard]] DTL_CORE_API std::string_view status_category(status_code code) noexcept;
 
 [[nodiscard]] constexpr int to_int(status_code code) noexcept { return static_cast<int>(code); }
