@@ -94,6 +94,24 @@ TEST_SUITE("mpi_faults") {
     still_in_step(ctx);
   }
 
+  TEST_CASE("an agreed failure names the failing rank's check once, not the agreement's own file") {
+    const auto ctx = test_support::world();
+    int in = 1, out = 0;
+    const auto one = ctx.allreduce(ctx.rank() == 1 ? nullptr : &in, &out, 1, dtl::reduce_op::sum);
+    const auto all = ctx.allreduce(static_cast<const int*>(nullptr), &out, 1, dtl::reduce_op::sum);
+    for (const dtl::status& s : {one.error(), all.error()}) {
+      const std::string text = s.to_string();
+      INFO(text);
+      CHECK(text.find(" at ") == text.rfind(" at "));  // one location, no "at ... at ..." chain
+      CHECK(s.origin().find("dtl-containers/") == 0);
+      CHECK(s.origin().find("agreement.cpp") == std::string::npos);
+      CHECK(text.ends_with(" at " + s.origin()));
+    }
+    // Every rank alike: the cause's code is the status's own, and not repeated in its message.
+    CHECK(std::string(all.error().message()).find("invalid_argument") == std::string::npos);
+    still_in_step(ctx);
+  }
+
   TEST_CASE("ranks that call different collectives, or pass different arguments, all get invalid_argument") {
     const auto ctx = test_support::world();
     int x = ctx.rank();

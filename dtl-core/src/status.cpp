@@ -13,16 +13,17 @@ struct status::details {
   bool has_native = false;
   native_error native;
   std::source_location where;
+  std::string origin;  // set by with_origin; otherwise where is the origin
 };
 
 status::status(status_code code, std::string message, std::source_location where) : code_(code) {
   if (code != status_code::ok)
-    details_ = std::make_shared<const details>(details{std::move(message), false, {}, where});
+    details_ = std::make_shared<const details>(details{std::move(message), false, {}, where, {}});
 }
 
 status::status(status_code code, std::string message, native_error native, std::source_location where) : code_(code) {
   if (code != status_code::ok)
-    details_ = std::make_shared<const details>(details{std::move(message), true, std::move(native), where});
+    details_ = std::make_shared<const details>(details{std::move(message), true, std::move(native), where, {}});
 }
 
 std::string_view source_path(std::string_view file) noexcept {
@@ -52,6 +53,22 @@ std::string_view status::native_name() const noexcept {
 
 std::source_location status::location() const noexcept { return details_ ? details_->where : std::source_location(); }
 
+std::string status::origin() const {
+  if (!details_) return {};
+  if (!details_->origin.empty()) return details_->origin;
+  if (details_->where.line() == 0) return {};
+  return fmt::format("{}:{}", source_path(details_->where.file_name()), details_->where.line());
+}
+
+status status::with_origin(std::string origin) const {
+  if (!details_) return *this;
+  status copy = *this;
+  details forwarded = *details_;
+  forwarded.origin = std::move(origin);
+  copy.details_ = std::make_shared<const details>(std::move(forwarded));
+  return copy;
+}
+
 bool operator==(const status& a, const status& b) noexcept {
   if (a.code_ != b.code_) return false;
   if (a.message() != b.message()) return false;
@@ -61,7 +78,17 @@ bool operator==(const status& a, const status& b) noexcept {
   return x->code == y->code && x->name == y->name && x->description == y->description;
 }
 
-std::string status::to_string() const {
+status status::with_context(std::string_view what) const {
+  if (!details_) return *this;
+  status copy = *this;
+  details forwarded = *details_;
+  forwarded.message = forwarded.message.empty() ? std::string(what) : fmt::format("{}: {}", what, forwarded.message);
+  if (forwarded.origin.empty()) forwarded.origin = origin();
+  copy.details_ = std::make_shared<const details>(std::move(forwarded));
+  return copy;
+}
+
+std::string status::summary() const {
   if (ok()) return "ok";
   std::string text = fmt::format("{} ({}, {})", name(), to_int(code_), category());
   if (!message().empty()) text += fmt::format(": {}", message());
@@ -70,8 +97,12 @@ std::string status::to_string() const {
     if (!n->description.empty() && n->description != n->name) text += fmt::format(": {}", n->description);
     text += "]";
   }
-  if (details_ && details_->where.line() != 0)
-    text += fmt::format(" at {}:{}", source_path(details_->where.file_name()), details_->where.line());
+  return text;
+}
+
+std::string status::to_string() const {
+  std::string text = summary();
+  if (const std::string where = origin(); !where.empty()) text += fmt::format(" at {}", where);
   return text;
 }
 

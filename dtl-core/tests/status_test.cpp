@@ -172,6 +172,38 @@ TEST_SUITE("status") {
     CHECK(text.find(" at dtl-core/tests/status_test.cpp:") != std::string::npos);
   }
 
+  TEST_CASE("origin, summary and to_string") {
+    const int line = __LINE__ + 1;
+    const dtl::status s(dtl::status_code::invalid_argument, "bad size");
+    CHECK(s.origin() == "dtl-core/tests/status_test.cpp:" + std::to_string(line));
+    CHECK(s.summary() == "invalid_argument (410, bounds): bad size");
+    CHECK(s.to_string() == s.summary() + " at " + s.origin());
+    CHECK(dtl::status().origin().empty());
+    CHECK(dtl::status().summary() == "ok");
+  }
+
+  TEST_CASE("a forwarded status keeps its cause's origin once") {
+    const dtl::status cause(dtl::status_code::hip_error, "hipMalloc(64) failed",
+                            dtl::native_error{2, "hipErrorOutOfMemory", "out of memory"});
+    const dtl::status forwarded = cause.with_context("reserve");
+    CHECK(forwarded == dtl::status_code::hip_error);
+    CHECK(forwarded.message() == "reserve: hipMalloc(64) failed");
+    CHECK(forwarded.native_code() == 2);
+    CHECK(forwarded.origin() == cause.origin());
+    const dtl::status twice = forwarded.with_context("pool");
+    CHECK(twice.message() == "pool: reserve: hipMalloc(64) failed");
+    const std::string text = twice.to_string();
+    CHECK(text.find(" at ") == text.rfind(" at "));
+    // Another rank's failure: the text names where that rank found it.
+    const dtl::status agreed =
+        dtl::status(dtl::status_code::invalid_argument, "every rank failed").with_origin("dtl-containers/src/x.cpp:7");
+    CHECK(agreed.origin() == "dtl-containers/src/x.cpp:7");
+    CHECK(agreed.to_string().ends_with(" at dtl-containers/src/x.cpp:7"));
+    CHECK(agreed.message() == "every rank failed");
+    CHECK(dtl::status().with_context("x").ok());
+    CHECK(dtl::status().with_origin("x").ok());
+  }
+
   TEST_CASE("a backend error keeps the native code and name") {
     const dtl::status s(dtl::status_code::hip_error, "hipMalloc(64) failed",
                         dtl::native_error{2, "hipErrorOutOfMemory", "out of memory"});

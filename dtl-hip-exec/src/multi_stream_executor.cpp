@@ -31,8 +31,7 @@ result<multi_stream_executor> multi_stream_executor::create(std::size_t count, s
     for (std::size_t i = 0; i < count; ++i) {
       auto stream = hip_stream::create(flags, priority, device);
       if (!stream.has_value())
-        return status(stream.error().code(),
-                      fmt::format("multi_stream_executor: stream {} of {}: {}", i, count, stream.error().to_string()));
+        return stream.error().with_context(fmt::format("multi_stream_executor: stream {} of {}", i, count));
       executors.emplace_back(std::move(stream).value());
     }
     return multi_stream_executor(std::move(executors));

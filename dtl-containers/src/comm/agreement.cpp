@@ -24,6 +24,7 @@ namespace {
 
 constexpr std::size_t name_bytes = 48;
 constexpr std::size_t message_bytes = 480;
+constexpr std::size_t origin_bytes = 160;
 
 // The call's name and arguments, hashed: equal on every rank that makes the same call. The arguments
 // go in a word at a time (a byte at a time, FNV-1a's chain of multiplies was a measurable part of a
@@ -70,6 +71,12 @@ struct rank_report {
   std::int32_t code = 0;
   std::int64_t args[6] = {};
   char what[name_bytes] = {};
+};
+
+// The lowest failing rank's failure, broadcast to the others.
+struct failure_text {
+  char message[message_bytes] = {};
+  char origin[origin_bytes] = {};
 };
 
 std::string rank_list(const std::vector<int>& ranks) {
@@ -154,18 +161,27 @@ status agree_on(comm_backend& comm, const status& local, const call_signature& c
   for (std::size_t r = 0; r < reports.size(); ++r)
     if (reports[r].failed != 0) failing.push_back(static_cast<int>(r));
   const int first = INT_MAX - record.failing;
-  char message[message_bytes] = {};
-  if (rank == first) std::snprintf(message, sizeof message, "%s", local.to_string().c_str());
-  DTL_TRY(comm.broadcast(message, sizeof message, first));
   const auto code = static_cast<status_code>(reports[static_cast<std::size_t>(first)].code);
   const bool every_rank_alike =
       failing.size() == reports.size() &&
       std::all_of(reports.begin(), reports.end(), [&](const rank_report& r) { return r.code == reports[0].code; });
+  // The lowest failing rank's own words and where it found the failure, sent once: the agreed status
+  // names that place (not this file), and repeats the cause's code only when its own code differs.
+  failure_text text;
+  if (rank == first) {
+    const std::string said = every_rank_alike ? std::string(local.message()) : local.summary();
+    std::snprintf(text.message, sizeof text.message, "%s", said.c_str());
+    std::snprintf(text.origin, sizeof text.origin, "%s", local.origin().c_str());
+  }
+  DTL_TRY(comm.broadcast(&text, sizeof text, first));
   const char* what = reports[static_cast<std::size_t>(first)].what;  // the same on every rank
-  if (every_rank_alike) return status(code, fmt::format("{}: every rank failed; rank {}: {}", what, first, message));
+  if (every_rank_alike)
+    return status(code, fmt::format("{}: every rank failed; rank {}: {}", what, first, text.message))
+        .with_origin(text.origin);
   return status(status_code::collective_failure,
                 fmt::format("{}: {} of {} ranks failed (rank{} {}); rank {}: {}", what, failing.size(), reports.size(),
-                            failing.size() == 1 ? "" : "s", rank_list(failing), first, message));
+                            failing.size() == 1 ? "" : "s", rank_list(failing), first, text.message))
+      .with_origin(text.origin);
 }
 
 namespace {

@@ -81,7 +81,7 @@ status check_device_from_environment(int device) {
         status_code::invalid_argument,
         fmt::format("DTL_DEVICE={}, but this process sees {} device(s) (ids 0..{})", device, count, count - 1));
   const status none = detail::device_support::check_device(device);
-  return status(none.code(), fmt::format("DTL_DEVICE={}, but this process sees 0 devices: {}", device, none.message()));
+  return none.with_context(fmt::format("DTL_DEVICE={}, but this process sees 0 devices", device));
 }
 
 result<bool> abort_on_exception_from_environment() {

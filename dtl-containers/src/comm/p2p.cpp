@@ -266,7 +266,7 @@ class send_transfer final : public transfer_half {
   status device_to_wire(const void*& data, std::byte* envelope) {
     const int rank = st_.comm->rank();
     auto local = [&](const status& s) {
-      return status(s.code(), fmt::format("send (rank {}, peer {}, tag {}): {}", rank, s_.peer, s_.tag, s.message()));
+      return s.with_context(fmt::format("send (rank {}, peer {}, tag {})", rank, s_.peer, s_.tag));
     };
     if (status p = p2p_device::prepare(st_, s_.stream); !p.ok()) return local(p);
     if (envelope != nullptr) {

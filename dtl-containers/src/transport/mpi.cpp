@@ -886,7 +886,7 @@ class mpi_comm final : public comm_backend {
     }
     for (auto& p : pending)
       if (status w = p->wait(); !w.ok() && failed.ok()) failed = std::move(w);
-    if (!failed.ok()) return status(failed.code(), fmt::format("{}: {}", what, failed.message()));
+    if (!failed.ok()) return failed.with_context(what);
     return {};
   }
   MPI_Comm comm_;

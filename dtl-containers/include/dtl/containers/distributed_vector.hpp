@@ -424,8 +424,7 @@ class distributed_vector {
     DTL_TRY(detail::agree(ctx_, status{}, call));
     // An even layout that cannot be made (a size that is not whole rows of the halo's granularity) has
     // no sizes to check: the partition's own reason says why.
-    if (!next && sizes.empty())
-      return status(next.error().code(), std::string(what) + ": " + std::string(next.error().message()));
+    if (!next && sizes.empty()) return next.error().with_context(what);
     DTL_TRY(detail::check_layout_sizes(what, sizes, num_ranks(), new_size));
     if (!next) return std::move(next).error();
     if (plan_) {  // the halo's rules, from the layout alone: the same answer on every rank

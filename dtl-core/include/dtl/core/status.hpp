@@ -57,7 +57,24 @@ class [[nodiscard]] DTL_CORE_API status {
   /// Where the status was made (a default location for ok statuses).
   [[nodiscard]] std::source_location location() const noexcept;
 
-  /// "hip_error (520, backend): hipMalloc(1024) failed [hipErrorOutOfMemory (2): out of memory] at file.cpp:12"
+  /// Where the failure was found, as "dtl-containers/src/halo/plan.cpp:113": location() by default; a
+  /// status that forwards another rank's or call's failure carries its cause's origin (with_origin). ""
+  /// for an ok status.
+  [[nodiscard]] std::string origin() const;
+
+  /// A copy that names `origin` as where the failure was found, for a status that forwards a failure found
+  /// elsewhere (on another rank, say), so that its text names the cause's place once, not its own.
+  [[nodiscard]] status with_origin(std::string origin) const;
+
+  /// A copy whose message is "what: " and this message: the way to forward a failure with the caller's
+  /// context, keeping its code, native error and origin (not the forwarding line's).
+  [[nodiscard]] status with_context(std::string_view what) const;
+
+  /// "hip_error (520, backend): hipMalloc(1024) failed [hipErrorOutOfMemory (2): out of memory]": the
+  /// text without the origin, for a message that quotes this status inside another's.
+  [[nodiscard]] std::string summary() const;
+
+  /// summary() and " at " origin(): "hip_error (520, backend): hipMalloc(1024) failed [...] at file.cpp:12"
   [[nodiscard]] std::string to_string() const;
 
   /// Two statuses are equal when they say the same thing: the same code, message and native error
