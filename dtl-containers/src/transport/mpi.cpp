@@ -115,6 +115,9 @@ result<mpi_turn> take_turn() {
 /// Completes a non-blocking call started with `turn` held (run_collective): tests it, giving the turn up
 /// between tests and watching DTL_COLLECTIVE_TIMEOUT.
 status wait_for(MPI_Request& request, mpi_turn& turn, const char* what, MPI_Comm comm) {
+  // Done already (start_comm_dup without MPI_Comm_idup). Not asked of MPI_Test: SMPI 3.32 leaves the
+  // flag of a null request unset when the status is MPI_STATUS_IGNORE.
+  if (request == MPI_REQUEST_NULL) return {};
   const auto start = std::chrono::steady_clock::now();
   for (unsigned tries = 0;; ++tries) {
     int done = 0;
@@ -147,6 +150,24 @@ status run_collective(mpi_turn& turn, const char* what, MPI_Comm comm, Blocking 
   MPI_Request request = MPI_REQUEST_NULL;
   if (const int e = start(&request); e != MPI_SUCCESS) return mpi_status(e, what);
   return wait_for(request, turn, what, comm);
+}
+
+// SimGrid's SMPI declares MPI_Comm_idup but aborts in it (dtl-containers/mpi/meson.build sets this to 0).
+#ifndef DTL_MPI_HAS_COMM_IDUP
+#define DTL_MPI_HAS_COMM_IDUP 1
+#endif
+
+/// Starts MPI_Comm_dup for run_collective's non-blocking path. Without MPI_Comm_idup it duplicates
+/// blocking and leaves a null request, which wait_for() takes as done: that MPI (SMPI) grants
+/// MPI_THREAD_SINGLE, so no other thread waits for the turn, and only DTL_COLLECTIVE_TIMEOUT's watch
+/// of this one call is lost.
+int start_comm_dup(MPI_Comm comm, MPI_Comm* dup, MPI_Request* request) {
+#if DTL_MPI_HAS_COMM_IDUP
+  return MPI_Comm_idup(comm, dup, request);
+#else
+  *request = MPI_REQUEST_NULL;
+  return MPI_Comm_dup(comm, dup);
+#endif
 }
 
 MPI_Datatype mpi_type(datatype type) noexcept {
@@ -426,11 +447,11 @@ class mpi_comm final : public comm_backend {
     MPI_Comm control = MPI_COMM_NULL, internal = MPI_COMM_NULL;
     status made = run_collective(
         turn, "MPI_Comm_dup (control channel)", comm, [&] { return MPI_Comm_dup(comm, &control); },
-        [&](MPI_Request* r) { return MPI_Comm_idup(comm, &control, r); });
+        [&](MPI_Request* r) { return start_comm_dup(comm, &control, r); });
     if (made.ok())
       made = run_collective(
           turn, "MPI_Comm_dup (internal channel)", comm, [&] { return MPI_Comm_dup(comm, &internal); },
-          [&](MPI_Request* r) { return MPI_Comm_idup(comm, &internal, r); });
+          [&](MPI_Request* r) { return start_comm_dup(comm, &internal, r); });
     for (MPI_Comm c : {comm, control, internal})
       if (made.ok() && c != MPI_COMM_NULL)
         if (const int e = MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN); e != MPI_SUCCESS)
@@ -1019,7 +1040,7 @@ result<std::unique_ptr<comm_backend>> world() {
   MPI_Comm comm = MPI_COMM_NULL;
   DTL_TRY(run_collective(
       turn, "MPI_Comm_dup", MPI_COMM_WORLD, [&] { return MPI_Comm_dup(MPI_COMM_WORLD, &comm); },
-      [&](MPI_Request* r) { return MPI_Comm_idup(MPI_COMM_WORLD, &comm, r); }));
+      [&](MPI_Request* r) { return start_comm_dup(MPI_COMM_WORLD, &comm, r); }));
   return mpi_comm::make(comm, turn);
 }
 
