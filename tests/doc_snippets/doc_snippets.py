@@ -7,12 +7,15 @@ HTML comment on the line just before its fence (invisible on the rendered page):
 
     <!-- snippet: program ranks=1,2,3 -->                 a whole program: built, then run on each rank count
     <!-- snippet: fragment wrapper=status_function -->    statements, put into a wrapper (wrappers/*.cpp.in)
-    <!-- snippet: synopsis -->                            an API summary in pseudo-signatures ([policy,]): read only
+    <!-- snippet: synopsis -->                            an API summary in pseudo-signatures ([policy,]):
+                                                          every dtl:: name it mentions must exist (a using-declaration each)
     <!-- snippet: skip reason="..." -->                   not compiled, for the reason given
 
-Attributes of program and fragment:
+Attributes of program, fragment (and needs= of synopsis):
     needs=hip      uses the HIP layers' API (dtl::hip::...): built in HIP configurations only
     needs=kernel   has device code (__device__ lambdas, <<<>>>): built by the kernel compiler (amd platform)
+    needs=kernel-or-host  written once for the GPU or the host (__host__ __device__ code that compiles as
+                   plain C++ too): the kernel compiler on the amd platform, the C++ compiler without HIP
     gpu            (program) runs only where there is a device; elsewhere its run test is SKIP (77)
     ranks=1,3      (program) the rank counts it runs on (default 1); ranks=none builds it only
 
@@ -39,7 +42,7 @@ CXX_LANGS = {"cpp", "c++", "hip"}
 OTHER_LANGS = {"text", "sh", "bash", "console", "ini", "meson", "json"}
 SHELL_LANGS = {"sh", "bash"}
 KINDS = {"program", "fragment", "synopsis", "skip"}
-NEEDS = {"none", "hip", "kernel"}
+NEEDS = {"none", "hip", "kernel", "kernel-or-host"}
 FENCE_RE = re.compile(r"^(\s*)```(\S*)\s*$")
 MARKER_RE = re.compile(r"^\s*<!--\s*snippet:(.*)$")
 ATTR_RE = re.compile(r'(\w+)(?:=("[^"]*"|\S+))?')
@@ -125,7 +128,7 @@ def classify(block, errors):
         return
     block.kind = words[0][0]
     block.attrs = {k: v.strip('"') if v else "yes" for k, v in words[1:]}
-    allowed = {"program": {"needs", "ranks", "gpu"}, "fragment": {"needs", "wrapper"}, "synopsis": set(),
+    allowed = {"program": {"needs", "ranks", "gpu"}, "fragment": {"needs", "wrapper"}, "synopsis": {"needs"},
                "skip": {"reason"}}[block.kind]
     for key in block.attrs:
         if key not in allowed:
@@ -197,7 +200,7 @@ def check(root):
 
 def compiled(root):
     errors = []
-    return [b for b in all_blocks(root, errors) if b.valid and b.kind in ("program", "fragment")]
+    return [b for b in all_blocks(root, errors) if b.valid and b.kind in ("program", "fragment", "synopsis")]
 
 
 def listing(root):
@@ -213,6 +216,8 @@ def line_directive(line, doc):
 def translation_unit(block):
     """The C++ source of one block, with #line directives that point compiler messages at the document."""
     first = block.line + 1  # the block's first line in the document
+    if block.kind == "synopsis":
+        return synopsis_unit(block, first)
     if block.kind == "program":
         return "\n".join([line_directive(first, block.doc)] + block.code) + "\n"
     code = list(block.code)
@@ -236,6 +241,20 @@ def translation_unit(block):
         else:
             out.append(line)
     return "\n".join(out)
+
+
+QUALIFIED_RE = re.compile(r"\bdtl(?:::[A-Za-z_]\w*)+")
+
+
+def synopsis_unit(block, first):
+    """A using-declaration for each dtl:: name the synopsis mentions, at the line that mentions it first."""
+    out, seen = ["#include <dtl/dtl.hpp>"], set()
+    for n, line in enumerate(block.code):
+        for name in QUALIFIED_RE.findall(line):
+            if name not in seen:
+                seen.add(name)
+                out += [line_directive(first + n, block.doc), f"using {name};"]
+    return "\n".join(out + ["int main() { return 0; }"]) + "\n"
 
 
 def emit(root, block_id, output):
