@@ -66,13 +66,13 @@ int main(int argc, char** argv) {
     const std::vector<int> sc = as_int(out.counts), sd = as_int(out.displs), rc = as_int(in.counts),
                            rd = as_int(in.displs);
     scale::print_bench("alltoallv", "uneven",
-                       scale::time_us(raw.comm, opt.reps,
+                       scale::time_us(raw.comm, opt.reps, opt.samples,
                                       [&] {
                                         v.expect_ok(ctx.alltoallv(send.data(), out.counts, out.displs, recv.data(),
                                                                   in.counts, in.displs),
                                                     "alltoallv");
                                       }),
-                       scale::time_us(raw.comm, opt.reps, [&] {
+                       scale::time_us(raw.comm, opt.reps, opt.samples, [&] {
                          MPI_Alltoallv(send.data(), sc.data(), sd.data(), MPI_UINT64_T, recv.data(), rc.data(),
                                        rd.data(), MPI_UINT64_T, raw.comm);
                        }));

@@ -45,12 +45,12 @@ int main(int argc, char** argv) {
     const int target = static_cast<int>((me + 1) % p);
     std::uint64_t got = 0;
     scale::print_bench("global_view", "get-next-rank",
-                       scale::time_us(raw.comm, opt.reps,
+                       scale::time_us(raw.comm, opt.reps, opt.samples,
                                       [&] {
                                         auto x = g[next_begin].get();
                                         v.expect_ok(x, "get");
                                       }),
-                       scale::time_us(raw.comm, opt.reps, [&] {
+                       scale::time_us(raw.comm, opt.reps, opt.samples, [&] {
                          MPI_Win_lock(MPI_LOCK_SHARED, target, 0, win);
                          MPI_Get(&got, 1, MPI_UINT64_T, target, 0, 1, MPI_UINT64_T, win);
                          MPI_Win_unlock(target, win);

@@ -85,27 +85,30 @@ int main(int argc, char** argv) {
     double got = 0;
     scale::print_bench(
         "reduce", "allreduce-1-double",
-        scale::time_us(raw.comm, opt.reps,
+        scale::time_us(raw.comm, opt.reps, opt.samples,
                        [&] { v.expect_ok(ctx.allreduce(&mine, &got, 1, dtl::reduce_op::sum), "allreduce"); }),
-        scale::time_us(raw.comm, opt.reps, [&] { MPI_Allreduce(&mine, &got, 1, MPI_DOUBLE, MPI_SUM, raw.comm); }));
+        scale::time_us(raw.comm, opt.reps, opt.samples,
+                       [&] { MPI_Allreduce(&mine, &got, 1, MPI_DOUBLE, MPI_SUM, raw.comm); }));
     const double* data = x.local_data();
-    scale::print_bench("reduce", "reduce-vector",
-                       scale::time_us(raw.comm, opt.reps, [&] { v.expect_ok(dtl::try_reduce(x, 0.0), "reduce"); }),
-                       scale::time_us(raw.comm, opt.reps, [&] {
-                         const double part = std::accumulate(data, data + count, 0.0);
-                         MPI_Allreduce(&part, &got, 1, MPI_DOUBLE, MPI_SUM, raw.comm);
-                       }));
-    double* prefix = out.local_data();
+    const int vector_reps = std::max(1, opt.reps / 5);  // each call also passes over the block
     scale::print_bench(
-        "reduce", "inclusive-scan",
-        scale::time_us(raw.comm, opt.reps, [&] { v.expect_ok(dtl::inclusive_scan(x, out), "inclusive_scan"); }),
-        scale::time_us(raw.comm, opt.reps, [&] {
-          std::inclusive_scan(data, data + count, prefix);
-          double offset = 0, block = count > 0 ? prefix[count - 1] : 0.0;
-          MPI_Exscan(&block, &offset, 1, MPI_DOUBLE, MPI_SUM, raw.comm);
-          if (ctx.rank() == 0) offset = 0;  // MPI_Exscan leaves rank 0's undefined
-          for (std::size_t j = 0; j < count; ++j) prefix[j] += offset;
+        "reduce", "reduce-vector",
+        scale::time_us(raw.comm, vector_reps, opt.samples, [&] { v.expect_ok(dtl::try_reduce(x, 0.0), "reduce"); }),
+        scale::time_us(raw.comm, vector_reps, opt.samples, [&] {
+          const double part = std::accumulate(data, data + count, 0.0);
+          MPI_Allreduce(&part, &got, 1, MPI_DOUBLE, MPI_SUM, raw.comm);
         }));
+    double* prefix = out.local_data();
+    scale::print_bench("reduce", "inclusive-scan",
+                       scale::time_us(raw.comm, vector_reps, opt.samples,
+                                      [&] { v.expect_ok(dtl::inclusive_scan(x, out), "inclusive_scan"); }),
+                       scale::time_us(raw.comm, vector_reps, opt.samples, [&] {
+                         std::inclusive_scan(data, data + count, prefix);
+                         double offset = 0, block = count > 0 ? prefix[count - 1] : 0.0;
+                         MPI_Exscan(&block, &offset, 1, MPI_DOUBLE, MPI_SUM, raw.comm);
+                         if (ctx.rank() == 0) offset = 0;  // MPI_Exscan leaves rank 0's undefined
+                         for (std::size_t j = 0; j < count; ++j) prefix[j] += offset;
+                       }));
   }
   return v.finish("elements=" + std::to_string(n));
 }

@@ -134,23 +134,16 @@ int main(int argc, char** argv) {
       recv_displs[r] = static_cast<int>(r) * mine;
     }
     std::vector<std::uint64_t> received(p * static_cast<std::size_t>(mine));
-    const int reps = std::min(opt.reps, 2);
     scale::print_bench("sort", "random-keys",
-                       scale::time_us(
-                           raw.comm, reps,
-                           [&] {
-                             std::copy(drawn_keys.begin(), drawn_keys.end(), keys.local_data());
-                             v.expect_ok(dtl::sort(keys), "sort (bench)");
-                           },
-                           3),
-                       scale::time_us(
-                           raw.comm, reps,
-                           [&] {
-                             MPI_Alltoallv(drawn_keys.data(), counts.data(), displs.data(), MPI_UINT64_T,
-                                           received.data(), recv_counts.data(), recv_displs.data(), MPI_UINT64_T,
-                                           raw.comm);
-                           },
-                           3));
+                       scale::time_us(raw.comm, 1, opt.samples,
+                                      [&] {
+                                        std::copy(drawn_keys.begin(), drawn_keys.end(), keys.local_data());
+                                        v.expect_ok(dtl::sort(keys), "sort (bench)");
+                                      }),
+                       scale::time_us(raw.comm, 1, opt.samples, [&] {
+                         MPI_Alltoallv(drawn_keys.data(), counts.data(), displs.data(), MPI_UINT64_T, received.data(),
+                                       recv_counts.data(), recv_displs.data(), MPI_UINT64_T, raw.comm);
+                       }));
   }
   return v.finish("keys=" + std::to_string(n) + " cases=6");
 }

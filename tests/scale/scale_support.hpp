@@ -5,7 +5,7 @@
 // (one line from rank 0: `OK <name> ranks=P ...` or `FAIL <name>: why`, judged over every rank), and the
 // --bench timing (MPI_Wtime, which SMPI simulates; std::chrono would time the simulator).
 //
-//   scale-<name> [--bench] [--per-rank=N] [--seed=S] [--reps=R]
+//   scale-<name> [--bench] [--per-rank=N] [--seed=S] [--reps=R] [--samples=S]
 
 #include <dtl/dtl.hpp>
 
@@ -26,7 +26,8 @@ struct options {
   bool bench = false;
   std::size_t per_rank = 0;  // elements on each rank; 0: the program's default for the mode
   std::uint64_t seed = 38;
-  int reps = 20;  // timed calls per sample in --bench
+  int reps = 20;    // timed calls per sample in --bench
+  int samples = 5;  // samples in --bench (the median is given); the simulation varies little between them
 };
 
 inline options parse(int argc, char** argv) {
@@ -42,6 +43,8 @@ inline options parse(int argc, char** argv) {
       o.seed = std::strtoull(v2, nullptr, 10);
     } else if (const char* v3 = value("--reps=")) {
       o.reps = std::max(1, std::atoi(v3));
+    } else if (const char* v4 = value("--samples=")) {
+      o.samples = std::max(1, std::atoi(v4));
     }
   }
   return o;
@@ -129,7 +132,7 @@ class verdict {
 /// Microseconds per call of `op`, the slowest rank's, as the median of `samples` samples of `reps` calls
 /// after one warm-up sample; every rank starts each sample together (a barrier on `sync`).
 template <class Op>
-double time_us(MPI_Comm sync, int reps, Op&& op, int samples = 5) {
+double time_us(MPI_Comm sync, int reps, int samples, Op&& op) {
   std::vector<double> taken;
   for (int s = 0; s <= samples; ++s) {
     MPI_Barrier(sync);
