@@ -5,8 +5,10 @@ case, DTL beside raw MPI against the rank count.
 
     python3 tests/scale/plot_scaling.py OUT.csv OUT.png results.txt [results.txt ...]
 
-Each input holds lines `BENCH <program> <case> ranks=<P> dtl_us=<x> raw_us=<y>` (other lines are
-ignored), as `scale-<program> --bench` prints them. Needs matplotlib (apt-get install python3-matplotlib).
+Each input is either the CSV that `scripts/scale-check --bench` writes (columns program, case, ranks,
+dtl_us, raw_us) or text holding lines `BENCH <program> <case> ranks=<P> dtl_us=<x> raw_us=<y>` as
+`scale-<program> --bench` prints them (other lines are ignored); a later input's row replaces an
+earlier one's. Needs matplotlib (apt-get install python3-matplotlib).
 """
 import csv
 import re
@@ -26,7 +28,11 @@ PANELS = [
 def read(paths):
     rows = {}
     for path in paths:
-        with open(path) as f:
+        with open(path, newline="") as f:
+            if path.endswith(".csv"):
+                for r in csv.DictReader(f):
+                    rows[(r["program"], r["case"], int(r["ranks"]))] = (float(r["dtl_us"]), float(r["raw_us"]))
+                continue
             for line in f:
                 m = LINE.match(line.strip())
                 if m:
@@ -50,7 +56,13 @@ def main(argv):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(PANELS), figsize=(4.2 * len(PANELS), 3.8))
+    from matplotlib.ticker import ScalarFormatter
+
+    columns = 3
+    fig, grid = plt.subplots((len(PANELS) + columns - 1) // columns, columns, figsize=(13, 7.5), squeeze=False)
+    axes = grid.flatten()
+    for ax in axes[len(PANELS):]:
+        ax.axis("off")
     for ax, (program, case, title, raw_name) in zip(axes, PANELS):
         points = sorted((p, v) for (g, c, p), v in rows.items() if g == program and c == case)
         if not points:
@@ -61,6 +73,9 @@ def main(argv):
         ax.plot(ranks, [v[1] for _, v in points], "s--", label=raw_name)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(ScalarFormatter())
+        ax.yaxis.set_minor_formatter(ScalarFormatter())
+        ax.tick_params(axis="y", which="minor", labelsize=7)
         ax.set_xticks(ranks)
         ax.set_xticklabels([str(p) for p in ranks])
         ax.set_xlabel("simulated ranks")
