@@ -50,11 +50,18 @@ status settle_device_work(const context& ctx, int device) {
   return device_support::settle(*state->resources, device);
 }
 
-status check_placement_device(int device) { return device_support::check_device(device); }
+status check_placement_device(int device) {
+  status s = device_support::check_device(device);
+  if (s.code() == status_code::backend_not_available) return no_device_for_placement(s.message());
+  return s;
+}
 
 result<int> context_or_current_device(const context& ctx) {
   if (ctx.has_device()) return ctx.device();
-  return device_support::current_device();
+  auto current = device_support::current_device();
+  if (!current && current.error().code() == status_code::backend_not_available)
+    return no_device_for_placement(current.error().message());
+  return current;
 }
 
 bool mpi_takes_device_memory(const context& ctx) noexcept {

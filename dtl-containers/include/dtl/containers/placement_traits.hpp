@@ -22,6 +22,8 @@
 #include <dtl/core/result.hpp>
 
 #include <memory>
+#include <source_location>
+#include <string_view>
 
 #if DTL_CONTAINERS_HAS_HIP
 #include <dtl/hip/hip_device_preferred_memory_space.hpp>
@@ -33,6 +35,10 @@ namespace dtl {
 
 namespace detail {
 
+/// The one status of a device placement without a device, for every device placement:
+/// backend_not_available, saying why and naming the host placement and with_device_or_host.
+[[nodiscard]] DTL_CONTAINERS_API status
+no_device_for_placement(std::string_view why, std::source_location where = std::source_location::current());
 /// ok when `device` can be used: backend_not_available without a GPU (or without HIP), invalid_argument
 /// for an id past the devices this process sees.
 [[nodiscard]] DTL_CONTAINERS_API status check_placement_device(int device);
@@ -93,9 +99,7 @@ struct placement_traits<device_only_runtime> {
   using space_type = hip::hip_memory_space;
   static result<int> device(const context& ctx) {
     if (!ctx.has_device())
-      return status(status_code::invalid_argument,
-                    "device_only_runtime takes the context's device, and this context has none (make it with "
-                    "environment::make_world_context() on a rank with a GPU)");
+      return detail::no_device_for_placement("device_only_runtime takes the context's GPU, and this context has none");
     return ctx.device();
   }
   static result<std::shared_ptr<space_type>> space(int device) { return shared_device_memory_space(device); }
