@@ -149,7 +149,7 @@ void one_rank(const dtl::context& ctx, int runs) {
             [&] {
               auto done = ctx.sendrecv(a, bytes, 0, b, bytes, 0, 0, stream);
               check(hipStreamSynchronize(s), "sync");
-              check(done.get(), "context sendrecv (stream)");
+              check(done.get_result(), "context sendrecv (stream)");
             });
         rows.push_back({"sendrecv to oneself on a stream, " + size_name(bytes) + " (nccl)", bytes / raw2 / 1e9,
                         bytes / dtl2 / 1e9, "GB/s", "ncclSend+ncclRecv to self, grouped", 0.95});

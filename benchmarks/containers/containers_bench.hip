@@ -125,7 +125,7 @@ void several_gpus(const dtl::environment& env, const dtl::context& ctx, int runs
         [&] {
           auto done = ctx.allreduce(d, d, gib_floats, dtl::reduce_op::sum, stream);
           check(stream.synchronize(), "sync");
-          check(done.get(), "context allreduce");
+          check(done.get_result(), "context allreduce");
         });
     ncclCommDestroy(comm);
     rows.push_back({"context allreduce of a 1 GiB device buffer (" + std::to_string(p) + " ranks)", bus / raw_s / 1e9,

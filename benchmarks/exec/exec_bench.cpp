@@ -163,7 +163,7 @@ double dtl_submit(hip_executor& exec, event_poller& engine) {
   for (int i = 0; i < enqueue_batch; ++i)
     futures.push_back(exec.submit([](hipStream_t s) { bench_launch_empty(s); }, engine));
   const double us = micros(clock_type::now() - t0) / enqueue_batch;
-  check(dtl::hip::when_all(std::move(futures)).get(std::chrono::seconds(60)), "when_all");
+  check(dtl::hip::when_all(std::move(futures)).get_result(std::chrono::seconds(60)), "when_all");
   return us;
 }
 
@@ -196,7 +196,8 @@ double dtl_round_trip(hip_executor& exec, hip_event& ev) {
 double dtl_submit_get(hip_executor& exec, event_poller& engine) {
   const auto t0 = clock_type::now();
   for (int i = 0; i < round_trips; ++i)
-    check(exec.submit([](hipStream_t s) { bench_launch_empty(s); }, engine).get(std::chrono::seconds(60)), "get");
+    check(exec.submit([](hipStream_t s) { bench_launch_empty(s); }, engine).get_result(std::chrono::seconds(60)),
+          "get");
   return micros(clock_type::now() - t0) / round_trips;
 }
 
@@ -289,7 +290,7 @@ pending_rows measure_pending(std::vector<hip_stream>& streams, event_poller& eng
       sync_all();
       check(engine.synchronize(std::chrono::seconds(60)), "synchronize");
       if (!held) continue;
-      check(dtl::hip::when_all(std::move(futures)).get(std::chrono::seconds(1)), "futures");
+      check(dtl::hip::when_all(std::move(futures)).get_result(std::chrono::seconds(1)), "futures");
     }
     break;
   }

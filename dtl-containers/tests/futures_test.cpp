@@ -151,4 +151,24 @@ TEST_SUITE("mpi.futures") {
     const int failed_here = 1;
     CHECK(ctx.allreduce_value(failed_here, dtl::reduce_op::sum).value() == ctx.size());
   }
+
+  TEST_CASE("get(timeout) and get_result(timeout): a value, or timeout with the future kept") {
+    const auto ctx = test_support::world();
+    dtl::distributed_vector<long long> v(10, ctx);
+    REQUIRE(dtl::iota(v, 0LL).has_value());
+    CHECK(dtl::async_reduce(v, 0LL).get(1s) == triangle(10));
+    CHECK(dtl::async_reduce(v, 0LL).get_result(1s).value() == triangle(10));
+    dtl::distributed_promise<int> p;
+    auto pending = p.get_future();
+    try {
+      (void)pending.get(1ms);
+      FAIL("get(timeout) returned a value that was never set");
+    } catch (const dtl::status_error& e) {
+      CHECK(e.code() == dtl::status_code::timeout);
+    }
+    CHECK(pending.get_result(1ms).error().code() == dtl::status_code::timeout);
+    REQUIRE(pending.valid());
+    p.set_value(4);
+    CHECK(pending.get(1s) == 4);
+  }
 }

@@ -28,7 +28,7 @@ auto settle(Outcome outcome, dtl::hip::hip_stream* stream = nullptr) {
     if (stream != nullptr) REQUIRE(stream->synchronize().has_value());
     return outcome;
   } else {
-    return outcome.get(std::chrono::seconds(60));
+    return outcome.get_result(std::chrono::seconds(60));
   }
 }
 

@@ -11,10 +11,10 @@ TEST_SUITE("gpu.algorithms") {
     dtl::distributed_vector<float, dtl::device_only_runtime> v(1 << 20, ctx);
     auto square = [] __device__(float x) { return x * x; };
     auto chained = dtl::fill(dtl::async{}, v, 2.0f).then([&v, square] {
-      return dtl::transform(dtl::async{}, v, v, square).get();
+      return dtl::transform(dtl::async{}, v, v, square).get_result();
     });
-    REQUIRE(chained.get(std::chrono::seconds(60)).has_value());
-    CHECK(dtl::reduce(dtl::async{}, v, 0.0f).get(std::chrono::seconds(60)).value() == 4.0f * (1 << 20));
+    REQUIRE(chained.get_result(std::chrono::seconds(60)).has_value());
+    CHECK(dtl::reduce(dtl::async{}, v, 0.0f).get_result(std::chrono::seconds(60)).value() == 4.0f * (1 << 20));
   }
 
   TEST_CASE("mismatched vectors give statuses") {

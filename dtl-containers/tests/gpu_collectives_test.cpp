@@ -123,7 +123,7 @@ TEST_SUITE("gpu.collectives") {
       recv.copy_in(std::vector<std::int64_t>(x.expected.size(), untouched));
       auto stream = stream_of(ctx);
       REQUIRE(ctx.alltoallv(send.get(), x.send_counts, x.send_displs, recv.get(), x.recv_counts, x.recv_displs, stream)
-                  .get(std::chrono::seconds(60))
+                  .get_result(std::chrono::seconds(60))
                   .has_value());
       REQUIRE(stream.synchronize().has_value());
       CHECK(recv.read() == x.expected);
@@ -149,7 +149,7 @@ TEST_SUITE("gpu.collectives") {
     CHECK(recv.read() == expected);
     recv.copy_in(std::vector<std::int32_t>(n * each, -1));
     auto stream = stream_of(ctx);
-    REQUIRE(ctx.alltoall(send.get(), recv.get(), each, stream).get(std::chrono::seconds(60)).has_value());
+    REQUIRE(ctx.alltoall(send.get(), recv.get(), each, stream).get_result(std::chrono::seconds(60)).has_value());
     REQUIRE(stream.synchronize().has_value());
     CHECK(recv.read() == expected);
   }
@@ -255,7 +255,7 @@ TEST_SUITE("gpu.collectives") {
     same_everywhere(ctx.alltoallv(send.get(), ones, at, recv.get(), recv_counts, at));
     auto stream = stream_of(ctx);
     same_everywhere(
-        ctx.alltoallv(send.get(), ones, at, recv.get(), recv_counts, at, stream).get(std::chrono::seconds(60)));
+        ctx.alltoallv(send.get(), ones, at, recv.get(), recv_counts, at, stream).get_result(std::chrono::seconds(60)));
     // A host buffer with a device buffer.
     std::vector<int> host(4 * n);
     same_everywhere(ctx.alltoall(me == 0 ? host.data() : send.get(), recv.get(), 1));

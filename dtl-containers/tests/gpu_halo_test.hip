@@ -97,7 +97,7 @@ TEST_SUITE("gpu.halo") {
           fill_owned(v);
           REQUIRE(v.halo()
                       .exchange(dtl::hip::stream_ref(stream.native_handle()))
-                      .get(std::chrono::seconds(60))
+                      .get_result(std::chrono::seconds(60))
                       .has_value());
           check_ghosts(v);
         }
@@ -154,7 +154,7 @@ TEST_SUITE("gpu.halo") {
     REQUIRE(u.halo().exchange().has_value());
     REQUIRE(dtl::stencil_transform(u, out, op).has_value());
     check_out();
-    REQUIRE(dtl::stencil_transform(dtl::async{}, u, out, op).get(std::chrono::seconds(60)).has_value());
+    REQUIRE(dtl::stencil_transform(dtl::async{}, u, out, op).get_result(std::chrono::seconds(60)).has_value());
     check_out();
     // Overlap: the interior rows on the context's stream while the edge rows travel, then the edges.
     const std::size_t m = u.local_size();

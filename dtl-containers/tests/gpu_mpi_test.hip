@@ -58,8 +58,8 @@ TEST_SUITE("gpu.mpi") {
     auto stream =
         dtl::hip::hip_stream::create(dtl::hip::stream_flags::non_blocking, dtl::stream_priority::normal, ctx.device())
             .value();
-    REQUIRE(ctx.allreduce(d, d, n, dtl::reduce_op::max, stream).get(std::chrono::seconds(60)).has_value());
-    REQUIRE(ctx.broadcast(d, n, p - 1, stream).get(std::chrono::seconds(60)).has_value());
+    REQUIRE(ctx.allreduce(d, d, n, dtl::reduce_op::max, stream).get_result(std::chrono::seconds(60)).has_value());
+    REQUIRE(ctx.broadcast(d, n, p - 1, stream).get_result(std::chrono::seconds(60)).has_value());
     REQUIRE(stream.synchronize().has_value());
     REQUIRE(dtl::hip::hip_memory_transfer::copy(host.data(), d, n * sizeof(float), dtl::transfer_kind::device_to_host)
                 .has_value());
@@ -86,7 +86,8 @@ TEST_SUITE("gpu.mpi") {
       CHECK(everything(v) == ref);
       const auto N = static_cast<std::int64_t>(n);
       CHECK(dtl::reduce(v, std::int64_t{3}) == 3 + N * (N + 1) / 2);
-      CHECK(dtl::reduce(dtl::async{}, v, std::int64_t{0}).get(std::chrono::seconds(60)).value() == N * (N + 1) / 2);
+      CHECK(dtl::reduce(dtl::async{}, v, std::int64_t{0}).get_result(std::chrono::seconds(60)).value() ==
+            N * (N + 1) / 2);
       CHECK(dtl::reduce(v, std::int64_t{0}, dtl::reduce_max<std::int64_t>{}) == N);
       CHECK(dtl::reduce(v, std::int64_t{-1},
                         [] __host__ __device__(std::int64_t a, std::int64_t b) { return a ^ b; }) == [&] {
@@ -161,11 +162,11 @@ TEST_SUITE("gpu.mpi") {
             .value();
     // Rank 0 reduces 8 elements, the others 4: every rank gets invalid_argument, nobody waits in RCCL/NCCL.
     auto done = ctx.allreduce(v.local_data(), v.local_data(), ctx.rank() == 0 ? 8 : 4, dtl::reduce_op::sum, stream);
-    const auto r = done.get(std::chrono::seconds(60));
+    const auto r = done.get_result(std::chrono::seconds(60));
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error() == dtl::status_code::invalid_argument);
     CHECK(ctx.allreduce(v.local_data(), v.local_data(), 8, dtl::reduce_op::sum, stream)
-              .get(std::chrono::seconds(60))
+              .get_result(std::chrono::seconds(60))
               .has_value());
   }
 }

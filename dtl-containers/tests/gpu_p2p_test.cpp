@@ -98,7 +98,9 @@ TEST_SUITE("gpu.p2p") {
     REQUIRE(dtl::hip::hip_memory_transfer::copy_async(out.get(), next.data(), out.bytes(),
                                                       dtl::transfer_kind::host_to_device, stream)
                 .has_value());
-    REQUIRE(ctx.sendrecv(out.get(), n, right, in.get(), n, left, 3, stream).get(std::chrono::seconds(60)).has_value());
+    REQUIRE(ctx.sendrecv(out.get(), n, right, in.get(), n, left, 3, stream)
+                .get_result(std::chrono::seconds(60))
+                .has_value());
     REQUIRE(stream.synchronize().has_value());
     CHECK(in.read() == message(left, r, 3, n));
   }
@@ -127,12 +129,12 @@ TEST_SUITE("gpu.p2p") {
     if (r % 2 == 0) {
       buf.put(message(r, peer, 4, n));
       REQUIRE(ctx.send(buf.get(), n, peer, 4).has_value());
-      REQUIRE(ctx.send(buf.get(), n, peer, 5, stream).get(std::chrono::seconds(60)).has_value());
+      REQUIRE(ctx.send(buf.get(), n, peer, 5, stream).get_result(std::chrono::seconds(60)).has_value());
     } else {
       REQUIRE(ctx.recv(buf.get(), n, peer, 4).has_value());
       CHECK(buf.read() == message(peer, r, 4, n));
       buf.put(std::vector<std::int32_t>(n, 0));
-      REQUIRE(ctx.recv(buf.get(), n, peer, 5, stream).get(std::chrono::seconds(60)).has_value());
+      REQUIRE(ctx.recv(buf.get(), n, peer, 5, stream).get_result(std::chrono::seconds(60)).has_value());
       REQUIRE(stream.synchronize().has_value());
       CHECK(buf.read() == message(peer, r, 4, n));
     }

@@ -113,7 +113,7 @@ TEST_SUITE("api") {
     bool ran = false;
     CHECK(exec.execute([&](hipStream_t) { ran = true; }).error().code() == status_code::invalid_state);
     CHECK_FALSE(ran);
-    CHECK(exec.submit([](hipStream_t) {}).get().error().code() == status_code::invalid_state);
+    CHECK(exec.submit([](hipStream_t) {}).get_result().error().code() == status_code::invalid_state);
     CHECK(exec.synchronize().error().code() == status_code::invalid_state);
     CHECK(exec.synchronize_device().error().code() == status_code::invalid_state);
     CHECK(exec.query().error().code() == status_code::invalid_state);
@@ -154,7 +154,7 @@ TEST_SUITE("api") {
 
     event_poller engine;
     CHECK(engine.reserve_events(-1, 4).error().code() == status_code::invalid_argument);
-    CHECK(engine.enqueue(stream_ref{}, -1).get().error().code() == status_code::invalid_argument);
+    CHECK(engine.enqueue(stream_ref{}, -1).get_result().error().code() == status_code::invalid_argument);
     CHECK(engine.start_background(std::chrono::microseconds(-1)).error().code() == status_code::invalid_argument);
     CHECK_FALSE(engine.background_running());
   }
@@ -165,21 +165,22 @@ TEST_SUITE("api") {
     // Moved-from (as every executor is without a device): the arguments are still judged first.
     hip_executor exec(detail::moved_from_t{});
     const auto h2d = transfer_kind::host_to_device;
-    CHECK(exec.copy_async(nullptr, a.data(), 4, h2d).get().error().code() == status_code::invalid_argument);
-    CHECK(exec.copy_async(a.data(), nullptr, 4, h2d).get().error().code() == status_code::invalid_argument);
-    CHECK(exec.copy_async(a.data(), b.data(), 0, h2d).get().error().code() == status_code::invalid_argument);
-    CHECK(exec.copy_async(a.data(), b.data(), 4, static_cast<transfer_kind>(42)).get().error().code() ==
+    CHECK(exec.copy_async(nullptr, a.data(), 4, h2d).get_result().error().code() == status_code::invalid_argument);
+    CHECK(exec.copy_async(a.data(), nullptr, 4, h2d).get_result().error().code() == status_code::invalid_argument);
+    CHECK(exec.copy_async(a.data(), b.data(), 0, h2d).get_result().error().code() == status_code::invalid_argument);
+    CHECK(exec.copy_async(a.data(), b.data(), 4, static_cast<transfer_kind>(42)).get_result().error().code() ==
           status_code::invalid_argument);
-    CHECK(exec.copy_async(a.data() + 1, a.data(), 4, transfer_kind::host_to_host).get().error().code() ==
+    CHECK(exec.copy_async(a.data() + 1, a.data(), 4, transfer_kind::host_to_host).get_result().error().code() ==
           status_code::invalid_argument);
-    CHECK(copy_async(nullptr, a.data(), 4, h2d, exec.stream()).get().error().code() == status_code::invalid_argument);
+    CHECK(copy_async(nullptr, a.data(), 4, h2d, exec.stream()).get_result().error().code() ==
+          status_code::invalid_argument);
     // The same call that hip_memory_transfer judges the same way.
     CHECK(hip_memory_transfer::copy_async(nullptr, a.data(), 4, h2d, stream_ref{}).error().code() ==
           status_code::invalid_argument);
     // A valid copy on a moved-from stream: the stream's own status.
     hip_stream moved = some_stream();
     hip_stream taker(std::move(moved));
-    CHECK(copy_async(a.data(), b.data(), 4, transfer_kind::host_to_host, moved).get().error().code() ==
+    CHECK(copy_async(a.data(), b.data(), 4, transfer_kind::host_to_host, moved).get_result().error().code() ==
           status_code::invalid_state);  // NOLINT(bugprone-use-after-move)
   }
 
@@ -249,7 +250,7 @@ TEST_SUITE("no_device") {
     CHECK(stream_ref{}.synchronize().error().code() == status_code::backend_not_available);
 
     event_poller engine;
-    CHECK(engine.enqueue(stream_ref{}, 0).get().error().code() == status_code::backend_not_available);
+    CHECK(engine.enqueue(stream_ref{}, 0).get_result().error().code() == status_code::backend_not_available);
     CHECK(engine.reserve_events(0, 4).error().code() == status_code::backend_not_available);
     CHECK(engine.pending() == 0);
   }

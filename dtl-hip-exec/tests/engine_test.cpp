@@ -41,7 +41,7 @@ TEST_SUITE("engine") {
     flag->store(true);
     CHECK(engine.poll() == 1);
     CHECK(engine.pending() == 0);
-    CHECK(w.done.get(0ns).has_value());
+    CHECK(w.done.get_result(0ns).has_value());
   }
 
   TEST_CASE("waiting on a future drives its engine; no poller is needed") {
@@ -52,7 +52,7 @@ TEST_SUITE("engine") {
       std::this_thread::sleep_for(5ms);
       flag->store(true);
     });
-    CHECK(w.done.get(10s).has_value());
+    CHECK(w.done.get_result(10s).has_value());
     later.join();
   }
 
@@ -62,9 +62,9 @@ TEST_SUITE("engine") {
     auto throwing = engine.watch([]() -> event_status { throw std::runtime_error("poll threw"); });
     auto good = engine.watch([] { return event_status::complete(); });
     CHECK(engine.poll() == 3);
-    CHECK(bad.done.get(0ns).error().code() == status_code::hip_error);
-    CHECK(throwing.done.get(0ns).error().code() == status_code::unknown_error);
-    CHECK(good.done.get(0ns).has_value());
+    CHECK(bad.done.get_result(0ns).error().code() == status_code::hip_error);
+    CHECK(throwing.done.get_result(0ns).error().code() == status_code::unknown_error);
+    CHECK(good.done.get_result(0ns).has_value());
   }
 
   TEST_CASE("a throwing continuation in one completion loses no other completion") {
@@ -81,7 +81,7 @@ TEST_SUITE("engine") {
     CHECK(engine.poll() == 10);
     CHECK(ran.load() == 10);
     for (int i = 0; i < 10; ++i) {
-      auto r = after[static_cast<std::size_t>(i)].get(0ns);
+      auto r = after[static_cast<std::size_t>(i)].get_result(0ns);
       CHECK(r.has_value() == (i % 3 != 0));
     }
   }
@@ -93,10 +93,10 @@ TEST_SUITE("engine") {
     auto b = engine.watch(when_set(flag));
     std::shared_ptr<future<void>> fb = std::make_shared<future<void>>(std::move(b.done));
     std::atomic<bool> inner_ok{false};
-    auto chained = std::move(a.done).then([fb, &inner_ok] { inner_ok = fb->get(5s).has_value(); });
+    auto chained = std::move(a.done).then([fb, &inner_ok] { inner_ok = fb->get_result(5s).has_value(); });
     flag->store(true);
     engine.poll();
-    CHECK(chained.get(5s).has_value());
+    CHECK(chained.get_result(5s).has_value());
     CHECK(inner_ok.load());
   }
 
@@ -123,7 +123,7 @@ TEST_SUITE("engine") {
     CHECK(completed.load() == n);  // each completion was counted by exactly one poller
     CHECK(engine.pending() == 0);
     for (auto& h : hits) CHECK(h.load() == 1);
-    CHECK(dtl::hip::when_all(std::move(done)).get(0ns).has_value());
+    CHECK(dtl::hip::when_all(std::move(done)).get_result(0ns).has_value());
   }
 
   TEST_CASE("unwatch while another thread is inside the poll function waits for it") {
@@ -153,7 +153,7 @@ TEST_SUITE("engine") {
     poller.join();
     for (int i = 0; i < 5; ++i) engine.poll();
     CHECK(calls_after_unwatch.load() == 0);
-    CHECK(w.done.get(0ns).error().code() == status_code::canceled);
+    CHECK(w.done.get_result(0ns).error().code() == status_code::canceled);
     CHECK_FALSE(engine.unwatch(w.id));
     CHECK(engine.pending() == 0);
   }
@@ -171,7 +171,7 @@ TEST_SUITE("engine") {
     engine.poll();
     engine.poll();
     CHECK(calls == 1);
-    CHECK(w.done.get(0ns).error().code() == status_code::canceled);
+    CHECK(w.done.get_result(0ns).error().code() == status_code::canceled);
     CHECK(engine.pending() == 0);
   }
 
@@ -192,8 +192,8 @@ TEST_SUITE("engine") {
     CHECK(engine.poll() == 1);
     CHECK(unwatched);
     CHECK(b_calls.load() == 0);
-    CHECK(a.done.get(0ns).has_value());
-    CHECK(b.done.get(0ns).error().code() == status_code::canceled);
+    CHECK(a.done.get_result(0ns).has_value());
+    CHECK(b.done.get_result(0ns).error().code() == status_code::canceled);
     CHECK(engine.pending() == 0);
   }
 
@@ -250,8 +250,8 @@ TEST_SUITE("engine") {
     poller2.join();
     CHECK(s->a_unwatched_b.load() == 1);
     CHECK(s->b_unwatched_a.load() == 1);
-    CHECK(a.done.get(0ns).error().code() == status_code::canceled);
-    CHECK(b.done.get(0ns).error().code() == status_code::canceled);
+    CHECK(a.done.get_result(0ns).error().code() == status_code::canceled);
+    CHECK(b.done.get_result(0ns).error().code() == status_code::canceled);
     CHECK(s->engine.pending() == 0);
     s->engine.poll();  // neither function is called again
     CHECK_FALSE(s->engine.unwatch(a.id));
@@ -291,7 +291,7 @@ TEST_SUITE("engine") {
     std::atomic<bool> got{false};
     std::thread waiter([&] {
       waiter_id = std::this_thread::get_id();
-      got = w.done.get(10s).has_value();
+      got = w.done.get_result(10s).has_value();
     });
     std::this_thread::sleep_for(200ms);  // a "long kernel": polling every 5-200 us would be 1000+ calls
     done->store(true);
@@ -307,7 +307,7 @@ TEST_SUITE("engine") {
     auto done = std::make_shared<std::atomic<bool>>(false);
     auto w = engine.watch(when_set(done));
     std::atomic<bool> got{false};
-    std::thread waiter([&] { got = w.done.get(10s).has_value(); });
+    std::thread waiter([&] { got = w.done.get_result(10s).has_value(); });
     std::this_thread::sleep_for(50ms);  // the waiter sleeps, relying on the background poller
     REQUIRE(engine.stop_background().has_value());
     done->store(true);  // now only the waiter itself can notice
@@ -361,8 +361,8 @@ TEST_SUITE("engine") {
       finished = engine.watch([] { return event_status::complete(); }).done;
       CHECK(engine.pending() == 2);
     }
-    CHECK(orphan.get(1s).error().code() == status_code::canceled);
-    CHECK(finished.get(1s).error().code() == status_code::canceled);  // never polled before shutdown
+    CHECK(orphan.get_result(1s).error().code() == status_code::canceled);
+    CHECK(finished.get_result(1s).error().code() == status_code::canceled);  // never polled before shutdown
   }
 
   TEST_CASE("the global engine is one object") { CHECK(&event_poller::global() == &event_poller::global()); }

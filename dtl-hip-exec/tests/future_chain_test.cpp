@@ -35,7 +35,7 @@ TEST_SUITE("then") {
     dtl::hip::promise<int> p;
     auto last = long_chain(p.get_future());
     REQUIRE(p.set_value(0).has_value());
-    auto r = last.get(0ns);  // the whole chain ran before set_value returned
+    auto r = last.get_result(0ns);  // the whole chain ran before set_value returned
     REQUIRE(r.has_value());
     CHECK(*r == chain_length);
   }
@@ -45,7 +45,7 @@ TEST_SUITE("then") {
     auto p = std::make_unique<dtl::hip::promise<int>>();
     auto last = long_chain(p->get_future());
     p.reset();
-    auto r = last.get(0ns);
+    auto r = last.get_result(0ns);
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error().code() == status_code::canceled);
   }
@@ -57,7 +57,7 @@ TEST_SUITE("then") {
     auto w = engine.watch([flag] { return flag->load() ? event_status::complete() : event_status::pending(); });
     auto last = long_chain(std::move(w.done).then([] { return 0; }));
     flag->store(true);
-    auto r = last.get(60s);
+    auto r = last.get_result(60s);
     REQUIRE(r.has_value());
     CHECK(*r == chain_length);
     CHECK(engine.stop_background().has_value());

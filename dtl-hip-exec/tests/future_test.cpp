@@ -32,11 +32,11 @@ TEST_SUITE("future") {
     auto again = p.set_value(7);
     CHECK(again.error().code() == status_code::invalid_state);
 
-    auto r = f.get();
+    auto r = f.get_result();
     REQUIRE(r.has_value());
     CHECK(*r == 42);
     CHECK_FALSE(f.valid());  // consumed
-    CHECK(f.get().error().code() == status_code::invalid_state);
+    CHECK(f.get_result().error().code() == status_code::invalid_state);
   }
 
   TEST_CASE("an error reaches the future; an ok status is never taken as an error") {
@@ -46,19 +46,19 @@ TEST_SUITE("future") {
     const auto q = f.query();
     CHECK(q.is_failed());
     CHECK(q.error().code() == status_code::hip_error);
-    CHECK(f.get().error().message() == "boom");
+    CHECK(f.get_result().error().message() == "boom");
 
     promise<int> p2;
     auto f2 = p2.get_future();
     REQUIRE(p2.set_error(status{}).has_value());
-    CHECK(f2.get().error().code() == status_code::invalid_argument);
+    CHECK(f2.get_result().error().code() == status_code::invalid_argument);
   }
 
   TEST_CASE("get with a timeout gives up, keeps the future, and can wait again") {
     promise<int> p;
     auto f = p.get_future();
     const auto t0 = std::chrono::steady_clock::now();
-    auto r = f.get(20ms);
+    auto r = f.get_result(20ms);
     const auto waited = std::chrono::steady_clock::now() - t0;
     CHECK(r.error().code() == status_code::timeout);
     CHECK(waited >= 20ms);
@@ -71,7 +71,7 @@ TEST_SUITE("future") {
       static_cast<void>(p.set_value(5));
     });
     CHECK(f.synchronize(10s).has_value());  // keeps the value for get()
-    CHECK(*f.get(0ns) == 5);
+    CHECK(*f.get_result(0ns) == 5);
     setter.join();
   }
 
@@ -81,7 +81,7 @@ TEST_SUITE("future") {
       promise<void> p;
       f = p.get_future();
     }
-    CHECK(f.get().error().code() == status_code::canceled);
+    CHECK(f.get_result().error().code() == status_code::canceled);
   }
 
   TEST_CASE("synchronize returns the outcome and keeps the value") {
@@ -90,7 +90,7 @@ TEST_SUITE("future") {
     REQUIRE(p.set_value(3).has_value());
     CHECK(f.synchronize().has_value());
     CHECK(f.valid());
-    CHECK(*f.get() == 3);
+    CHECK(*f.get_result() == 3);
     CHECK(future<int>().synchronize().error().code() == status_code::invalid_state);
 
     promise<int> failing;
@@ -101,9 +101,10 @@ TEST_SUITE("future") {
   }
 
   TEST_CASE("make_ready_future and make_failed_future") {
-    CHECK(*dtl::hip::make_ready_future<int>(9).get() == 9);
-    CHECK(dtl::hip::make_ready_future().get().has_value());
-    CHECK(dtl::hip::make_failed_future<int>(status(status_code::timeout)).get().error().code() == status_code::timeout);
+    CHECK(*dtl::hip::make_ready_future<int>(9).get_result() == 9);
+    CHECK(dtl::hip::make_ready_future().get_result().has_value());
+    CHECK(dtl::hip::make_failed_future<int>(status(status_code::timeout)).get_result().error().code() ==
+          status_code::timeout);
   }
 }
 
@@ -115,12 +116,12 @@ TEST_SUITE("then") {
                  .then([](int v) -> dtl::result<std::string> { return std::to_string(v); })
                  .then([](std::string s) { return s + "!"; });
     REQUIRE(p.set_value(41).has_value());
-    auto r = f.get(1s);
+    auto r = f.get_result(1s);
     REQUIRE(r.has_value());
     CHECK(*r == "42!");
 
     auto g = dtl::hip::make_ready_future().then([] { return status(status_code::not_found); });
-    CHECK(g.get().error().code() == status_code::not_found);
+    CHECK(g.get_result().error().code() == status_code::not_found);
   }
 
   TEST_CASE("a value continuation is skipped on error; a result continuation always runs") {
@@ -129,13 +130,13 @@ TEST_SUITE("then") {
       ran = true;
       return 0;
     });
-    CHECK(skipped.get().error().code() == status_code::hip_error);
+    CHECK(skipped.get_result().error().code() == status_code::hip_error);
     CHECK_FALSE(ran);
 
     auto recovered = dtl::hip::make_failed_future<int>(status(status_code::hip_error)).then([](dtl::result<int> r) {
       return r.has_value() ? *r : -1;
     });
-    CHECK(*recovered.get() == -1);
+    CHECK(*recovered.get_result() == -1);
   }
 
   TEST_CASE("a throwing continuation fails its own future and no other") {
@@ -145,14 +146,14 @@ TEST_SUITE("then") {
     auto fb = b.get_future().then([] { return 2; });
     REQUIRE(a.set_value().has_value());
     REQUIRE(b.set_value().has_value());
-    auto ra = fa.get(1s);
+    auto ra = fa.get_result(1s);
     REQUIRE(ra.has_error());
     CHECK(ra.error().code() == status_code::unknown_error);
     CHECK(std::string(ra.error().message()).find("kaput") != std::string::npos);
-    CHECK(*fb.get(1s) == 2);
+    CHECK(*fb.get_result(1s) == 2);
 
     auto odd = dtl::hip::make_ready_future().then([] { throw 5; });
-    CHECK(odd.get().error().code() == status_code::unknown_error);
+    CHECK(odd.get_result().error().code() == status_code::unknown_error);
   }
 
   TEST_CASE("a continuation added to a ready future runs at once on the caller's thread") {
@@ -169,7 +170,7 @@ TEST_SUITE("then") {
   TEST_CASE("then on an empty future gives a failed future") {
     future<int> empty;
     auto f = std::move(empty).then([](int v) { return v; });
-    CHECK(f.get().error().code() == status_code::invalid_state);
+    CHECK(f.get_result().error().code() == status_code::invalid_state);
   }
 }
 
@@ -183,7 +184,7 @@ TEST_SUITE("when_all") {
       CHECK(all.query().is_pending());
       REQUIRE(ps[static_cast<std::size_t>(i)].set_value(i * 10).has_value());
     }
-    auto r = all.get(1s);
+    auto r = all.get_result(1s);
     REQUIRE(r.has_value());
     CHECK(*r == std::vector<int>{0, 10, 20, 30, 40});
   }
@@ -201,7 +202,7 @@ TEST_SUITE("when_all") {
     REQUIRE(b.set_error(status(status_code::hip_error)).has_value());
     CHECK(all.query().is_pending());  // a is still running
     REQUIRE(a.set_value().has_value());
-    CHECK(all.get(1s).error().code() == status_code::hip_error);
+    CHECK(all.get_result(1s).error().code() == status_code::hip_error);
   }
 
   TEST_CASE("variadic, mixed types; empty inputs") {
@@ -211,11 +212,11 @@ TEST_SUITE("when_all") {
     REQUIRE(a.set_value(1).has_value());
     CHECK(all.query().is_pending());
     REQUIRE(b.set_value("x").has_value());
-    CHECK(all.get(1s).has_value());
+    CHECK(all.get_result(1s).has_value());
 
-    CHECK(dtl::hip::when_all(std::vector<future<void>>{}).get().has_value());
+    CHECK(dtl::hip::when_all(std::vector<future<void>>{}).get_result().has_value());
     std::vector<future<int>> with_empty(1);
-    CHECK(dtl::hip::when_all(std::move(with_empty)).get().error().code() == status_code::invalid_state);
+    CHECK(dtl::hip::when_all(std::move(with_empty)).get_result().error().code() == status_code::invalid_state);
   }
 
   TEST_CASE("completed from many threads, each input counted once") {
@@ -229,7 +230,7 @@ TEST_SUITE("when_all") {
       threads.emplace_back([&, t] {
         for (int i = t; i < n; i += 8) static_cast<void>(ps[static_cast<std::size_t>(i)].set_value(i));
       });
-    auto r = all.get(5s);
+    auto r = all.get_result(5s);
     for (auto& t : threads) t.join();
     REQUIRE(r.has_value());
     for (int i = 0; i < n; ++i) CHECK((*r)[static_cast<std::size_t>(i)] == i);

@@ -30,11 +30,11 @@ TEST_SUITE("gpu.engine") {
     CHECK(engine.pending() == 1);
     CHECK(engine.poll() == 0);
     CHECK(f.query().is_pending());
-    auto early = f.get(10ms);
+    auto early = f.get_result(10ms);
     CHECK(early.error().code() == status_code::timeout);
     CHECK(f.valid());
     gate.release();
-    CHECK(f.get(60s).has_value());
+    CHECK(f.get_result(60s).has_value());
     CHECK(engine.pending() == 0);
     CHECK(gate.outcome() == 1);
     CHECK(x.read() == 11);
@@ -54,7 +54,7 @@ TEST_SUITE("gpu.engine") {
           }));
     }
     auto all = when_all(std::move(values));
-    auto r = all.get(60s);
+    auto r = all.get_result(60s);
     REQUIRE(r.has_value());
     CHECK(*r == std::vector<int>{100, 101, 102});
   }
@@ -63,9 +63,10 @@ TEST_SUITE("gpu.engine") {
     event_poller engine;
     hip_stream a(stream_flags::non_blocking);
     hip_stream b(std::move(a));
-    CHECK(engine.enqueue(a).get(1s).error().code() == status_code::invalid_state);  // NOLINT(bugprone-use-after-move)
-    CHECK(engine.enqueue(stream_ref{}, device_count()).get(1s).error().code() == status_code::invalid_argument);
-    CHECK(engine.enqueue(b).get(60s).has_value());
+    CHECK(engine.enqueue(a).get_result(1s).error().code() ==
+          status_code::invalid_state);  // NOLINT(bugprone-use-after-move)
+    CHECK(engine.enqueue(stream_ref{}, device_count()).get_result(1s).error().code() == status_code::invalid_argument);
+    CHECK(engine.enqueue(b).get_result(60s).has_value());
   }
 
   TEST_CASE("10,000 concurrent submissions each complete exactly once") {
@@ -92,7 +93,7 @@ TEST_SUITE("gpu.engine") {
     for (auto& v : futures)
       for (auto& f : v) all.push_back(std::move(f));
     REQUIRE(all.size() == static_cast<std::size_t>(total));
-    CHECK(when_all(std::move(all)).get(120s).has_value());
+    CHECK(when_all(std::move(all)).get_result(120s).has_value());
     CHECK(engine.pending() == 0);
     int wrong = 0;
     for (auto& c : completions) wrong += c.load() == 1 ? 0 : 1;
@@ -144,7 +145,7 @@ TEST_SUITE("gpu.engine") {
     int wrong = 0;
     for (auto& c : completions) wrong += c.load() == 1 ? 0 : 1;
     CHECK(wrong == 0);
-    CHECK(when_all(std::move(futures)).get(0ns).has_value());
+    CHECK(when_all(std::move(futures)).get_result(0ns).has_value());
   }
 
   TEST_CASE("the background thread completes GPU futures while the host does other things" *
@@ -178,7 +179,7 @@ TEST_SUITE("gpu.engine") {
     hip_executor exec(stream_flags::non_blocking);
     std::vector<future<void>> fs;
     for (int i = 0; i < 64; ++i) fs.push_back(exec.marker(engine));
-    CHECK(when_all(std::move(fs)).get(60s).has_value());
+    CHECK(when_all(std::move(fs)).get_result(60s).has_value());
   }
 
   TEST_CASE("copy_async gives a future that completes once the data has arrived" *
@@ -202,15 +203,15 @@ TEST_SUITE("gpu.engine") {
       CHECK(up.query().is_pending());
       CHECK(down.query().is_pending());
       gate.release();
-      CHECK(up.get(60s).has_value());
-      CHECK(down.get(60s).has_value());
+      CHECK(up.get_result(60s).has_value());
+      CHECK(down.get_result(60s).has_value());
       CHECK(std::memcmp(host_in, host_out, n) == 0);
 
       auto rejected = exec.copy_async(nullptr, host_in, n, transfer_kind::host_to_device, engine);
-      CHECK(rejected.get(1s).error().code() == status_code::invalid_argument);
+      CHECK(rejected.get_result(1s).error().code() == status_code::invalid_argument);
       hip_stream gone;
       hip_stream taker(std::move(gone));
-      CHECK(copy_async(dev, host_in, n, transfer_kind::host_to_device, gone, engine).get(1s).error().code() ==
+      CHECK(copy_async(dev, host_in, n, transfer_kind::host_to_device, gone, engine).get_result(1s).error().code() ==
             status_code::invalid_state);  // NOLINT(bugprone-use-after-move)
     }
     CHECK(hipFree(dev) == hipSuccess);
@@ -264,8 +265,8 @@ TEST_SUITE("gpu.engine") {
       event_poller engine;
       auto f = exec.submit([](hipStream_t s) { return exec_test_empty(s); }, engine);
       CHECK(current() == other);
-      CHECK(f.get(60s).has_value());
-      CHECK(engine.enqueue(stream_ref{}, d).get(60s).has_value());
+      CHECK(f.get_result(60s).has_value());
+      CHECK(engine.enqueue(stream_ref{}, d).get_result(60s).has_value());
       CHECK(exec.synchronize().has_value());
       CHECK(exec.synchronize_device().has_value());
       CHECK(current() == other);

@@ -151,7 +151,7 @@ TEST_SUITE("gpu.launch_error") {
     CHECK(x.read() == 5);
 
     auto f = exec.submit([](hipStream_t s) { exec_test_launch_invalid(s); });
-    CHECK(is_launch_config_error(f.get(std::chrono::seconds(5)).error().native_code()));
+    CHECK(is_launch_config_error(f.get_result(std::chrono::seconds(5)).error().native_code()));
   }
 
   TEST_CASE("an earlier unchecked error is not blamed on the next launch") {

@@ -33,7 +33,7 @@ TEST_SUITE("gpu.fault") {
     hip_event before;
     REQUIRE(before.record(exec.stream()).has_value());
     future<void> pending_behind = exec.marker(engine);  // submitted before the fault: completes normally
-    CHECK(pending_behind.get(60s).has_value());
+    CHECK(pending_behind.get_result(60s).has_value());
 
     std::atomic<bool> continuation_ran{false};
     future<void> faulted = exec.submit([](hipStream_t s) { exec_test_launch_fault(s); }, engine);
@@ -43,7 +43,7 @@ TEST_SUITE("gpu.fault") {
     });
 
     const auto t0 = std::chrono::steady_clock::now();
-    auto r = faulted.get(60s);
+    auto r = faulted.get_result(60s);
     CHECK(std::chrono::steady_clock::now() - t0 < 60s);
     REQUIRE(r.has_error());
     CHECK(r.error().code() != status_code::timeout);
@@ -53,7 +53,7 @@ TEST_SUITE("gpu.fault") {
     MESSAGE("fault surfaced as: " << r.error().to_string());
 
     // Everything queued behind it fails too, and its continuation still runs.
-    auto ra = after.get(60s);
+    auto ra = after.get_result(60s);
     CHECK(ra.has_error());
     CHECK(continuation_ran.load());
     CHECK(engine.pending() == 0);
@@ -67,7 +67,7 @@ TEST_SUITE("gpu.fault") {
     });
     CHECK(late.has_error());
     MESSAGE("work after the fault " << (ran ? "ran and its launch failed" : "was refused before it ran"));
-    CHECK(exec.submit([](hipStream_t) {}, engine).get(60s).has_error());
+    CHECK(exec.submit([](hipStream_t) {}, engine).get_result(60s).has_error());
     CHECK_FALSE(before.query().is_pending());  // complete or failed, never "still running"
   }
 }

@@ -11,7 +11,8 @@
 //
 // A future is copyable (copies share one state, as upstream's do) and completes once. get() waits,
 // returns the value (moved out of the state) and leaves this future empty; it throws dtl::status_error
-// (a std::runtime_error) carrying the failure's status. get_result() is its non-throwing twin. then()
+// (a std::runtime_error) carrying the failure's status. get_result() is its non-throwing twin. Both
+// take an optional timeout (status_code::timeout; the future stays valid), as dtl::hip::future's do. then()
 // runs its continuation when the input is ready: at once if it already is, else on the thread that
 // completes the input; its exception or the input's error fails the returned future. Waiting needs no
 // progress loop: host futures block on a condition variable; futures of GPU work (made by
@@ -49,6 +50,9 @@ namespace detail {
 
 inline status invalid_future_status() {
   return status(status_code::invalid_state, "the future has no state (invalid)");
+}
+inline status timeout_status() {
+  return status(status_code::timeout, "the future was not ready before the timeout passed");
 }
 
 template <class T>
@@ -91,11 +95,27 @@ class distributed_future {
     }
   }
 
+  /// get() with a deadline: status_code::timeout (thrown) when `timeout` passes first; the future then
+  /// stays valid and can be waited on again. The same words as dtl::hip::future's get(timeout).
+  template <class Rep, class Period>
+  T get(std::chrono::duration<Rep, Period> timeout) {
+    if constexpr (std::is_void_v<T>) {
+      value_or_throw(get_result(timeout));
+    } else {
+      return value_or_throw(get_result(timeout));
+    }
+  }
+
   /// get() without exceptions: the value or the error (invalid_state for an invalid future).
-  [[nodiscard]] result<T> get_result() {
+  [[nodiscard]] result<T> get_result() { return get_result(std::chrono::steady_clock::duration::max()); }
+
+  /// get_result() with a deadline: status_code::timeout when `timeout` passes first; the future then
+  /// stays valid and can be waited on again.
+  template <class Rep, class Period>
+  [[nodiscard]] result<T> get_result(std::chrono::duration<Rep, Period> timeout) {
     if (!state_) return detail::invalid_future_status();
+    if (!state_->wait_until(detail::deadline_after(timeout))) return detail::timeout_status();
     auto state = std::move(state_);
-    (void)state->wait_until(std::chrono::steady_clock::time_point::max());
     return state->take();
   }
 

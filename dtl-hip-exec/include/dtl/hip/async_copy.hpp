@@ -4,7 +4,7 @@
 // when the copy has finished (or fails with the device's error).
 //
 //   auto done = dtl::hip::copy_async(h_ptr, d_ptr, n, dtl::hip::transfer_kind::device_to_host, stream);
-//   DTL_TRY(done.get(std::chrono::seconds(10)));   // h_ptr now holds the data
+//   DTL_TRY(done.get_result(std::chrono::seconds(10)));   // h_ptr now holds the data
 //
 // The argument checks and the pageable/pinned caveats are hip_memory_transfer's: with pageable host
 // memory the call may block, and dst may be read (src reused) only once the future has completed.

@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// future<T>, promise<T>, then() and when_all(): results of asynchronous work, without exceptions.
+// future<T>, promise<T>, then() and when_all(): results of asynchronous work.
 //
 //   future<void> f = exec.submit([&](hipStream_t s) { kernel<<<g, b, 0, s>>>(p); });
 //   future<int> g = std::move(f).then([&] { return host_copy[0]; });   // runs once f succeeded
-//   result<int> r = g.get(std::chrono::seconds(5));                   // value, error, or timeout
+//   int v = g.get(std::chrono::seconds(5));                         // the value; errors, timeout throw
+//   // or: result<int> r = g.get_result(std::chrono::seconds(5));    // the same, without exceptions
 //
 // A future is completed by whoever holds its producer: a promise, a progress engine (GPU work), or a
 // continuation. Waiting drives the engines the future depends on, so no background thread is needed.
 // Continuations run on the thread that completes the future (usually a poller); keep them short.
 // A continuation that throws completes its own future with the error; nothing else is affected.
 //
-// query() never blocks: it drives one progress pass and says pending, complete or failed. get() and
-// synchronize() block the host until the outcome is known (or their timeout passes).
+// get() returns the value and throws dtl::status_error; get_result() returns result<T> instead (the
+// rule of dtl::distributed_future and of the value algorithms). query() never blocks: it drives one
+// progress pass and says pending, complete or failed. get(), get_result() and synchronize() block the
+// host until the outcome is known (or their timeout passes).
 //
-// How a thread blocks (get, synchronize):
+// How a thread blocks (get, get_result, synchronize):
 // 1. It spins: up to 32 progress passes, yielding in between (a few microseconds), so that a short
 //    wait ends with the lowest latency.
 // 2. Then, if every engine the future depends on runs a background poller (event_poller::
@@ -29,6 +32,7 @@
 #include <dtl/hip/export_exec.hpp>
 #include <dtl/core/event.hpp>
 #include <dtl/core/result.hpp>
+#include <dtl/core/status_error.hpp>
 #include <dtl/hip/future_state.hpp>
 
 #include <atomic>
@@ -212,7 +216,7 @@ class [[nodiscard]] future {
   future(const future&) = delete;
   future& operator=(const future&) = delete;
 
-  /// false when empty: default-made, moved from, or consumed by get() or then().
+  /// false when empty: default-made, moved from, or consumed by get(), get_result() or then().
   [[nodiscard]] bool valid() const noexcept { return state_ != nullptr; }
 
   /// pending, complete or failed(error); drives one progress pass when not ready yet, never blocks.
@@ -224,10 +228,22 @@ class [[nodiscard]] future {
     return state_->outcome().ok() ? event_status::complete() : event_status::failed(state_->outcome());
   }
 
-  /// The value, or the work's error, or status_code::timeout. On a value or an error the future is
-  /// consumed (empty afterwards); after a timeout it stays valid and can be waited on again. Waits as
-  /// described at the top of this header: blocking, with a background poller running.
-  [[nodiscard]] result<T> get(std::chrono::nanoseconds timeout = no_timeout) {
+  /// The value (nothing for future<void>); throws dtl::status_error with the work's error, or with
+  /// status_code::timeout. The same rule as dtl::distributed_future's get(). get_result() is its
+  /// non-throwing twin, and says what happens to the future.
+  T get(std::chrono::nanoseconds timeout = no_timeout) {
+    if constexpr (std::is_void_v<T>) {
+      value_or_throw(get_result(timeout));
+    } else {
+      return value_or_throw(get_result(timeout));
+    }
+  }
+
+  /// get() without exceptions: the value, or the work's error, or status_code::timeout. On a value or
+  /// an error the future is consumed (empty afterwards); after a timeout it stays valid and can be
+  /// waited on again. Waits as described at the top of this header: blocking, with a background
+  /// poller running.
+  [[nodiscard]] result<T> get_result(std::chrono::nanoseconds timeout = no_timeout) {
     if (!state_) return detail::empty_future_status();
     if (!state_->wait_until(detail::deadline_after(timeout))) return detail::wait_timeout_status(timeout);
     auto state = std::move(state_);

@@ -5,7 +5,7 @@
 //   policy            host placements             device placements
 //   dtl::seq{}        a loop on this thread       on the GPU, on the context's stream, in stream order
 //   dtl::par{}        loops on several threads    same as seq
-//   dtl::async{}      runs now, a ready future    on the GPU, on the context's stream; a future
+//   dtl::async{}      runs inline, a ready future on the GPU, on the context's stream; a future
 //                                                  (dtl::hip::future), to chain with .then()
 //   dtl::on_stream{s} like seq                    enqueued on stream s (of the vector's device)
 // On a device placement a call whose result stays on the device (fill, copy, transform, the scans on
@@ -17,7 +17,10 @@
 // A user function that throws on a host placement: the exception leaves the algorithm call under seq,
 // and under par too (the first one, rethrown on the calling thread once every thread has finished).
 // dtl::hip_exec is another name for on_stream (the HIP counterpart of upstream DTL's cuda_exec).
-// async and on_stream exist in HIP builds.
+// async and on_stream exist in HIP builds. On a host placement async does NOT overlap: the work runs
+// inline on the calling thread, before the call returns, and the future is already ready (no worker
+// thread); on the host only a halo's exchange_begin/exchange_end overlap. A future's get() returns the
+// value and throws dtl::status_error; get_result() returns result<R>.
 
 #include <dtl/containers/config.hpp>
 
@@ -36,7 +39,8 @@ struct seq {};
 struct par {};
 
 #if DTL_CONTAINERS_HAS_HIP
-/// Returns a future instead of waiting.
+/// Returns a future instead of waiting (device placements). On host placements the work runs inline,
+/// before the call returns: a ready future, no overlap.
 struct async {};
 /// Ordered on a stream of the vector's device.
 struct on_stream {

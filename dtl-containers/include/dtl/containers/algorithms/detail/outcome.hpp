@@ -6,7 +6,7 @@
 //   policy            host placements      device placements: R = void (the result stays on the device) | a value R
 //   (none), seq, par  result<R>, done      result<R> once enqueued on the context's stream   | waits, reads
 //   on_stream{s}      result<R>, done      result<R> once enqueued on s                        | waits for s, reads
-//   async             ready future         hip::future<R>, completed when the work is done (nobody waits)
+//   async             ready future (inline) hip::future<R>, completed when the work is done (nobody waits)
 //
 // Stream order keeps a chain of calls on one context serial. What brings data to the host waits for the
 // work it needs: value results, copy_to_host/copy_from_host, gather, clone, global_view, destruction and
@@ -19,8 +19,9 @@
 // gives a completed future), for debugging. A failure of work left running is reported by the next
 // call on that device's stream of the context, or by the fence (device_lane::check_earlier/settle).
 //
-// Host work is done before the outcome is made (async gives a ready future); device work is enqueued
-// on a stream and completed through outcome_on_stream().
+// Host work is done inline, on the calling thread, before the outcome is made (async gives a ready
+// future: no worker thread, no overlap); device work is enqueued on a stream and completed through
+// outcome_on_stream().
 
 #include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/containers/config.hpp>
@@ -100,7 +101,8 @@ auto map_outcome(Outcome outcome, F f) {
   }
 }
 
-/// A value algorithm's bare form: the value, or dtl::status_error; a future stays a future.
+/// A value algorithm's bare form: the value, or dtl::status_error; a future stays a future (its get()
+/// throws the same way, its get_result() is the try_ form's).
 template <class Outcome>
 auto value_or_throw_unless_future(Outcome outcome) {
   if constexpr (is_future_v<Outcome>)

@@ -69,7 +69,7 @@ auto reduce_source(const Policy& policy, const context& ctx, int device, const S
                                                                      native.op, hip::stream_ref(stream), folded)
                                                : reduce_on_stream(ctx, d_local, d_local + 1, 1, datatype_of<T>(),
                                                                   native.op, root, hip::stream_ref(stream), folded);
-        if (!done.query().is_pending()) DTL_TRY(done.get());  // the agreed failure, or one the MPI path found
+        if (!done.query().is_pending()) DTL_TRY(done.get_result());  // the agreed failure, or one the MPI path found
       }
       DTL_ASSIGN_OR_RETURN(void* pinned, lane->take_slot());
       if (const hipError_t e =
