@@ -32,6 +32,14 @@ void every_case(const dtl::context& ctx) {
 TEST_SUITE("gpu.sort") {
   TEST_CASE("device_only_runtime") { every_case<dtl::device_only_runtime>(test_support::world()); }
   TEST_CASE("unified_memory") { every_case<dtl::unified_memory>(test_support::world()); }
+  TEST_CASE("refinement rounds (the sample budgets lowered): the device's samples, order and cuts") {
+    const auto ctx = test_support::world();
+    const small_budgets lowered(tiny_budgets);
+    sort_cases<dtl::device_only_runtime>(ctx, dtl::seq{});
+    stable_records<dtl::device_only_runtime>(ctx);
+    by_key_cases<dtl::device_only_runtime>(ctx, low_byte_then_descending{});
+    traffic_cases<dtl::device_only_runtime>(ctx);  // all-equal keys still move nothing
+  }
   TEST_CASE("a device lambda comparator") {
     const auto ctx = test_support::world();
     const auto by_last_digit = [] __host__ __device__(std::uint32_t a, std::uint32_t b) {

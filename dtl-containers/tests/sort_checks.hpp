@@ -6,6 +6,7 @@
 // on the host and the device.
 #include "test_environment.hpp"
 
+#include <dtl/containers/algorithms/detail/sort_plan.hpp>
 #include <dtl/containers/algorithms/sort.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/host_device.hpp>
@@ -36,6 +37,21 @@ struct low_byte_then_descending {
     return (a & 0xffu) != (b & 0xffu) ? (a & 0xffu) < (b & 0xffu) : b < a;
   }
 };
+
+/// Lowers the splitter rounds' sample budgets for a scope, on every rank alike (each runs the same
+/// case), so that 2 or 3 ranks take the refinement rounds a thousand ranks take.
+class small_budgets {
+ public:
+  explicit small_budgets(dtl::detail::sort_plan::round_limits lowered) { dtl::detail::sort_plan::limits() = lowered; }
+  small_budgets(const small_budgets&) = delete;
+  small_budgets& operator=(const small_budgets&) = delete;
+  ~small_budgets() { dtl::detail::sort_plan::limits() = saved_; }
+
+ private:
+  dtl::detail::sort_plan::round_limits saved_ = dtl::detail::sort_plan::limits();
+};
+/// One sample a rank in round one, eight a refinement round: several rounds from 2 ranks on.
+inline constexpr dtl::detail::sort_plan::round_limits tiny_budgets{1, 8};
 
 enum class shape { random, equal, sorted, reversed, few_values };
 

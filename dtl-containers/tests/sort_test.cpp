@@ -46,6 +46,33 @@ TEST_SUITE("mpi.sort") {
     sort_one<std::uint32_t, dtl::host_only>(test_support::world(), dtl::seq{}, 200000, shape::equal, std::less<>{},
                                             true);
   }
+  TEST_CASE("refinement rounds (the sample budgets lowered): the same results and guarantees") {
+    const auto ctx = test_support::world();
+    const small_budgets lowered(tiny_budgets);
+    sort_cases<dtl::host_only>(ctx, dtl::seq{});
+    sort_one<std::uint32_t, dtl::host_only>(ctx, dtl::par{}, 300001, shape::random, std::less<>{}, true);
+    stable_records<dtl::host_only>(ctx);
+    by_key_cases<dtl::host_only>(ctx, std::less<>{});
+    traffic_cases<dtl::host_only>(ctx);  // all-equal keys still move nothing
+  }
+  TEST_CASE("the rounds taken: one with the default budgets up to 32 ranks, several with lowered ones") {
+    const auto ctx = test_support::world();
+    const std::vector<std::uint32_t> global = make_input<std::uint32_t>(30000, shape::random, 3);
+    auto rounds = [&] {
+      auto v = make_vector<std::uint32_t, dtl::host_only>(ctx, global);
+      std::less<> comp;
+      const auto traffic = dtl::detail::host_sample_sort<false, false>(ctx, v.local_data(), v.local_size(),
+                                                                       dtl::detail::key_itself{}, comp);
+      REQUIRE(traffic.has_value());
+      std::vector<std::uint32_t> expected = global;
+      std::sort(expected.begin(), expected.end());
+      check_block(v, expected);
+      return traffic->rounds;
+    };
+    CHECK(rounds() == (ctx.size() == 1 ? 0 : 1));
+    const small_budgets lowered(tiny_budgets);
+    if (ctx.size() > 1) CHECK(rounds() > 1);
+  }
   TEST_CASE("vectors of different layouts give a status on every rank") {
     const auto ctx = test_support::world();
     dtl::distributed_vector<std::uint32_t> keys(10, ctx);

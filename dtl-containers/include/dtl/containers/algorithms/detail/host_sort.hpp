@@ -3,16 +3,19 @@
 // The host path of the distributed sort (host placements): a sample sort over MPI. Not for users.
 //
 //   1. each rank sorts its block (std::sort / std::stable_sort; under par in chunks on threads, merged);
-//   2. regular samples from every rank, allgathered; every rank picks the same ranks - 1 splitters
-//      (sort_plan.hpp: ties broken by (key, rank, position));
+//   2. the splitters (sort_rounds.hpp): regular samples from every rank, allgathered, and every rank
+//      picks the same ranks - 1 splitters (sort_plan.hpp: ties broken by (key, rank, position)); past 32
+//      ranks round one gathers fewer samples and refinement rounds place the splitters;
 //   3. each rank cuts its block at the splitters (binary searches), the counts go all to all, the
 //      elements by one alltoallv into a receive buffer;
 //   4. the received runs (sorted, in rank order) are merged, stably;
 //   5. the neighbour shift: one more alltoallv (layout_moves.hpp) gives every rank its old size back.
 // Memory beyond the data, per rank: the receive buffer (the rank's bucket, about its block) plus what
-// std::stable_sort / std::inplace_merge take, and O(ranks^2) keys of samples.
+// std::stable_sort / std::inplace_merge take, and the splitter rounds' samples: at most 32·ranks² keys
+// up to 32 ranks, then at most 32 768 keys and 64·ranks keys a refinement round.
 
 #include <dtl/containers/algorithms/detail/sort_plan.hpp>
+#include <dtl/containers/algorithms/detail/sort_rounds.hpp>
 #include <dtl/containers/algorithms/detail/support.hpp>
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/communication/context.hpp>
@@ -25,6 +28,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <numeric>
+#include <span>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -101,9 +105,47 @@ void host_local_sort(Item* data, std::size_t n, Less& less) {
 }
 
 /// What one rank moved in a distributed sort: elements sent to and received from other ranks, over the
-/// bucket exchange and the neighbour shift (its own elements excluded).
+/// bucket exchange and the neighbour shift (its own elements excluded); and the splitter rounds taken.
 struct sort_traffic {
-  std::size_t sent = 0, received = 0;
+  std::size_t sent = 0, received = 0, rounds = 0;
+};
+
+/// The splitter rounds' access to a host rank's sorted block data[0, n) (sort_rounds.hpp's Ops).
+template <class K, class Item, class KeyOf, class Comp>
+struct host_sort_ops {
+  const Item* data;
+  std::size_t n, me;
+  KeyOf key_of;
+  Comp& comp;
+  static constexpr bool fallible = false;
+
+  status take(std::span<const std::size_t> positions, K* out) const {
+    for (std::size_t i = 0; i < positions.size(); ++i) out[i] = key_of(data[positions[i]]);
+    return {};
+  }
+  status order(const std::vector<K>& keys, std::vector<std::size_t>& order) const {
+    order.resize(keys.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return static_cast<bool>(comp(keys[a], keys[b])); });
+    return {};
+  }
+  status cut(std::span<const sort_plan::keyed_point<K>> points, std::size_t* cuts) const {
+    for (std::size_t j = 0; j < points.size(); ++j) {
+      const sort_plan::keyed_point<K>& at = points[j];
+      if (at.where != sort_plan::place::at_key) {
+        cuts[j] = at.where == sort_plan::place::before_all ? 0 : n;
+        continue;
+      }
+      const auto lower = std::lower_bound(
+          data, data + n, at.key, [&](const Item& a, const K& k) { return static_cast<bool>(comp(key_of(a), k)); });
+      const auto upper = std::upper_bound(
+          data, data + n, at.key, [&](const K& k, const Item& a) { return static_cast<bool>(comp(k, key_of(a))); });
+      cuts[j] = sort_plan::cut_of(me, at.rank, at.position, static_cast<std::size_t>(lower - data),
+                                  static_cast<std::size_t>(upper - data));
+    }
+    return {};
+  }
 };
 
 /// Elements of an alltoallv that leave this rank, and that arrive from other ranks.
@@ -139,30 +181,11 @@ result<sort_traffic> host_sample_sort(const context& ctx, Item* data, std::size_
   const std::vector<std::size_t> offsets = layout_offsets(sizes);
   if (offsets.back() == 0) return traffic;
 
-  // Samples and splitters: every rank computes the same ones from the same gathered keys.
-  const sort_plan::gathered_samples g = sort_plan::describe_samples(sizes);
-  std::vector<K> mine(g.counts[me]);
-  for (std::size_t i = 0; i < mine.size(); ++i) mine[i] = key_of(data[g.refs[g.displs[me] + i].position]);
-  std::vector<K> keys(g.refs.size());
-  DTL_TRY(ctx.allgatherv(mine.data(), mine.size(), keys.data(), g.counts, g.displs));
-  std::vector<std::size_t> order(keys.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return static_cast<bool>(comp(keys[a], keys[b])); });
-  const std::vector<sort_plan::splitter> splitters = sort_plan::choose_splitters(g, order, offsets);
-
-  // Cut this rank's block at the splitters, and exchange the buckets.
-  std::vector<std::size_t> cuts(p - 1, n);
-  for (std::size_t j = 0; j + 1 < p; ++j) {
-    if (!splitters[j].exists) continue;
-    const K& key = keys[splitters[j].sample];
-    const auto lower = std::lower_bound(
-        data, data + n, key, [&](const Item& a, const K& k) { return static_cast<bool>(comp(key_of(a), k)); });
-    const auto upper = std::upper_bound(
-        data, data + n, key, [&](const K& k, const Item& a) { return static_cast<bool>(comp(k, key_of(a))); });
-    cuts[j] = sort_plan::cut_of(me, g.refs[splitters[j].sample].rank, splitters[j].position,
-                                static_cast<std::size_t>(lower - data), static_cast<std::size_t>(upper - data));
-  }
+  // The splitters, and where they cut this rank's block.
+  host_sort_ops<K, Item, KeyOf, Comp> ops{data, n, me, key_of, comp};
+  DTL_ASSIGN_OR_RETURN(const splitter_cuts found, find_cuts<K>(ctx, sizes, ops));
+  traffic.rounds = found.rounds;
+  const std::vector<std::size_t>& cuts = found.cuts;
   const sort_plan::bucket_counts send = sort_plan::buckets_from_cuts(cuts, n);
   std::vector<std::size_t> recv_counts(p);
   DTL_TRY(ctx.alltoall(send.counts.data(), recv_counts.data(), 1));

@@ -5,8 +5,9 @@
 //
 //   1. local sort: radix (CUB / rocPRIM) for std::less / std::greater on arithmetic keys, else a stable
 //      merge sort; alternate buffers and temporary storage from the lane's scratch;
-//   2. regular samples by a kernel, copied to the host and allgathered; the gathered samples sorted on
-//      the device by comp (which may be device-only), their order copied back; splitters on the host;
+//   2. the splitter rounds of host_sort.hpp (sort_rounds.hpp), with the block's work on the device:
+//      samples taken by a kernel and copied to the host; samples sorted on the device by comp (which
+//      may be device-only), their order copied back; the splitter arithmetic on the host;
 //   3. a kernel cuts the block at the splitters (two binary searches each): one small device-to-host
 //      copy of the ranks - 1 cuts; counts all to all; the buckets by alltoallv on device buffers (the
 //      context's device path) into a receive buffer from the vector's own memory space;
@@ -19,6 +20,7 @@
 #include <dtl/containers/algorithms/detail/host_sort.hpp>
 #include <dtl/containers/algorithms/detail/outcome.hpp>
 #include <dtl/containers/algorithms/detail/sort_plan.hpp>
+#include <dtl/containers/algorithms/detail/sort_rounds.hpp>
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/communication/detail/agreement.hpp>
 #include <dtl/containers/detail/layout_moves.hpp>
@@ -28,9 +30,11 @@
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <numeric>
+#include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -88,67 +92,59 @@ status upload(T* device_ptr, const T* host, std::size_t count, hipStream_t strea
   return {};
 }
 
-/// The ranks - 1 cuts of this rank's sorted block keys[0, n) (collective: the samples are allgathered).
-template <class K, class Comp>
-result<std::vector<std::size_t>> device_cuts(const context& ctx, const K* keys, std::size_t n,
-                                             const std::vector<std::size_t>& sizes, const Comp& comp,
-                                             gpu::device_scratch& scratch, hipStream_t stream) {
-  const std::size_t p = sizes.size(), me = static_cast<std::size_t>(ctx.rank());
-  const auto dcomp = to_portable(comp);
-  const sort_plan::gathered_samples g = sort_plan::describe_samples(sizes);
-  const std::size_t total = g.refs.size();
-  // The result slot holds the small arrays: samples, their indices, splitters and cuts.
-  const std::size_t keys_bytes = gpu::primitives_detail::aligned(total * sizeof(K));
-  const std::size_t index_bytes = gpu::primitives_detail::aligned(total * sizeof(std::size_t));
-  const std::size_t split_bytes = gpu::primitives_detail::aligned(p * sizeof(device_splitter<K>));
-  K* d_keys = nullptr;
-  std::size_t* d_index = nullptr;
-  device_splitter<K>* d_split = nullptr;
-  std::size_t* d_cuts = nullptr;
-  std::vector<K> mine(g.counts[me]), keys_all(total);
-  // A rank that fails here meets the others at this agreement, not in the allgatherv.
-  DTL_TRY(agree_before(
-      true, ctx,
-      [&]() -> status {
-        DTL_ASSIGN_OR_RETURN(void* slot,
-                             scratch.result_slot(keys_bytes + index_bytes + split_bytes + p * sizeof(std::size_t)));
-        auto* base = static_cast<unsigned char*>(slot);
-        d_keys = reinterpret_cast<K*>(base);
-        d_index = reinterpret_cast<std::size_t*>(base + keys_bytes);
-        d_split = reinterpret_cast<device_splitter<K>*>(base + keys_bytes + index_bytes);
-        d_cuts = reinterpret_cast<std::size_t*>(base + keys_bytes + index_bytes + split_bytes);
-        if (mine.empty()) return {};
-        DTL_TRY(gpu::launch_each(mine.size(), sample_body<K>{keys, n, mine.size(), d_keys}, stream,
-                                 "sort: sample kernel launch"));
-        return read_back(mine.data(), d_keys, mine.size(), stream);
-      }(),
-      "sort (the samples)"));
-  DTL_TRY(ctx.allgatherv(mine.data(), mine.size(), keys_all.data(), g.counts, g.displs));
+/// The splitter rounds' access to this rank's sorted block keys[0, n) on the device (sort_rounds.hpp's
+/// Ops): kernels over the block, the small arrays (samples, their order, points, cuts) in the scratch's
+/// result slot, copied to and from the host.
+template <class K, class DeviceComp>
+struct device_sort_ops {
+  const K* keys;
+  std::size_t n, me;
+  DeviceComp comp;
+  gpu::device_scratch& scratch;
+  hipStream_t stream;
+  static constexpr bool fallible = true;
 
-  // The gathered samples in (key, rank, position) order: a stable sort of (key, index) pairs by comp.
-  std::vector<std::size_t> order(total);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  DTL_TRY(upload(d_keys, keys_all.data(), total, stream));
-  DTL_TRY(upload(d_index, order.data(), total, stream));
-  DTL_TRY(gpu::merge_sort(d_keys, d_index, total, dcomp, scratch, stream));
-  DTL_TRY(read_back(order.data(), d_index, total, stream));
-
-  const std::vector<std::size_t> offsets = layout_offsets(sizes);
-  const std::vector<sort_plan::splitter> chosen = sort_plan::choose_splitters(g, order, offsets);
-  std::vector<device_splitter<K>> splitters(p - 1);
-  for (std::size_t j = 0; j + 1 < p; ++j) {
-    const std::size_t s = chosen[j].exists ? chosen[j].sample : 0;
-    splitters[j] = {keys_all[s], g.refs[s].rank, chosen[j].position, chosen[j].exists ? 1 : 0};
+  /// The result slot cut in two arrays of `first` As and `second` Bs.
+  template <class A, class B>
+  result<std::pair<A*, B*>> slot(std::size_t first, std::size_t second) {
+    const std::size_t first_bytes = gpu::primitives_detail::aligned(first * sizeof(A));
+    DTL_ASSIGN_OR_RETURN(void* base, scratch.result_slot(first_bytes + second * sizeof(B)));
+    auto* bytes = static_cast<unsigned char*>(base);
+    return std::pair<A*, B*>{reinterpret_cast<A*>(bytes), reinterpret_cast<B*>(bytes + first_bytes)};
   }
-  std::vector<std::size_t> cuts(p - 1, n);
-  if (n != 0) {
-    DTL_TRY(upload(d_split, splitters.data(), p - 1, stream));
-    DTL_TRY(gpu::launch_each(p - 1, cut_body<K, decltype(dcomp)>{keys, n, me, d_split, dcomp, d_cuts}, stream,
-                             "sort: cut kernel launch"));
-    DTL_TRY(read_back(cuts.data(), d_cuts, p - 1, stream));  // the one copy of the counts to the host
+  status take(std::span<const std::size_t> positions, K* out) {
+    if (positions.empty()) return {};
+    DTL_ASSIGN_OR_RETURN(const auto arrays, (slot<std::size_t, K>(positions.size(), positions.size())));
+    DTL_TRY(upload(arrays.first, positions.data(), positions.size(), stream));
+    DTL_TRY(gpu::launch_each(positions.size(), gather_body<K>{keys, arrays.first, arrays.second}, stream,
+                             "sort: sample kernel launch"));
+    return read_back(out, arrays.second, positions.size(), stream);
   }
-  return cuts;
-}
+  /// A stable sort of (key, index) pairs by comp.
+  status order(const std::vector<K>& samples, std::vector<std::size_t>& order) {
+    order.resize(samples.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    if (samples.empty()) return {};
+    DTL_ASSIGN_OR_RETURN(const auto arrays, (slot<K, std::size_t>(samples.size(), samples.size())));
+    DTL_TRY(upload(arrays.first, samples.data(), samples.size(), stream));
+    DTL_TRY(upload(arrays.second, order.data(), order.size(), stream));
+    DTL_TRY(gpu::merge_sort(arrays.first, arrays.second, samples.size(), comp, scratch, stream));
+    return read_back(order.data(), arrays.second, order.size(), stream);
+  }
+  status cut(std::span<const sort_plan::keyed_point<K>> points, std::size_t* cuts) {
+    if (n == 0) {
+      std::fill(cuts, cuts + points.size(), std::size_t{0});
+      return {};
+    }
+    if (points.empty()) return {};
+    DTL_ASSIGN_OR_RETURN(const auto arrays,
+                         (slot<sort_plan::keyed_point<K>, std::size_t>(points.size(), points.size())));
+    DTL_TRY(upload(arrays.first, points.data(), points.size(), stream));
+    DTL_TRY(gpu::launch_each(points.size(), cut_body<K, DeviceComp>{keys, n, me, arrays.first, comp, arrays.second},
+                             stream, "sort: cut kernel launch"));
+    return read_back(cuts, arrays.second, points.size(), stream);
+  }
+};
 
 /// The distributed sort of keys[0, n) on every rank (values alongside when V is not void), on the
 /// device of the caller's vector. P is the vector's placement (its memory space holds the receive buffers).
@@ -177,9 +173,11 @@ auto sort(const Policy& policy, const context& ctx, int device, K* keys, V* valu
     const std::vector<std::size_t> offsets = layout_offsets(sizes);
     if (offsets.back() == 0) return traffic;
 
-    auto cuts = device_cuts(ctx, keys, n, sizes, comp, scratch, stream);
-    DTL_TRY(agreed(cuts ? status{} : cuts.error(), "sort (the splitters)"));
-    const sort_plan::bucket_counts send = sort_plan::buckets_from_cuts(*cuts, n);
+    device_sort_ops<K, decltype(to_portable(comp))> ops{keys, n, me, to_portable(comp), scratch, stream};
+    auto found = find_cuts<K>(ctx, sizes, ops);
+    DTL_TRY(agreed(found ? status{} : found.error(), "sort (the splitters)"));
+    traffic.rounds = found->rounds;
+    const sort_plan::bucket_counts send = sort_plan::buckets_from_cuts(found->cuts, n);
     std::vector<std::size_t> recv_counts(p);
     DTL_TRY(ctx.alltoall(send.counts.data(), recv_counts.data(), 1));
     const std::vector<std::size_t> recv_displs = sort_plan::displacements(recv_counts);

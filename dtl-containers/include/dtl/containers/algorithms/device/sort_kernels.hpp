@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The small kernels of the distributed sort (algorithms/sort.hpp): regular samples of a sorted block,
-// where the splitters cut it, and whether a range has a descent. Kernel-compiled; not for users. They
+// The small kernels of the distributed sort (algorithms/sort.hpp): samples of a sorted block, where
+// the splitters cut it, and whether a range has a descent. Kernel-compiled; not for users. They
 // sit with the sort, not with the shared GPU machinery (gpu/), because they follow its plan (sort_plan.hpp).
 
 #include <dtl/containers/algorithms/detail/portable_compare.hpp>
@@ -30,36 +30,28 @@ constexpr int radix_order() {
     return 0;
 }
 
-/// out[i] = data[sample_position(i, s, size)] for i in [0, s).
+/// out[i] = data[positions[i]] (the samples of a splitter round, at positions sort_plan chose).
 template <class K>
-struct sample_body {
+struct gather_body {
   const K* data;
-  std::size_t size, s;
+  const std::size_t* positions;
   K* out;
-  __device__ void operator()(std::size_t i) const { out[i] = data[sort_plan::sample_position(i, s, size)]; }
+  __device__ void operator()(std::size_t i) const { out[i] = data[positions[i]]; }
 };
 
-/// A splitter as the cut kernel reads it.
-template <class K>
-struct device_splitter {
-  K key;
-  std::size_t rank, position;
-  int exists;
-};
-
-/// cuts[j] = where splitter j cuts the sorted block data[0, n) of rank `me` (sort_plan::cut_of).
+/// cuts[j] = where point j cuts the sorted block data[0, n) of rank `me` (sort_plan::cut_of at a key).
 template <class K, class Comp>
 struct cut_body {
   const K* data;
   std::size_t n, me;
-  const device_splitter<K>* splitters;
+  const sort_plan::keyed_point<K>* points;
   Comp comp;
   std::size_t* cuts;
   DTL_DEVICE_EXEC_CHECK_DISABLE
   __device__ void operator()(std::size_t j) const {
-    const device_splitter<K> s = splitters[j];
-    if (s.exists == 0) {
-      cuts[j] = n;
+    const sort_plan::keyed_point<K> s = points[j];
+    if (s.where != sort_plan::place::at_key) {
+      cuts[j] = s.where == sort_plan::place::before_all ? 0 : n;
       return;
     }
     std::size_t lo = 0, hi = n;  // lower_bound: the first element not before key
