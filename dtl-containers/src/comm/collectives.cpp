@@ -530,13 +530,11 @@ result<void> context::gather_raw(const void* send, void* recv, std::size_t count
   std::size_t bytes = 0;
   const detail::prepared_exchange p =
       detail::prepare_rooted("gather", size(), rank(), send, recv, count, elem, root, true, bytes);
-  return detail::finish(state_.get(), detail::rooted_signature("gather", count, elem, root, p.device), p,
-                        [&]() -> result<void> {
-                          if (bytes == 0) return {};
-                          const detail::byte_exchange& x = p.x;
-                          return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), recv,
-                                                         x.recv_bytes.data(), x.recv_displs.data());
-                        });
+  return detail::finish(
+      state_.get(), detail::rooted_signature("gather", count, elem, root, p.device), p, [&]() -> result<void> {
+        if (bytes == 0) return {};
+        return state_->comm->gatherv(send, bytes, recv, p.x.recv_bytes.data(), p.x.recv_displs.data(), root);
+      });
 }
 
 result<void> context::scatter_raw(const void* send, void* recv, std::size_t count, std::size_t elem, int root) const {
@@ -562,9 +560,7 @@ result<void> context::gatherv_raw(const void* send, std::size_t count, void* rec
   detail::collective_call call(state_.get(), signature);
   DTL_TRY(call.usable());
   return detail::rooted_v(call, p, rider, "gatherv", count, recv_counts, root, [&]() -> result<void> {
-    const detail::byte_exchange& x = p.x;
-    return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), x.recv, x.recv_bytes.data(),
-                                   x.recv_displs.data());
+    return state_->comm->gatherv(p.x.send, bytes, p.x.recv, p.x.recv_bytes.data(), p.x.recv_displs.data(), root);
   });
 }
 

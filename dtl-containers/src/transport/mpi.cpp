@@ -531,40 +531,51 @@ class mpi_comm final : public comm_backend {
         [&](MPI_Request* r) { return MPI_Iallgather(in, count, unit.type(), recv, count, unit.type(), comm_, r); });
   }
 
-  status gatherv(const void* send, std::size_t bytes, void* recv, const std::vector<std::size_t>& bytes_per_rank,
-                 int root) override {
+  status gatherv(const void* send, std::size_t bytes, void* recv, const std::size_t* bytes_per_rank,
+                 const std::size_t* displs, int root) override {
     DTL_MPI_TURN(turn);
     DTL_TRY(usable());
     DTL_TRY(check_root(root, size_));
-    if (bytes_per_rank.size() != static_cast<std::size_t>(size_) ||
-        bytes_per_rank[static_cast<std::size_t>(rank_)] != bytes)
-      return status(status_code::invalid_argument, "gatherv: the byte counts do not match the ranks");
-    std::size_t common = bytes;
-    for (const std::size_t b : bytes_per_rank) common |= b;
-    std::size_t total = 0;
-    for (const std::size_t b : bytes_per_rank) total += b;
-    byte_unit unit(common == 0 ? 64 : common & (~common + 1), total);  // lowest set bit: divides every count
-    DTL_TRY(unit.commit());
-    std::vector<int> counts(bytes_per_rank.size()), displs(bytes_per_rank.size());
-    std::size_t offset = 0;
-    for (std::size_t r = 0; r < bytes_per_rank.size(); ++r) {
-      DTL_ASSIGN_OR_RETURN(counts[r], unit.count(bytes_per_rank[r], "gatherv"));
-      DTL_ASSIGN_OR_RETURN(displs[r], unit.count(offset, "gatherv (total at the root)"));
-      offset += bytes_per_rank[r];
+    const std::size_t n = static_cast<std::size_t>(size_);
+    const bool at_root = rank_ == root;
+    std::size_t count = bytes, offset = 0;
+    if (at_root)
+      for (std::size_t r = 0; r < n; ++r) {
+        count = std::max(count, bytes_per_rank[r]);
+        offset = std::max(offset, displs[r]);
+      }
+    DTL_ASSIGN_OR_RETURN(const extent most, largest_everywhere(turn, count, offset, "gatherv: a block or offset"));
+    if (most.fits()) {
+      std::vector<int> counts(at_root ? n : 0), offsets(at_root ? n : 0);
+      for (std::size_t r = 0; r < counts.size(); ++r) {
+        counts[r] = static_cast<int>(bytes_per_rank[r]);
+        offsets[r] = static_cast<int>(displs[r]);
+      }
+      // The root's own part: in place when it already sits where the root's recv holds it.
+      const bool in_place =
+          at_root && bytes != 0 && send == static_cast<const std::byte*>(recv) + displs[static_cast<std::size_t>(root)];
+      const auto [in, out] = separate(send, bytes != 0, recv, at_root && any_bytes(bytes_per_rank, n));
+      const void* from = in_place ? MPI_IN_PLACE : in;
+      const int mine = static_cast<int>(bytes);
+      return run_collective(
+          turn, "MPI_Gatherv", comm_,
+          [&] { return MPI_Gatherv(from, mine, MPI_BYTE, out, counts.data(), offsets.data(), MPI_BYTE, root, comm_); },
+          [&](MPI_Request* r) {
+            return MPI_Igatherv(from, mine, MPI_BYTE, out, counts.data(), offsets.data(), MPI_BYTE, root, comm_, r);
+          });
     }
-    DTL_ASSIGN_OR_RETURN(const int count, unit.count(bytes, "gatherv"));
-    return run_collective(
-        turn, "MPI_Gatherv", comm_,
-        [&] {
-          return MPI_Gatherv(send, count, unit.type(), recv, counts.data(), displs.data(), unit.type(), root, comm_);
-        },
-        [&](MPI_Request* r) {
-          return MPI_Igatherv(send, count, unit.type(), recv, counts.data(), displs.data(), unit.type(), root, comm_,
-                              r);
-        });
+    std::vector<std::size_t> none(n, 0), sb(n, 0), rb(n, 0), rd(n, 0);
+    sb[static_cast<std::size_t>(root)] = bytes;
+    if (at_root) {
+      rb.assign(bytes_per_rank, bytes_per_rank + n);
+      rd.assign(displs, displs + n);
+    }
+    DTL_TRY(check_pieces(most.count, "gatherv"));
+    turn = {};
+    return pairwise_exchange(send, sb.data(), none.data(), recv, rb.data(), rd.data(), "gatherv (in pieces)");
   }
 
-  // alltoallv, scatterv and allgatherv take MPI's own call while every count and offset fits in one
+  // gatherv (above), alltoallv, scatterv and allgatherv take MPI's own call while every count and offset fits in one
   // message (an int of bytes, or DTL_MPI_MESSAGE_LIMIT); past it, every peer's part goes as messages in
   // pieces (pairwise_exchange). Which of the two is a choice every rank must make alike, while each rank
   // knows only its own counts: one small allreduce of the largest decides (largest_everywhere), and
