@@ -392,8 +392,16 @@ result<comm_request_ptr> post_pieces(std::byte* buf, std::size_t bytes, MPI_Comm
 struct extent {
   std::size_t count = 0;
   std::size_t offset = 0;
+  std::size_t peers = 0;  // the most other ranks one rank exchanges bytes with (all-to-all only)
   /// Whether MPI's own call takes them: every count and offset fits in one message.
   [[nodiscard]] bool fits() const noexcept { return std::max(count, offset) <= g_message_limit; }
+  /// Whether an all-to-all of `ranks` ranks goes as messages to the peers only: when each rank exchanges
+  /// with few of them (redistribute's and resize's neighbours, say). MPI's own all-to-all algorithms
+  /// (pairwise, ring) take a step per rank, zero bytes or not: P latencies for a few peers' data.
+  [[nodiscard]] bool sparse(int ranks) const noexcept {
+    return peers * sparse_fraction <= std::max<std::size_t>(static_cast<std::size_t>(ranks), sparse_fraction);
+  }
+  static constexpr std::size_t sparse_fraction = 8;  // sparse: at most one rank in 8 (or one) a peer
 };
 
 /// The agreement step's MPI operation: combine_records over each record (copied, so that MPI's buffers
@@ -610,12 +618,20 @@ class mpi_comm final : public comm_backend {
       send = in;
       recv = out;
     }
-    std::size_t count = 0, offset = 0;
+    std::size_t count = 0, offset = 0, peers = 0;
     for (std::size_t r = 0; r < n; ++r) {
       count = std::max({count, send_bytes[r], recv_bytes[r]});
       offset = std::max({offset, send_displs[r], recv_displs[r]});
+      if (r != static_cast<std::size_t>(rank_) && (send_bytes[r] != 0 || recv_bytes[r] != 0)) ++peers;
     }
-    DTL_ASSIGN_OR_RETURN(const extent most, largest_everywhere(turn, count, offset, "alltoallv: a block or offset"));
+    DTL_ASSIGN_OR_RETURN(const extent most,
+                         largest_everywhere(turn, count, offset, "alltoallv: a block or offset", peers));
+    if (most.sparse(size_)) {  // every rank decides alike: messages to the peers that move bytes
+      DTL_TRY(check_pieces(most.count, "alltoallv"));
+      turn = {};
+      return pairwise_exchange(send, send_bytes, send_displs, recv, recv_bytes, recv_displs, "alltoallv (to its peers)",
+                               /*skip_empty=*/true);
+    }
 #if MPI_VERSION >= 4
     if (g_message_limit == static_cast<std::size_t>(INT_MAX)) {
       std::vector<MPI_Count> sc(n), rc(n);
@@ -863,37 +879,45 @@ class mpi_comm final : public comm_backend {
   }
   /// The largest count and the largest offset (bytes) of every rank, checked against the address space
   /// (collective: one small allreduce, so that every rank decides alike and fails alike).
-  result<extent> largest_everywhere(mpi_turn& turn, std::size_t count, std::size_t offset, const char* what) {
-    std::uint64_t most[2] = {count, offset};
+  result<extent> largest_everywhere(mpi_turn& turn, std::size_t count, std::size_t offset, const char* what,
+                                    std::size_t peers = 0) {
+    std::uint64_t most[3] = {count, offset, peers};
     if (size_ > 1)
       DTL_TRY(run_collective(
           turn, "MPI_Allreduce (the largest count)", comm_,
-          [&] { return MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_UINT64_T, MPI_MAX, comm_); },
-          [&](MPI_Request* r) { return MPI_Iallreduce(MPI_IN_PLACE, most, 2, MPI_UINT64_T, MPI_MAX, comm_, r); }));
+          [&] { return MPI_Allreduce(MPI_IN_PLACE, most, 3, MPI_UINT64_T, MPI_MAX, comm_); },
+          [&](MPI_Request* r) { return MPI_Iallreduce(MPI_IN_PLACE, most, 3, MPI_UINT64_T, MPI_MAX, comm_, r); }));
     DTL_TRY(check_address_space(std::max(most[0], most[1]), what));
-    return extent{most[0], most[1]};
+    return extent{most[0], most[1], most[2]};
   }
   /// Every peer's part of an all-to-all as messages on the internal channel (no turn held: the requests
   /// take it per call).
+  /// `skip_empty`: no message for a block of zero bytes (each pair of ranks must then agree on which
+  /// blocks are empty: the counts' check of alltoallv).
   status pairwise_exchange(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
-                           const std::size_t* recv_bytes, const std::size_t* recv_displs, const char* what) {
+                           const std::size_t* recv_bytes, const std::size_t* recv_displs, const char* what,
+                           bool skip_empty = false) {
     std::vector<comm_request_ptr> pending;
     status failed;
     for (int step = 0; step < size_ && failed.ok(); ++step) {
       const int to = (rank_ + step) % size_, from = (rank_ - step + size_) % size_;
-      auto r =
-          irecv(static_cast<std::byte*>(recv) + recv_displs[from], recv_bytes[from], from, 0, p2p_channel::internal);
-      if (r)
-        pending.push_back(std::move(r).value());
-      else
-        failed = std::move(r).error();
-      if (!failed.ok()) break;
-      auto s =
-          isend(static_cast<const std::byte*>(send) + send_displs[to], send_bytes[to], to, 0, p2p_channel::internal);
-      if (s)
-        pending.push_back(std::move(s).value());
-      else
-        failed = std::move(s).error();
+      const auto t = static_cast<std::size_t>(to), f = static_cast<std::size_t>(from);
+      if (!skip_empty || recv_bytes[f] != 0) {
+        auto r = irecv(static_cast<std::byte*>(recv) + recv_displs[f], recv_bytes[f], from, 0, p2p_channel::internal);
+        if (r)
+          pending.push_back(std::move(r).value());
+        else
+          failed = std::move(r).error();
+        if (!failed.ok()) break;
+      }
+      if (!skip_empty || send_bytes[t] != 0) {
+        auto s =
+            isend(static_cast<const std::byte*>(send) + send_displs[t], send_bytes[t], to, 0, p2p_channel::internal);
+        if (s)
+          pending.push_back(std::move(s).value());
+        else
+          failed = std::move(s).error();
+      }
     }
     for (auto& p : pending)
       if (status w = p->wait(); !w.ok() && failed.ok()) failed = std::move(w);
