@@ -149,51 +149,13 @@ std::uint64_t block_hash(std::size_t from, std::size_t to, std::size_t bytes) no
   return z ^ (z >> 31);
 }
 
-/// An exchange in the agreement step: each rank adds the hash of every block it sends (zero-byte ones
-/// too) and takes off that of every block it expects, so that the ranks' sum is 0 when every pair agrees
-/// (up to a hash collision); says where its buffers live; and, where every block fits its slot of the
-/// record's payload (one slot per ordered pair of ranks), sends the data itself.
-class exchange_rider final : public agreement_rider {
- public:
-  exchange_rider(const prepared_exchange& p, int rank) noexcept
-      : p_(p),
-        me_(static_cast<std::size_t>(std::max(rank, 0))),
-        n_(p.x.send_bytes.size()),
-        slot_(n_ == 0 ? 0 : agreement_record::payload_bytes / (n_ * n_)) {
-    for (std::size_t r = 0; r < n_; ++r)
-      counts_check += block_hash(me_, r, p.x.send_bytes[r]) - block_hash(r, me_, p.x.recv_bytes[r]);
-    flags = static_cast<std::uint16_t>(!p.says ? 0 : p.device ? device_buffers_flag : host_buffers_flag);
-  }
-  payload_kind kind() const noexcept override { return payload_kind::bitwise_or; }
-  bool put(std::span<std::byte> area) const override {
-    if (p_.device) return false;
-    for (std::size_t r = 0; r < n_; ++r)
-      if (p_.x.send_bytes[r] > slot_ || p_.x.recv_bytes[r] > slot_) return false;
-    for (std::size_t r = 0; r < n_; ++r)
-      if (p_.x.send_bytes[r] != 0)
-        std::memcpy(area.data() + (me_ * n_ + r) * slot_,
-                    static_cast<const std::byte*>(p_.x.send) + p_.x.send_displs[r], p_.x.send_bytes[r]);
-    return true;
-  }
-  void take(std::span<const std::byte> area) override {
-    for (std::size_t r = 0; r < n_; ++r)
-      if (p_.x.recv_bytes[r] != 0)
-        std::memcpy(static_cast<std::byte*>(p_.x.recv) + p_.x.recv_displs[r], area.data() + (r * n_ + me_) * slot_,
-                    p_.x.recv_bytes[r]);
-  }
-
- private:
-  const prepared_exchange& p_;
-  std::size_t me_, n_, slot_;
-};
-
 /// After the agreement step of a collective whose counts each rank gives on its own (alltoallv, gatherv,
 /// scatterv), with its exchange_rider: host or device as every rank's flags say (both: invalid_argument
 /// on every rank), and, when the count checksum says some pair disagrees, `exchange_counts()` (which names
 /// the pair in p.local) and a second agreement. One rank checks its counts against each other (no
 /// communication); under DTL_AGREEMENT=off nothing is checked across ranks.
 template <class ExchangeCounts>
-status settle_exchange(collective_call& call, prepared_exchange& p, const exchange_rider& rider, const char* what,
+status settle_exchange(collective_call& call, prepared_exchange& p, const agreement_rider& rider, const char* what,
                        ExchangeCounts exchange_counts) {
   if (call.state().comm->size() == 1) {
     exchange_counts();
@@ -343,6 +305,35 @@ class scan_rider final : public agreement_rider {
 
 }  // namespace
 
+exchange_rider::exchange_rider(const prepared_exchange& p, int rank, bool may_carry) noexcept
+    : p_(p),
+      me_(static_cast<std::size_t>(std::max(rank, 0))),
+      n_(p.x.send_bytes.size()),
+      slot_(n_ == 0 ? 0 : agreement_record::payload_bytes / (n_ * n_)),
+      may_carry_(may_carry) {
+  for (std::size_t r = 0; r < n_; ++r)
+    counts_check += block_hash(me_, r, p.x.send_bytes[r]) - block_hash(r, me_, p.x.recv_bytes[r]);
+  flags = static_cast<std::uint16_t>(!p.says ? 0 : p.device ? device_buffers_flag : host_buffers_flag);
+}
+
+bool exchange_rider::put(std::span<std::byte> area) const {
+  if (!may_carry_ || p_.device) return false;
+  for (std::size_t r = 0; r < n_; ++r)
+    if (p_.x.send_bytes[r] > slot_ || p_.x.recv_bytes[r] > slot_) return false;
+  for (std::size_t r = 0; r < n_; ++r)
+    if (p_.x.send_bytes[r] != 0)
+      std::memcpy(area.data() + (me_ * n_ + r) * slot_, static_cast<const std::byte*>(p_.x.send) + p_.x.send_displs[r],
+                  p_.x.send_bytes[r]);
+  return true;
+}
+
+void exchange_rider::take(std::span<const std::byte> area) {
+  for (std::size_t r = 0; r < n_; ++r)
+    if (p_.x.recv_bytes[r] != 0)
+      std::memcpy(static_cast<std::byte*>(p_.x.recv) + p_.x.recv_displs[r], area.data() + (r * n_ + me_) * slot_,
+                  p_.x.recv_bytes[r]);
+}
+
 prepared_exchange prepare_alltoall(int ranks, const void* send, void* recv, std::size_t count_each, std::size_t elem) {
   const auto n = static_cast<std::size_t>(std::max(ranks, 0));
   prepared_exchange p = empty_exchange(n);
@@ -395,7 +386,7 @@ call_signature alltoall_signature(const char* what, std::size_t count_each, std:
 
 namespace {
 
-/// alltoallv's count exchange (see agree_then_check_alltoallv_counts), once agreed.
+/// alltoallv's count exchange (see agree_on_alltoallv_counts), once agreed.
 void exchange_alltoallv_counts(comm_backend& comm, prepared_exchange& p, std::span<const std::size_t> send_counts,
                                std::span<const std::size_t> recv_counts) {
   const auto n = static_cast<std::size_t>(comm.size());
@@ -419,14 +410,12 @@ void exchange_alltoallv_counts(comm_backend& comm, prepared_exchange& p, std::sp
 
 }  // namespace
 
-status agree_then_check_alltoallv_counts(collective_call& call, prepared_exchange& p,
-                                         std::span<const std::size_t> send_counts,
-                                         std::span<const std::size_t> recv_counts) {
+status agree_on_alltoallv_counts(collective_call& call, prepared_exchange& p, const exchange_rider& rider,
+                                 std::span<const std::size_t> send_counts, std::span<const std::size_t> recv_counts) {
   DTL_TRY(call.agree(p.local));  // from here, every rank has one count per rank on each side
-  comm_backend& comm = *call.state().comm;
-  if (comm.size() > 1 && !agreement_enabled()) return {};
-  exchange_alltoallv_counts(comm, p, send_counts, recv_counts);
-  return {};
+  if (rider.carried) return {};
+  return settle_exchange(call, p, rider, "alltoallv",
+                         [&] { exchange_alltoallv_counts(*call.state().comm, p, send_counts, recv_counts); });
 }
 
 }  // namespace detail
@@ -451,11 +440,8 @@ result<void> context::alltoallv_raw(const void* send, std::span<const std::size_
   signature.rider = &rider;
   detail::collective_call call(state_.get(), signature);
   DTL_TRY(call.usable());
-  DTL_TRY(call.agree(p.local));  // from here, every rank has one count per rank on each side
+  DTL_TRY(detail::agree_on_alltoallv_counts(call, p, rider, send_counts, recv_counts));
   if (rider.carried) return {};
-  DTL_TRY(detail::settle_exchange(call, p, rider, "alltoallv", [&] {
-    detail::exchange_alltoallv_counts(*state_->comm, p, send_counts, recv_counts);
-  }));
   if (p.device) return detail::device_support::exchange(*state_->resources, *state_->comm, call, p.x);
   const detail::byte_exchange& x = p.x;
   return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), recv, x.recv_bytes.data(),
@@ -530,13 +516,11 @@ result<void> context::gather_raw(const void* send, void* recv, std::size_t count
   std::size_t bytes = 0;
   const detail::prepared_exchange p =
       detail::prepare_rooted("gather", size(), rank(), send, recv, count, elem, root, true, bytes);
-  return detail::finish(state_.get(), detail::rooted_signature("gather", count, elem, root, p.device), p,
-                        [&]() -> result<void> {
-                          if (bytes == 0) return {};
-                          const detail::byte_exchange& x = p.x;
-                          return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), recv,
-                                                         x.recv_bytes.data(), x.recv_displs.data());
-                        });
+  return detail::finish(
+      state_.get(), detail::rooted_signature("gather", count, elem, root, p.device), p, [&]() -> result<void> {
+        if (bytes == 0) return {};
+        return state_->comm->gatherv(send, bytes, recv, p.x.recv_bytes.data(), p.x.recv_displs.data(), root);
+      });
 }
 
 result<void> context::scatter_raw(const void* send, void* recv, std::size_t count, std::size_t elem, int root) const {
@@ -562,9 +546,7 @@ result<void> context::gatherv_raw(const void* send, std::size_t count, void* rec
   detail::collective_call call(state_.get(), signature);
   DTL_TRY(call.usable());
   return detail::rooted_v(call, p, rider, "gatherv", count, recv_counts, root, [&]() -> result<void> {
-    const detail::byte_exchange& x = p.x;
-    return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), x.recv, x.recv_bytes.data(),
-                                   x.recv_displs.data());
+    return state_->comm->gatherv(p.x.send, bytes, p.x.recv, p.x.recv_bytes.data(), p.x.recv_displs.data(), root);
   });
 }
 

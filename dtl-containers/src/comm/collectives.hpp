@@ -3,6 +3,7 @@
 // Private: the checks that the all-to-all collectives share between their blocking forms
 // (collectives.cpp) and their stream-ordered forms (collectives_device_hip.cpp).
 
+#include "comm/agreement_record.hpp"
 #include "comm/state.hpp"
 #include "gpu_comm/device_support.hpp"
 
@@ -39,17 +40,32 @@ prepared_exchange prepare_alltoallv(int ranks, const void* send, std::span<const
 /// What the agreement of alltoall and alltoallv compares (`count_each` 0 for alltoallv).
 call_signature alltoall_signature(const char* what, std::size_t count_each, std::size_t elem, bool device);
 
-/// alltoallv's checks across ranks, in this order: the call's agreement (every rank's local checks, and
-/// which collective this is), whose failure is returned, the same on every rank; then, only once every
-/// rank is known to be in this call with well-formed counts, the count exchange (one alltoall: each
-/// peer's count for this rank, and the kind of its buffers). Its finding (a peer r that sends this rank
-/// other than recv_counts[r], or host buffers on some ranks and device buffers on others) goes to
-/// p.local, and p.device is settled as every rank sees it (a rank that gave no buffers follows the
-/// others); the caller's next agreement takes p.local to every rank. Agreeing before the exchange is
-/// what keeps a rank that calls another collective from pairing its agreement with this exchange. No
-/// count exchange under DTL_AGREEMENT=off.
-status agree_then_check_alltoallv_counts(collective_call& call, prepared_exchange& p,
-                                         std::span<const std::size_t> send_counts,
-                                         std::span<const std::size_t> recv_counts);
+/// An exchange in the agreement step: each rank adds the hash of every block it sends (zero-byte ones
+/// too) and takes off that of every block it expects, so that the ranks' sum is 0 when every pair agrees
+/// (up to a hash collision); says where its buffers live; and, where every block fits its slot of the
+/// record's payload (one slot per ordered pair of ranks), sends the data itself. `may_carry` false keeps
+/// the data out of the step (a stream-ordered call, whose buffers are ready only once its stream is).
+class exchange_rider final : public agreement_rider {
+ public:
+  exchange_rider(const prepared_exchange& p, int rank, bool may_carry = true) noexcept;
+  payload_kind kind() const noexcept override { return payload_kind::bitwise_or; }
+  bool put(std::span<std::byte> area) const override;
+  void take(std::span<const std::byte> area) override;
+
+ private:
+  const prepared_exchange& p_;
+  std::size_t me_, n_, slot_;
+  bool may_carry_;
+};
+
+/// alltoallv's checks across ranks, on a call whose signature carries `rider`: the agreement (every
+/// rank's local checks, which collective this is, and the counts' checksum), whose failure is returned,
+/// the same on every rank; then, only when the checksum says some pair of ranks disagrees, the count
+/// exchange (one alltoall: each peer's count for this rank, and the kind of its buffers), which names
+/// the pair, and a second agreement that tells every rank. p.device is settled as every rank sees it (a
+/// rank that gave no buffers follows the others). When rider.carried the data has moved. Nothing is
+/// checked across ranks under DTL_AGREEMENT=off.
+status agree_on_alltoallv_counts(collective_call& call, prepared_exchange& p, const exchange_rider& rider,
+                                 std::span<const std::size_t> send_counts, std::span<const std::size_t> recv_counts);
 
 }  // namespace dtl::detail

@@ -103,7 +103,9 @@ result<void> gatherv(const context& ctx, const void* send, std::size_t bytes, vo
                     bytes_per_rank[static_cast<std::size_t>(ctx.rank())] != bytes))
     mine = status(status_code::invalid_argument, "gatherv: the byte counts do not match the ranks");
   DTL_TRY(call.agree(mine));
-  return call.state().comm->gatherv(send, bytes, recv, bytes_per_rank, root);
+  std::vector<std::size_t> displs(bytes_per_rank.size(), 0);  // the blocks back to back, in rank order
+  for (std::size_t r = 1; r < displs.size(); ++r) displs[r] = displs[r - 1] + bytes_per_rank[r - 1];
+  return call.state().comm->gatherv(send, bytes, recv, bytes_per_rank.data(), displs.data(), root);
 }
 
 result<void> allgather_host(const context& ctx, const void* send, void* recv, std::size_t bytes_each,

@@ -203,9 +203,12 @@ hip::future<void> context::alltoallv_on_stream(const void* send, std::span<const
                                                hip::stream_ref stream) const {
   detail::prepared_exchange p =
       detail::prepare_alltoallv(size(), send, send_counts, send_displs, recv, recv_counts, recv_displs, elem);
-  detail::collective_call call(state_.get(), detail::alltoall_signature("alltoallv (stream-ordered)", 0, elem, false));
+  detail::exchange_rider rider(p, rank(), /*may_carry=*/false);
+  detail::call_signature signature = detail::alltoall_signature("alltoallv (stream-ordered)", 0, elem, false);
+  signature.rider = &rider;
+  detail::collective_call call(state_.get(), signature);
   if (!call.usable().ok()) return detail::failed(call.usable());
-  if (status s = detail::agree_then_check_alltoallv_counts(call, p, send_counts, recv_counts); !s.ok())
+  if (status s = detail::agree_on_alltoallv_counts(call, p, rider, send_counts, recv_counts); !s.ok())
     return detail::failed(std::move(s));
   return detail::exchange_on_stream(state_.get(), call, p, stream);
 }

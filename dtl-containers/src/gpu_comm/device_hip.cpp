@@ -28,6 +28,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <mutex>
 #include <string>
@@ -62,10 +63,20 @@ result<std::string> shared_gpus(comm_backend& comm, int device) {
   std::snprintf(mine.data(), mine.size(), "%s/%s", host, bus);
   std::vector<std::array<char, 256>> all(static_cast<std::size_t>(comm.size()));
   DTL_TRY(comm.allgather(mine.data(), all.data(), mine.size()));
-  for (std::size_t a = 0; a < all.size(); ++a)
-    for (std::size_t b = a + 1; b < all.size(); ++b)
-      if (std::strcmp(all[a].data(), all[b].data()) == 0)
-        return fmt::format("ranks {} and {} share GPU {}", a, b, all[a].data());
+  // The ranks sorted by their GPU (rank order among equals): sharers lie next to each other, found in
+  // O(P log P) rather than by comparing every pair. The pair named is the lowest rank that shares,
+  // with the next rank on its GPU: the same on every rank.
+  const auto less = [&](std::size_t a, std::size_t b) { return std::strcmp(all[a].data(), all[b].data()) < 0; };
+  std::vector<std::size_t> order(all.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), less);
+  std::size_t first = all.size(), second = 0;
+  for (std::size_t i = 0; i + 1 < order.size(); ++i)
+    if (!less(order[i], order[i + 1]) && order[i] < first) {
+      first = order[i];
+      second = order[i + 1];
+    }
+  if (first != all.size()) return fmt::format("ranks {} and {} share GPU {}", first, second, all[first].data());
   return std::string();
 }
 

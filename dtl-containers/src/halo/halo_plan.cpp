@@ -30,10 +30,8 @@ struct peers {
   int next = -1;
 };
 
-peers peers_of(const std::vector<int>& active, int rank, bool periodic) {
-  const auto at = std::find(active.begin(), active.end(), rank);
-  if (at == active.end()) return {};
-  const auto k = static_cast<std::size_t>(at - active.begin());
+/// The neighbours of active[k], the k-th non-empty block.
+peers peers_at(const std::vector<int>& active, std::size_t k, bool periodic) {
   peers p;
   if (k > 0)
     p.prev = active[k - 1];
@@ -44,6 +42,13 @@ peers peers_of(const std::vector<int>& active, int rank, bool periodic) {
   else if (periodic)
     p.next = active.front();
   return p;
+}
+
+/// The neighbours of `rank`'s block; none for an empty block. `active` is in rank order: a binary search.
+peers peers_of(const std::vector<int>& active, int rank, bool periodic) {
+  const auto at = std::lower_bound(active.begin(), active.end(), rank);
+  if (at == active.end() || *at != rank) return {};
+  return peers_at(active, static_cast<std::size_t>(at - active.begin()), periodic);
 }
 
 status host_exchange_begin(halo_plan& plan) {
@@ -100,9 +105,12 @@ status check_halo(const block_partition& partition, const halo& h) {
     return status(status_code::invalid_argument,
                   fmt::format("halo: the global size ({}) must be whole rows of the granularity ({} elements)",
                               partition.global_size(), g));
+  // Every block is checked on every rank (the same answer everywhere): O(P), each block's neighbours by
+  // its place among the non-empty ones.
   const std::vector<int> active = non_empty_ranks(partition);
-  for (const int r : active) {
-    const peers p = peers_of(active, r, h.periodic);
+  for (std::size_t k = 0; k < active.size(); ++k) {
+    const int r = active[k];
+    const peers p = peers_at(active, k, h.periodic);
     const std::size_t size = partition.local_range(r).value().size();
     // The next rank's prev ghosts copy this block's last `prev` elements, the previous rank's next
     // ghosts its first `next`: a block smaller than that would have to borrow from further ranks.

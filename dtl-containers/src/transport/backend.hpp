@@ -52,9 +52,11 @@ class comm_backend {
   virtual status reduce(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, int root) = 0;
   virtual status broadcast(void* data, std::size_t bytes, int root) = 0;
   virtual status allgather(const void* send, void* recv, std::size_t bytes_each) = 0;
-  /// Root receives bytes_per_rank[r] bytes from each rank r, in rank order, into recv.
-  virtual status gatherv(const void* send, std::size_t bytes, void* recv,
-                         const std::vector<std::size_t>& bytes_per_rank, int root) = 0;
+  /// Root receives bytes_per_rank[r] bytes from each rank r at offset displs[r] of recv (both arrays
+  /// are read on the root only); every rank sends `bytes`. Non-root ranks send one message (MPI_Gatherv),
+  /// never one per rank.
+  virtual status gatherv(const void* send, std::size_t bytes, void* recv, const std::size_t* bytes_per_rank,
+                         const std::size_t* displs, int root) = 0;
   /// Every rank sends bytes_each bytes at send + r * bytes_each to each rank r, which receives them at
   /// recv + this rank * bytes_each. Any size (every rank passes the same bytes_each).
   virtual status alltoall(const void* send, void* recv, std::size_t bytes_each) = 0;

@@ -413,8 +413,16 @@ result<comm_request_ptr> post_pieces(std::byte* buf, std::size_t bytes, MPI_Comm
 struct extent {
   std::size_t count = 0;
   std::size_t offset = 0;
+  std::size_t peers = 0;  // the most other ranks one rank exchanges bytes with (all-to-all only)
   /// Whether MPI's own call takes them: every count and offset fits in one message.
   [[nodiscard]] bool fits() const noexcept { return std::max(count, offset) <= g_message_limit; }
+  /// Whether an all-to-all of `ranks` ranks goes as messages to the peers only: when each rank exchanges
+  /// with few of them (redistribute's and resize's neighbours, say). MPI's own all-to-all algorithms
+  /// (pairwise, ring) take a step per rank, zero bytes or not: P latencies for a few peers' data.
+  [[nodiscard]] bool sparse(int ranks) const noexcept {
+    return peers * sparse_fraction <= std::max<std::size_t>(static_cast<std::size_t>(ranks), sparse_fraction);
+  }
+  static constexpr std::size_t sparse_fraction = 8;  // sparse: at most one rank in 8 (or one) a peer
 };
 
 /// The agreement step's MPI operation: combine_records over each record (copied, so that MPI's buffers
@@ -552,40 +560,51 @@ class mpi_comm final : public comm_backend {
         [&](MPI_Request* r) { return MPI_Iallgather(in, count, unit.type(), recv, count, unit.type(), comm_, r); });
   }
 
-  status gatherv(const void* send, std::size_t bytes, void* recv, const std::vector<std::size_t>& bytes_per_rank,
-                 int root) override {
+  status gatherv(const void* send, std::size_t bytes, void* recv, const std::size_t* bytes_per_rank,
+                 const std::size_t* displs, int root) override {
     DTL_MPI_TURN(turn);
     DTL_TRY(usable());
     DTL_TRY(check_root(root, size_));
-    if (bytes_per_rank.size() != static_cast<std::size_t>(size_) ||
-        bytes_per_rank[static_cast<std::size_t>(rank_)] != bytes)
-      return status(status_code::invalid_argument, "gatherv: the byte counts do not match the ranks");
-    std::size_t common = bytes;
-    for (const std::size_t b : bytes_per_rank) common |= b;
-    std::size_t total = 0;
-    for (const std::size_t b : bytes_per_rank) total += b;
-    byte_unit unit(common == 0 ? 64 : common & (~common + 1), total);  // lowest set bit: divides every count
-    DTL_TRY(unit.commit());
-    std::vector<int> counts(bytes_per_rank.size()), displs(bytes_per_rank.size());
-    std::size_t offset = 0;
-    for (std::size_t r = 0; r < bytes_per_rank.size(); ++r) {
-      DTL_ASSIGN_OR_RETURN(counts[r], unit.count(bytes_per_rank[r], "gatherv"));
-      DTL_ASSIGN_OR_RETURN(displs[r], unit.count(offset, "gatherv (total at the root)"));
-      offset += bytes_per_rank[r];
+    const std::size_t n = static_cast<std::size_t>(size_);
+    const bool at_root = rank_ == root;
+    std::size_t count = bytes, offset = 0;
+    if (at_root)
+      for (std::size_t r = 0; r < n; ++r) {
+        count = std::max(count, bytes_per_rank[r]);
+        offset = std::max(offset, displs[r]);
+      }
+    DTL_ASSIGN_OR_RETURN(const extent most, largest_everywhere(turn, count, offset, "gatherv: a block or offset"));
+    if (most.fits()) {
+      std::vector<int> counts(at_root ? n : 0), offsets(at_root ? n : 0);
+      for (std::size_t r = 0; r < counts.size(); ++r) {
+        counts[r] = static_cast<int>(bytes_per_rank[r]);
+        offsets[r] = static_cast<int>(displs[r]);
+      }
+      // The root's own part: in place when it already sits where the root's recv holds it.
+      const bool in_place =
+          at_root && bytes != 0 && send == static_cast<const std::byte*>(recv) + displs[static_cast<std::size_t>(root)];
+      const auto [in, out] = separate(send, bytes != 0, recv, at_root && any_bytes(bytes_per_rank, n));
+      const void* from = in_place ? MPI_IN_PLACE : in;
+      const int mine = static_cast<int>(bytes);
+      return run_collective(
+          turn, "MPI_Gatherv", comm_,
+          [&] { return MPI_Gatherv(from, mine, MPI_BYTE, out, counts.data(), offsets.data(), MPI_BYTE, root, comm_); },
+          [&](MPI_Request* r) {
+            return MPI_Igatherv(from, mine, MPI_BYTE, out, counts.data(), offsets.data(), MPI_BYTE, root, comm_, r);
+          });
     }
-    DTL_ASSIGN_OR_RETURN(const int count, unit.count(bytes, "gatherv"));
-    return run_collective(
-        turn, "MPI_Gatherv", comm_,
-        [&] {
-          return MPI_Gatherv(send, count, unit.type(), recv, counts.data(), displs.data(), unit.type(), root, comm_);
-        },
-        [&](MPI_Request* r) {
-          return MPI_Igatherv(send, count, unit.type(), recv, counts.data(), displs.data(), unit.type(), root, comm_,
-                              r);
-        });
+    std::vector<std::size_t> none(n, 0), sb(n, 0), rb(n, 0), rd(n, 0);
+    sb[static_cast<std::size_t>(root)] = bytes;
+    if (at_root) {
+      rb.assign(bytes_per_rank, bytes_per_rank + n);
+      rd.assign(displs, displs + n);
+    }
+    DTL_TRY(check_pieces(most.count, "gatherv"));
+    turn = {};
+    return pairwise_exchange(send, sb.data(), none.data(), recv, rb.data(), rd.data(), "gatherv (in pieces)");
   }
 
-  // alltoallv, scatterv and allgatherv take MPI's own call while every count and offset fits in one
+  // gatherv (above), alltoallv, scatterv and allgatherv take MPI's own call while every count and offset fits in one
   // message (an int of bytes, or DTL_MPI_MESSAGE_LIMIT); past it, every peer's part goes as messages in
   // pieces (pairwise_exchange). Which of the two is a choice every rank must make alike, while each rank
   // knows only its own counts: one small allreduce of the largest decides (largest_everywhere), and
@@ -620,12 +639,20 @@ class mpi_comm final : public comm_backend {
       send = in;
       recv = out;
     }
-    std::size_t count = 0, offset = 0;
+    std::size_t count = 0, offset = 0, peers = 0;
     for (std::size_t r = 0; r < n; ++r) {
       count = std::max({count, send_bytes[r], recv_bytes[r]});
       offset = std::max({offset, send_displs[r], recv_displs[r]});
+      if (r != static_cast<std::size_t>(rank_) && (send_bytes[r] != 0 || recv_bytes[r] != 0)) ++peers;
     }
-    DTL_ASSIGN_OR_RETURN(const extent most, largest_everywhere(turn, count, offset, "alltoallv: a block or offset"));
+    DTL_ASSIGN_OR_RETURN(const extent most,
+                         largest_everywhere(turn, count, offset, "alltoallv: a block or offset", peers));
+    if (most.sparse(size_)) {  // every rank decides alike: messages to the peers that move bytes
+      DTL_TRY(check_pieces(most.count, "alltoallv"));
+      turn = {};
+      return pairwise_exchange(send, send_bytes, send_displs, recv, recv_bytes, recv_displs, "alltoallv (to its peers)",
+                               /*skip_empty=*/true);
+    }
 #if MPI_VERSION >= 4
     if (g_message_limit == static_cast<std::size_t>(INT_MAX)) {
       std::vector<MPI_Count> sc(n), rc(n);
@@ -873,37 +900,45 @@ class mpi_comm final : public comm_backend {
   }
   /// The largest count and the largest offset (bytes) of every rank, checked against the address space
   /// (collective: one small allreduce, so that every rank decides alike and fails alike).
-  result<extent> largest_everywhere(mpi_turn& turn, std::size_t count, std::size_t offset, const char* what) {
-    std::uint64_t most[2] = {count, offset};
+  result<extent> largest_everywhere(mpi_turn& turn, std::size_t count, std::size_t offset, const char* what,
+                                    std::size_t peers = 0) {
+    std::uint64_t most[3] = {count, offset, peers};
     if (size_ > 1)
       DTL_TRY(run_collective(
           turn, "MPI_Allreduce (the largest count)", comm_,
-          [&] { return MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_UINT64_T, MPI_MAX, comm_); },
-          [&](MPI_Request* r) { return MPI_Iallreduce(MPI_IN_PLACE, most, 2, MPI_UINT64_T, MPI_MAX, comm_, r); }));
+          [&] { return MPI_Allreduce(MPI_IN_PLACE, most, 3, MPI_UINT64_T, MPI_MAX, comm_); },
+          [&](MPI_Request* r) { return MPI_Iallreduce(MPI_IN_PLACE, most, 3, MPI_UINT64_T, MPI_MAX, comm_, r); }));
     DTL_TRY(check_address_space(std::max(most[0], most[1]), what));
-    return extent{most[0], most[1]};
+    return extent{most[0], most[1], most[2]};
   }
   /// Every peer's part of an all-to-all as messages on the internal channel (no turn held: the requests
   /// take it per call).
+  /// `skip_empty`: no message for a block of zero bytes (each pair of ranks must then agree on which
+  /// blocks are empty: the counts' check of alltoallv).
   status pairwise_exchange(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
-                           const std::size_t* recv_bytes, const std::size_t* recv_displs, const char* what) {
+                           const std::size_t* recv_bytes, const std::size_t* recv_displs, const char* what,
+                           bool skip_empty = false) {
     std::vector<comm_request_ptr> pending;
     status failed;
     for (int step = 0; step < size_ && failed.ok(); ++step) {
       const int to = (rank_ + step) % size_, from = (rank_ - step + size_) % size_;
-      auto r =
-          irecv(static_cast<std::byte*>(recv) + recv_displs[from], recv_bytes[from], from, 0, p2p_channel::internal);
-      if (r)
-        pending.push_back(std::move(r).value());
-      else
-        failed = std::move(r).error();
-      if (!failed.ok()) break;
-      auto s =
-          isend(static_cast<const std::byte*>(send) + send_displs[to], send_bytes[to], to, 0, p2p_channel::internal);
-      if (s)
-        pending.push_back(std::move(s).value());
-      else
-        failed = std::move(s).error();
+      const auto t = static_cast<std::size_t>(to), f = static_cast<std::size_t>(from);
+      if (!skip_empty || recv_bytes[f] != 0) {
+        auto r = irecv(static_cast<std::byte*>(recv) + recv_displs[f], recv_bytes[f], from, 0, p2p_channel::internal);
+        if (r)
+          pending.push_back(std::move(r).value());
+        else
+          failed = std::move(r).error();
+        if (!failed.ok()) break;
+      }
+      if (!skip_empty || send_bytes[t] != 0) {
+        auto s =
+            isend(static_cast<const std::byte*>(send) + send_displs[t], send_bytes[t], to, 0, p2p_channel::internal);
+        if (s)
+          pending.push_back(std::move(s).value());
+        else
+          failed = std::move(s).error();
+      }
     }
     for (auto& p : pending)
       if (status w = p->wait(); !w.ok() && failed.ok()) failed = std::move(w);

@@ -147,12 +147,12 @@ class self_comm final : public comm_backend {
     copy_unless_in_place(send, recv, bytes_each);
     return {};
   }
-  status gatherv(const void* send, std::size_t bytes, void* recv, const std::vector<std::size_t>& bytes_per_rank,
-                 int root) override {
-    if (status s = check_root(root, 1); !s.ok()) return s;
-    if (bytes_per_rank.size() != 1 || bytes_per_rank[0] != bytes)
+  status gatherv(const void* send, std::size_t bytes, void* recv, const std::size_t* bytes_per_rank,
+                 const std::size_t* displs, int root) override {
+    DTL_TRY(check_root(root, 1));
+    if (bytes_per_rank[0] != bytes)
       return status(status_code::invalid_argument, "gatherv: the byte counts do not match the ranks");
-    copy_unless_in_place(send, recv, bytes);
+    if (bytes != 0) copy_unless_in_place(send, static_cast<std::byte*>(recv) + displs[0], bytes);
     return {};
   }
   status alltoall(const void* send, void* recv, std::size_t bytes_each) override {

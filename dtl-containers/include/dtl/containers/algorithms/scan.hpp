@@ -6,10 +6,11 @@
 //   dtl::inclusive_scan(dtl::par{}, in, out, 10, op);     // out[i] = 10 op in[0] op ... op in[i]
 //   dtl::exclusive_scan(in, out, 0);                      // out[i] = 0 + in[0] + ... + in[i - 1]
 //
-// Collective. Each rank scans its block, the ranks exchange their block totals (an allgather), and
-// each block is offset by the totals of the blocks before it. Operators must be associative; init is
-// applied once, at the start of the global sequence. in and out may be the same vector.
-// Returns result<void> (a future under dtl::async; on the GPU the exchange waits for the local scan).
+// Collective. Each rank scans its block, the ranks combine their block totals (an exclusive scan for
+// std::plus<>, std::multiplies<>, dtl::reduce_min and dtl::reduce_max on arithmetic types; an allgather
+// for any other operator), and each block is offset by the totals of the blocks before it. Operators must be
+// associative; init is applied once, at the start of the global sequence. in and out may be the same vector. Returns
+// result<void> (a future under dtl::async; on the GPU the exchange waits for the local scan).
 
 #include <dtl/containers/algorithms/detail/support.hpp>
 #include <dtl/containers/algorithms/device/scan.hpp>
@@ -27,12 +28,21 @@ namespace dtl {
 
 namespace detail {
 
-/// The offset for this rank: init op the totals of every earlier rank (host operators).
+/// The offset for this rank: init op the totals of every earlier rank (host operators). An operator the
+/// collectives know natively takes one exclusive scan (log P steps, one value per rank); any other one
+/// an allgather of the totals (P of them on every rank), folded in rank order.
 template <class T, class Op>
 result<T> scan_prefix_on_host(const context& ctx, const maybe<T>& total, const T& init, Op& op) {
-  std::vector<maybe<T>> all(static_cast<std::size_t>(ctx.size()));
-  if (result<void> r = allgather_host(ctx, &total, all.data(), sizeof(total)); !r) return std::move(r).error();
-  return fold_partials<T>(init, std::span<const maybe<T>>(all).first(static_cast<std::size_t>(ctx.rank())), op);
+  if constexpr (is_native_reduction_v<Op, T>) {
+    constexpr auto native = *native_reduction_of<Op, T>();
+    const T part = total.present != 0 ? total.value : native.identity;
+    DTL_ASSIGN_OR_RETURN(const T before, ctx.exscan_value(part, native.op));  // op's identity on rank 0
+    return static_cast<T>(op(init, before));
+  } else {
+    std::vector<maybe<T>> all(static_cast<std::size_t>(ctx.size()));
+    if (result<void> r = allgather_host(ctx, &total, all.data(), sizeof(total)); !r) return std::move(r).error();
+    return fold_partials<T>(init, std::span<const maybe<T>>(all).first(static_cast<std::size_t>(ctx.rank())), op);
+  }
 }
 
 /// Inclusive or exclusive scan of in into out (in and out may be the same vector).
