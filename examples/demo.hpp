@@ -9,7 +9,8 @@
 #include <string>
 
 struct demo_report {
-  std::string where;  // "GPU: NVIDIA H200 (sm_90)" or "host"
+  std::string where;  // "GPU 0: NVIDIA H200 (sm_90)" or "the host (4 blocks)"
+  std::string timed;  // what `seconds` covers
   std::size_t elements = 0;
   double max_error = 0.0;
   double seconds = 0.0;

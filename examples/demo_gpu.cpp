@@ -52,6 +52,6 @@ dtl::result<demo_report> run_gpu_demo(std::size_t n) {
   double max_error = 0.0;
   for (std::size_t i = 0; i < n; ++i)
     max_error = std::fmax(max_error, std::fabs(y[i] - (a * static_cast<float>(i % 1024) + 1.0f)));
-  return demo_report{"GPU " + std::to_string(device) + ": " + props.name + " (" + props.arch + ")", n, max_error,
-                     seconds};
+  return demo_report{"GPU " + std::to_string(device) + ": " + props.name + " (" + props.arch + ")",
+                     "copy in, kernel, copy out", n, max_error, seconds};
 }
