@@ -22,7 +22,7 @@ FENCE_RE = re.compile(r"^```.*?^```", re.M | re.S)
 
 def named_paths(text):
     """(kind, path) pairs a document names."""
-    prose = FENCE_RE.sub("", text)
+    prose = re.sub(r"`[^`\n]+`", "", FENCE_RE.sub("", text))  # inline code (a lambda's "[&](auto p)") holds no links
     for m in LINK_RE.finditer(prose):
         if not re.match(r"[a-z]+:", m.group(1)):
             yield "link", m.group(1)
