@@ -225,12 +225,14 @@ TEST_SUITE("mpi.search") {
     auto v = vector_of<int>(
         ctx, 1000, [](std::size_t g) { return static_cast<int>(g % 7); }, ref);
     const auto wait = std::chrono::seconds(30);
-    check_found(v, ref, std::find(ref.begin(), ref.end(), 5), dtl::find(dtl::async{}, v, 5).get(wait).value());
-    check_found(v, ref, std::find(ref.begin(), ref.end(), 5), dtl::try_find(dtl::async{}, v, 5).get(wait).value());
-    CHECK(dtl::any_of(dtl::async{}, v, [](int x) { return x == 6; }).get(wait).value());
+    check_found(v, ref, std::find(ref.begin(), ref.end(), 5), dtl::find(dtl::async{}, v, 5).get_result(wait).value());
+    check_found(v, ref, std::find(ref.begin(), ref.end(), 5),
+                dtl::try_find(dtl::async{}, v, 5).get_result(wait).value());
+    CHECK(dtl::any_of(dtl::async{}, v, [](int x) { return x == 6; }).get_result(wait).value());
     check_extreme(v, ref, std::max_element(ref.begin(), ref.end()),
-                  dtl::max_element(dtl::async{}, v).get(wait).value());
-    CHECK(dtl::dot(dtl::async{}, v, v).get(wait).value() == std::inner_product(ref.begin(), ref.end(), ref.begin(), 0));
+                  dtl::max_element(dtl::async{}, v).get_result(wait).value());
+    CHECK(dtl::dot(dtl::async{}, v, v).get_result(wait).value() ==
+          std::inner_product(ref.begin(), ref.end(), ref.begin(), 0));
   }
 #endif
 

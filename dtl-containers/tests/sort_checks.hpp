@@ -106,7 +106,7 @@ void sort_one(const dtl::context& ctx, const Policy& policy, std::size_t n, shap
   if constexpr (dtl::is_result_v<decltype(done)>)
     REQUIRE(done.has_value());
   else
-    REQUIRE(done.get().has_value());
+    REQUIRE(done.get_result().has_value());
   CHECK(v.local_size() == local_before);
   std::vector<T> expected = global;
   std::stable_sort(expected.begin(), expected.end(), comp);  // a permutation of the input, in order
