@@ -567,19 +567,12 @@ class mpi_comm final : public comm_backend {
     DTL_TRY(check_root(root, size_));
     const std::size_t n = static_cast<std::size_t>(size_);
     const bool at_root = rank_ == root;
-    std::size_t count = bytes, offset = 0;
-    if (at_root)
-      for (std::size_t r = 0; r < n; ++r) {
-        count = std::max(count, bytes_per_rank[r]);
-        offset = std::max(offset, displs[r]);
-      }
-    DTL_ASSIGN_OR_RETURN(const extent most, largest_everywhere(turn, count, offset, "gatherv: a block or offset"));
+    DTL_ASSIGN_OR_RETURN(const rooted_layout layout,
+                         rooted(turn, at_root, bytes, bytes_per_rank, displs, "gatherv: a block or offset"));
+    const extent& most = layout.most;
     if (most.fits()) {
-      std::vector<int> counts(at_root ? n : 0), offsets(at_root ? n : 0);
-      for (std::size_t r = 0; r < counts.size(); ++r) {
-        counts[r] = static_cast<int>(bytes_per_rank[r]);
-        offsets[r] = static_cast<int>(displs[r]);
-      }
+      const std::vector<int>& counts = layout.counts;
+      const std::vector<int>& offsets = layout.offsets;
       // The root's own part: in place when it already sits where the root's recv holds it.
       const bool in_place =
           at_root && bytes != 0 && send == static_cast<const std::byte*>(recv) + displs[static_cast<std::size_t>(root)];
@@ -704,19 +697,12 @@ class mpi_comm final : public comm_backend {
     DTL_TRY(check_root(root, size_));
     const std::size_t n = static_cast<std::size_t>(size_);
     const bool at_root = rank_ == root;
-    std::size_t count = bytes, offset = 0;
-    if (at_root)
-      for (std::size_t r = 0; r < n; ++r) {
-        count = std::max(count, bytes_per_rank[r]);
-        offset = std::max(offset, displs[r]);
-      }
-    DTL_ASSIGN_OR_RETURN(const extent most, largest_everywhere(turn, count, offset, "scatterv: a block or offset"));
+    DTL_ASSIGN_OR_RETURN(const rooted_layout layout,
+                         rooted(turn, at_root, bytes, bytes_per_rank, displs, "scatterv: a block or offset"));
+    const extent& most = layout.most;
     if (most.fits()) {
-      std::vector<int> counts(at_root ? n : 0), offsets(at_root ? n : 0);
-      for (std::size_t r = 0; r < counts.size(); ++r) {
-        counts[r] = static_cast<int>(bytes_per_rank[r]);
-        offsets[r] = static_cast<int>(displs[r]);
-      }
+      const std::vector<int>& counts = layout.counts;
+      const std::vector<int>& offsets = layout.offsets;
       const int count = static_cast<int>(bytes);
       // The root's own part: in place when it already sits where the root's recv is.
       const bool in_place =
@@ -897,6 +883,34 @@ class mpi_comm final : public comm_backend {
   }
   MPI_Comm channel_comm(p2p_channel channel) const noexcept {
     return channel == p2p_channel::data ? comm_ : channel == p2p_channel::control ? control_ : internal_;
+  }
+  /// A rooted v-form's layout (gatherv, scatterv): the largest block and offset of every rank, this rank's
+  /// own block and, at the root, every rank's; with, at the root when they fit one message, the counts
+  /// and offsets as MPI's ints.
+  struct rooted_layout {
+    extent most;
+    std::vector<int> counts, offsets;
+  };
+  result<rooted_layout> rooted(mpi_turn& turn, bool at_root, std::size_t bytes, const std::size_t* bytes_per_rank,
+                               const std::size_t* displs, const char* what) {
+    const std::size_t n = static_cast<std::size_t>(size_);
+    std::size_t count = bytes, offset = 0;
+    if (at_root)
+      for (std::size_t r = 0; r < n; ++r) {
+        count = std::max(count, bytes_per_rank[r]);
+        offset = std::max(offset, displs[r]);
+      }
+    rooted_layout layout;
+    DTL_ASSIGN_OR_RETURN(layout.most, largest_everywhere(turn, count, offset, what));
+    if (at_root && layout.most.fits()) {
+      layout.counts.resize(n);
+      layout.offsets.resize(n);
+      for (std::size_t r = 0; r < n; ++r) {
+        layout.counts[r] = static_cast<int>(bytes_per_rank[r]);
+        layout.offsets[r] = static_cast<int>(displs[r]);
+      }
+    }
+    return layout;
   }
   /// The largest count and the largest offset (bytes) of every rank, checked against the address space
   /// (collective: one small allreduce, so that every rank decides alike and fails alike).
