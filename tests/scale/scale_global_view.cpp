@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   dtl::environment env(argc, argv);
   const dtl::context ctx = env.make_world_context();
   const scale::options opt = scale::parse(argc, argv);
-  const std::size_t per_rank = std::max<std::size_t>(2, opt.per_rank ? opt.per_rank : 1024);
+  const std::size_t per_rank = std::max<std::size_t>(2, opt.elements(1024, 1024));
   const std::size_t p = static_cast<std::size_t>(ctx.size()), me = static_cast<std::size_t>(ctx.rank());
   const std::size_t n = per_rank * p;
   scale::verdict v("global_view");

@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
   dtl::environment env(argc, argv);
   const dtl::context ctx = env.make_world_context();
   const scale::options opt = scale::parse(argc, argv);
-  const std::size_t per_rank = opt.per_rank ? opt.per_rank : (opt.bench ? std::size_t{1} << 16 : 4096);
+  const std::size_t per_rank = opt.elements(std::size_t{1} << 16, 4096);
   const std::size_t p = static_cast<std::size_t>(ctx.size()), me = static_cast<std::size_t>(ctx.rank());
   const std::size_t n = per_rank * p;
   scale::verdict v("redistribute");

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   dtl::environment env(argc, argv);
   const dtl::context ctx = env.make_world_context();
   const scale::options opt = scale::parse(argc, argv);
-  const std::size_t per_rank = opt.per_rank ? opt.per_rank : (opt.bench ? std::size_t{1} << 16 : 4096);
+  const std::size_t per_rank = opt.elements(std::size_t{1} << 16, 4096);
   const std::size_t n = per_rank * static_cast<std::size_t>(ctx.size());
   const series s{opt.seed % period};
   scale::verdict v("reduce");

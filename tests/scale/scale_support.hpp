@@ -28,6 +28,11 @@ struct options {
   std::uint64_t seed = 38;
   int reps = 20;    // timed calls per sample in --bench
   int samples = 5;  // samples in --bench (the median is given); the simulation varies little between them
+
+  /// Elements on each rank: --per-rank, else the program's default for --bench or for the check.
+  [[nodiscard]] std::size_t elements(std::size_t for_bench, std::size_t for_check) const noexcept {
+    return per_rank != 0 ? per_rank : bench ? for_bench : for_check;
+  }
 };
 
 inline options parse(int argc, char** argv) {
