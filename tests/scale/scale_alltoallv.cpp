@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// alltoallv with uneven counts: rank s sends rank d a count drawn from the seed (0 to twice the mean, the
-// mean being per-rank / P), and every seventh rank (by the seed) sends nothing at all. Element j of the
+// alltoallv with uneven counts: rank s sends rank d a count drawn from the random seed (0 to twice the mean, the
+// mean being per-rank / P), and every seventh rank (by the random seed) sends nothing at all. Element j of the
 // block s -> d is key(s, d, j). Each rank draws the counts it receives and the values they must hold,
 // and checks every element it got.
 // --bench: the context's alltoallv against MPI_Alltoallv of the same counts, the same bytes.

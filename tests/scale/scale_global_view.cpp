@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // global_view (one-sided MPI): element i holds key(seed, i). Every rank reads a few elements at indices
-// drawn from the seed, wherever they live, and writes a mark into the second element of the next rank's
+// drawn from the random seed, wherever they live, and writes a mark into the second element of the next rank's
 // block; after a barrier each rank finds the previous rank's mark in its own block.
 // --bench: a get() of an element of the next rank against MPI_Win_lock / MPI_Get / MPI_Win_unlock.
 #include "scale_support.hpp"

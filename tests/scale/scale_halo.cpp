@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Halo + stencil, 1-D and periodic: a few steps of u[i] = (u[i-1] + 2 u[i] + u[i+1]) / 4, each after a
 // halo exchange of one element each way. Each rank checks its block against the same steps run on its
-// own block widened by one element per step, generated from the seed (values are small integers, so
+// own block widened by one element per step, generated from the random seed (values are small integers, so
 // every step is exact in double and the comparison is exact).
 // --bench: the halo exchange against two MPI_Sendrecv (one double to each neighbour), the same bytes, and
 // against the same four messages posted at once (MPI_Irecv, MPI_Isend, MPI_Waitall).
