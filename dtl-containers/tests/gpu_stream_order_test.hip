@@ -133,7 +133,7 @@ TEST_SUITE("gpu.stream_order") {
 
   TEST_CASE("sorts in a chain: the block may be swapped for the alternate buffer, the answer stays serial") {
     const auto ctx = test_support::world();
-    // Two vectors of one layout share the lane's spare block, a third of another size replaces it.
+    // Each vector sorts into its own spare block (kept for its next sort); a and b alternate on one lane.
     const std::size_t n = big();
     dtl::distributed_vector<std::uint32_t, dtl::device_only_runtime> a(n, ctx), b(n, ctx), c(n / 3 + 1, ctx);
     auto scramble = [] __device__(std::uint32_t & x) { x = x * 2654435761u + 12345u; };

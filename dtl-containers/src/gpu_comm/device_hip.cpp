@@ -401,6 +401,9 @@ result<std::shared_ptr<device_lane>> acquire_lane(const context& ctx, int device
 }
 
 device_lane::~device_lane() {
+  if (handoff_ != nullptr)
+    if (const hipError_t e = hipEventDestroy(handoff_); e != hipSuccess)
+      report_unhandled(hip::to_status(e, "hipEventDestroy"));
   for (void* chunk : chunks_)
     if (const hipError_t e = hipHostFree(chunk); e != hipSuccess) report_unhandled(hip::to_status(e, "hipHostFree"));
 }
@@ -421,6 +424,14 @@ status device_lane::settle() {
   if (const hipError_t e = hipStreamSynchronize(stream.native_handle()); e != hipSuccess)
     return hip::to_status(e, "work enqueued earlier on device " + std::to_string(device) +
                                  " (a call that returned without waiting for it) failed");
+  return {};
+}
+
+status device_lane::order_after_lane(hipStream_t other) {
+  if (other == stream.native_handle()) return {};  // always: not every path that leaves work marks `unsettled`
+  if (handoff_ == nullptr) DTL_HIP_TRY(hipEventCreateWithFlags(&handoff_, hipEventDisableTiming));
+  DTL_HIP_TRY(hipEventRecord(handoff_, stream.native_handle()));
+  DTL_HIP_TRY(hipStreamWaitEvent(other, handoff_, 0));
   return {};
 }
 

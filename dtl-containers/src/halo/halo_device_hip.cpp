@@ -24,7 +24,6 @@ struct halo_device {
   nccl::communicator* nccl = nullptr;     // set by connect_halo_device on the nccl path
   std::optional<hip::hip_stream> stream;  // high priority: edges move while the interior computes
   std::shared_ptr<device_lane> lane;      // the context's stream for the device: earlier work
-  hipEvent_t ready = nullptr;             // recorded on the lane, waited for by the plan's stream
   std::byte* pinned = nullptr;            // staged: [to next | to prev | from prev | from next]
   std::byte* back = nullptr;              // reduce: [from next (prev bytes) | from prev (next bytes)]
   int device = no_device;
@@ -32,7 +31,6 @@ struct halo_device {
 
   ~halo_device() {
     auto guard = hip::device_guard::enter(device);
-    if (ready != nullptr) static_cast<void>(hipEventDestroy(ready));
     if (pinned != nullptr) static_cast<void>(hipHostFree(pinned));
     if (back != nullptr) static_cast<void>(hipFree(back));
   }
@@ -55,11 +53,10 @@ status copy_async(void* dst, const void* src, std::size_t bytes, hipMemcpyKind k
   return {};
 }
 
-/// Orders the plan's stream after the work enqueued on the context's stream for the device.
-status after_lane(halo_device& dev) {
-  DTL_HIP_TRY(hipEventRecord(dev.ready, dev.lane->stream.native_handle()));
-  DTL_HIP_TRY(hipStreamWaitEvent(dev.stream->native_handle(), dev.ready, 0));
-  return {};
+/// Orders `stream` (the plan's, or the caller's) after the work enqueued on the context's stream for the device.
+status after_lane(halo_device& dev, hipStream_t stream) {
+  std::lock_guard lock(dev.lane->mutex);
+  return dev.lane->order_after_lane(stream);
 }
 
 /// One group of RCCL/NCCL sends and receives: per pair of ranks they pair in the order issued, and every
@@ -124,7 +121,6 @@ result<halo_device_ptr> make_halo_device(halo_plan& plan) {
   DTL_ASSIGN_OR_RETURN(dev->lane, lane_of(*dev->res, plan.device));
   DTL_ASSIGN_OR_RETURN(const hip::pointer_attributes attr, hip::query_pointer(plan.first_owned()));
   dev->host_visible = attr.kind != hip::memory_kind::device;
-  DTL_HIP_TRY(hipEventCreateWithFlags(&dev->ready, hipEventDisableTiming));
   const std::size_t ghost_bytes = plan.prev_bytes + plan.next_bytes;
   if (!plan.self() && ghost_bytes != 0) {
     DTL_HIP_TRY(hipMalloc(&dev->back, ghost_bytes));
@@ -161,7 +157,7 @@ status device_exchange_begin(halo_plan& plan) {
   halo_device& dev = *plan.dev;
   DTL_ASSIGN_OR_RETURN(hip::device_guard guard, hip::device_guard::enter(plan.device));
   const hipStream_t stream = dev.stream->native_handle();
-  DTL_TRY(after_lane(dev));
+  DTL_TRY(after_lane(dev, dev.stream->native_handle()));
   if (on_stream_only(plan, dev)) return enqueue_exchange(plan, dev, stream);
   if (dev.path == collective_path::mpi_gpu_aware) {
     DTL_HIP_TRY(hipStreamSynchronize(stream));  // MPI reads the edges from the host's side of time
@@ -201,7 +197,7 @@ status device_reduce(halo_plan& plan, datatype type, reduce_op op) {
   halo_device& dev = *plan.dev;
   DTL_ASSIGN_OR_RETURN(hip::device_guard guard, hip::device_guard::enter(plan.device));
   const hipStream_t stream = dev.stream->native_handle();
-  DTL_TRY(after_lane(dev));
+  DTL_TRY(after_lane(dev, dev.stream->native_handle()));
   if (plan.self()) {
     DTL_TRY(combine_on_device(plan.last_owned(), plan.prev_ghosts(), plan.prev_bytes, type, op, stream));
     DTL_TRY(combine_on_device(plan.first_owned(), plan.next_ghosts(), plan.next_bytes, type, op, stream));
@@ -266,6 +262,7 @@ hip::future<void> halo_exchange_on_stream(halo_plan& plan, hip::stream_ref strea
     // Ordered on the caller's stream; the host does not wait.
     auto guard = hip::device_guard::enter(plan.device);
     if (!guard) return failed(std::move(guard).error());
+    if (status s = after_lane(dev, stream.get()); !s.ok()) return failed(std::move(s));
     if (status s = enqueue_exchange(plan, dev, stream.get()); !s.ok()) return failed(std::move(s));
     return hip::event_poller::global().enqueue(stream, plan.device);
   }

@@ -135,6 +135,7 @@ class distributed_vector {
         range_(std::exchange(other.range_, index_range{})),
         device_(std::exchange(other.device_, no_device)),
         storage_(std::move(other.storage_)),
+        sort_spare_(std::move(other.sort_spare_)),
         window_(std::move(other.window_)),
         window_error_(std::move(other.window_error_)),
         ghosts_(std::exchange(other.ghosts_, dtl::halo{})),
@@ -148,6 +149,7 @@ class distributed_vector {
       range_ = std::exchange(other.range_, index_range{});
       device_ = std::exchange(other.device_, no_device);
       storage_ = std::move(other.storage_);
+      sort_spare_ = std::move(other.sort_spare_);
       window_ = std::move(other.window_);
       window_error_ = std::move(other.window_error_);
       ghosts_ = std::exchange(other.ghosts_, dtl::halo{});
@@ -495,6 +497,7 @@ class distributed_vector {
     partition_ = std::move(next).value();
     range_ = partition_.local_range(rank()).value();
     storage_ = std::move(fresh).value();
+    sort_spare_ = detail::segment_allocation();  // the old layout's (settled above)
     if (plan_) plan_ = std::move(fresh_plan);
     generation_.next();  // the views made before reach the old block (now freed), the old plan or window
     return {};
@@ -589,6 +592,9 @@ class distributed_vector {
   index_range range_;
   int device_ = no_device;
   detail::segment_allocation storage_;
+  // The one-rank radix sort's second block, kept for the next sort of this layout (algorithms/sort.hpp);
+  // freed with the vector or when its layout changes.
+  detail::segment_allocation sort_spare_;
   std::shared_ptr<detail::window> window_;
   status window_error_;
   dtl::halo ghosts_;

@@ -53,6 +53,11 @@ struct storage_access {
   static segment_allocation& block(distributed_vector<T, P>& v) noexcept {
     return v.storage_;
   }
+  /// The block the sort keys move between with block(): kept by the vector for its next sort.
+  template <class T, class P>
+  static segment_allocation& spare(distributed_vector<T, P>& v) noexcept {
+    return v.sort_spare_;
+  }
   /// Whether the block may be swapped for another of its layout: no ghosts (a halo plan holds the
   /// block's address) and no global_view window registered on it.
   template <class T, class P>
@@ -85,7 +90,8 @@ struct sort_bodies {
     if constexpr (!Traffic && device::adopts_alternate_v<Pol, T, Comp>) {
       if (vec.num_ranks() == 1 && vec.local_size() > 1 && storage_access::swappable(vec))
         return device::sort_adopting<Pol, T, Comp>(policy, vec.get_context(), vec.device_id(),
-                                                   storage_access::block(vec), vec.local_size(),
+                                                   storage_access::block(vec), storage_access::spare(vec),
+                                                   vec.local_size(),
                                                    std::max(alignof(T), alignof(std::max_align_t)));
     }
     return device::sort<Stable, P, Traffic>(policy, vec.get_context(), vec.device_id(), vec.local_data(),

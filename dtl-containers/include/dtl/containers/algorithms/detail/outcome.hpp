@@ -12,7 +12,9 @@
 // work it needs: value results, copy_to_host/copy_from_host, gather, clone, global_view, destruction and
 // relayout (distributed_vector settles the lane), and the collectives on device buffers (they wait for
 // the device). v.synchronize() / ctx.synchronize() are the fence before raw interop (a kernel of yours on
-// another stream, your own MPI on local_data()); work under on_stream{s} is yours to wait for on s.
+// another stream, your own MPI on local_data()). Work under on_stream{s} starts after the calls before it
+// (s waits on the device for the context's stream: device_lane::order_after_lane); it is yours to wait for
+// on s.
 // Where the host could see the difference, seq and par wait as upstream's do: a call over a vector the
 // host can reach (unified_memory, device_preferred_on; or a host vector in a mixed copy) returns once
 // the work is done (host_visible.hpp). DTL_SYNC_ALGORITHMS=1 makes every device call wait (async then

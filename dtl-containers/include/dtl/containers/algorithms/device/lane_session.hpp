@@ -36,7 +36,8 @@ hipStream_t stream_for(const Policy& policy, const device_lane& lane) noexcept {
 }
 
 /// One algorithm's hold on a lane: the lane's mutex locked, its device current, the policy's stream and
-/// that stream's scratch. Entering reports a failure of work an earlier call left running on the lane.
+/// that stream's scratch. Entering reports a failure of work an earlier call left running on the lane,
+/// and orders an on_stream policy's stream after that work.
 struct lane_session {
   std::shared_ptr<device_lane> lane;
   std::unique_lock<std::mutex> lock;
@@ -52,6 +53,7 @@ result<lane_session> enter_lane(const Policy& policy, const context& ctx, int de
   DTL_ASSIGN_OR_RETURN(hip::device_guard guard, hip::device_guard::enter(device));
   DTL_TRY(lane->check_earlier());
   const hipStream_t stream = stream_for(policy, *lane);
+  DTL_TRY(lane->order_after_lane(stream));
   gpu::device_scratch* scratch = &lane->scratch_for(stream);
   return lane_session{std::move(lane), std::move(lock), std::move(guard), stream, scratch};
 }

@@ -235,37 +235,33 @@ auto sort(const Policy& policy, const context& ctx, int device, K* keys, V* valu
 }
 
 /// Whether a sort under Policy of K keys by Comp may adopt its alternate buffer (sort_adopting): a radix
-/// sort on the lane's stream (the lane's spare block is ordered by that stream alone).
+/// sort on the lane's stream (the vector's spare block is ordered by that stream alone).
 template <class Policy, class K, class Comp>
 inline constexpr bool adopts_alternate_v = radix_order<Comp, K>() != 0 && !is_on_stream_v<Policy>;
 
 /// One rank's radix sort of a vector's whole block (no ghosts, nothing registered on it), which may
-/// move: the keys are sorted between the block and the lane's spare block of the same layout and memory
-/// space, and when an odd number of passes leaves them in the spare, the vector adopts it (its old block
-/// becomes the spare) instead of copying them back. Returns once enqueued, as any call whose result
-/// stays on the device.
+/// move: the keys are sorted between the block and the vector's spare block of the same size and memory
+/// space (made by the first sort, kept for the next), and when an odd number of passes leaves them in the
+/// spare, the vector adopts it (its old block becomes the spare) instead of copying them back. Returns
+/// once enqueued, as any call whose result stays on the device.
 template <class Policy, class K, class Comp>
-auto sort_adopting(const Policy& policy, const context& ctx, int device, segment_allocation& block, std::size_t n,
-                   std::size_t alignment) {
+auto sort_adopting(const Policy& policy, const context& ctx, int device, segment_allocation& block,
+                   segment_allocation& spare, std::size_t n, std::size_t alignment) {
   using Pol = std::remove_cvref_t<Policy>;
   auto session = enter_lane(policy, ctx, device);
   if (!session) return failed_outcome<Pol, void>(std::move(session).error());
   device_lane& lane = *session->lane;
   const hipStream_t stream = session->stream;
   const status sorted = [&]() -> status {
-    auto* spare = static_cast<segment_allocation*>(lane.spare.get());
-    if (spare == nullptr || !spare->same_space(block) || spare->bytes() != block.bytes()) {
-      DTL_TRY(lane.settle());  // work of an earlier sort may still use the spare this frees
-      lane.spare.reset();
-      DTL_ASSIGN_OR_RETURN(segment_allocation fresh, block.allocate_like(block.bytes(), alignment));
-      auto made = std::make_shared<segment_allocation>(std::move(fresh));
-      spare = made.get();
-      lane.spare = std::move(made);
+    if (!spare.same_space(block) || spare.bytes() != block.bytes()) {
+      if (spare.data() != nullptr) DTL_TRY(lane.settle());  // an earlier sort may still use the block this frees
+      spare = segment_allocation();
+      DTL_ASSIGN_OR_RETURN(spare, block.allocate_like(block.bytes(), alignment));
     }
     bool in_alternate = false;
-    DTL_TRY(gpu::radix_sort_keys_between(static_cast<K*>(block.data()), static_cast<K*>(spare->data()), n,
+    DTL_TRY(gpu::radix_sort_keys_between(static_cast<K*>(block.data()), static_cast<K*>(spare.data()), n,
                                          radix_order<Comp, K>() == 2, in_alternate, *session->scratch, stream));
-    if (in_alternate) std::swap(block, *spare);
+    if (in_alternate) std::swap(block, spare);
     return {};
   }();
   if (!sorted.ok()) return failed_outcome<Pol, void>(sorted);

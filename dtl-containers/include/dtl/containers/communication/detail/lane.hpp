@@ -47,15 +47,16 @@ struct device_lane {
   /// Work was enqueued on `stream` and returned without the host waiting for it (atomic: a fence may
   /// settle the lane without `mutex`).
   std::atomic<bool> unsettled{false};
-  /// A vector's former block, kept for the next one-rank radix sort of the same layout to sort into
-  /// (algorithms/device/sort.hpp); only work on `stream` uses it. Guarded by `mutex`.
-  std::shared_ptr<void> spare;  // a detail::segment_allocation (containers/detail/segment_ops.hpp)
 
   /// The failure of unsettled work found without waiting (hipStreamQuery): ok while it still runs or
   /// once it is done, the failure once (the lane is settled then).
   DTL_CONTAINERS_API status check_earlier();
   /// Waits for `stream`; the failure of work on it.
   DTL_CONTAINERS_API status settle();
+  /// Makes `other` (an on_stream policy's stream) wait on the device for the work left running on
+  /// `stream`, so that a call on another stream sees what the calls before it wrote. The host does not
+  /// wait. Call with `mutex` held.
+  DTL_CONTAINERS_API status order_after_lane(hipStream_t other);
 
   /// The scratch of `s` (made on first use). Call with `mutex` held.
   DTL_CONTAINERS_API gpu::device_scratch& scratch_for(hipStream_t s);
@@ -66,6 +67,7 @@ struct device_lane {
 
  private:
   std::vector<std::pair<hipStream_t, gpu::device_scratch>> scratches_;
+  hipEvent_t handoff_ = nullptr;  // recorded on `stream` for order_after_lane(); made on first use
   std::mutex slots_mutex_;
   std::vector<void*> chunks_;  // pinned memory, 64 slots each
   std::vector<void*> free_slots_;
