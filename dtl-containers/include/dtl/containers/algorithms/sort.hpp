@@ -91,8 +91,7 @@ struct sort_bodies {
       if (vec.num_ranks() == 1 && vec.local_size() > 1 && storage_access::swappable(vec))
         return device::sort_adopting<Pol, T, Comp>(policy, vec.get_context(), vec.device_id(),
                                                    storage_access::block(vec), storage_access::spare(vec),
-                                                   vec.local_size(),
-                                                   std::max(alignof(T), alignof(std::max_align_t)));
+                                                   vec.local_size(), std::max(alignof(T), alignof(std::max_align_t)));
     }
     return device::sort<Stable, P, Traffic>(policy, vec.get_context(), vec.device_id(), vec.local_data(),
                                             static_cast<void*>(nullptr), vec.local_size(), comp);
