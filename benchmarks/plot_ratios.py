@@ -6,7 +6,9 @@
 
 Two kinds of table are understood, as the benchmarks write them:
   - ratio tables (columns operation, ratio, target): a bar of DTL/raw per row, its target as a tick;
-  - latency tables (columns operation, raw_us, dtl_us[, target_extra_us]): raw and DTL bars in µs.
+  - latency tables (columns operation, raw_us, dtl_us[, target_extra_us]): raw and DTL bars in µs;
+  - per-call tables (percall-1gpu: call, us_per_call, raw_us_per_call, allowed_us) drawn as latency tables,
+    the raw-only rows left out.
 A panel's title is the file's name, and its first line when that is a '#' comment. Needs matplotlib:
 
     apt-get install python3-matplotlib        # Debian, Ubuntu (then run it with /usr/bin/python3
@@ -65,6 +67,12 @@ def latency_panel(ax, rows):
     ax.legend(fontsize=7)
 
 
+def from_percall(rows):
+    """percall-1gpu's rows as a latency table's (the rows without a raw baseline are the baselines)."""
+    return [{"operation": r["call"], "raw_us": r["raw_us_per_call"], "dtl_us": r["us_per_call"],
+             "target_extra_us": r["allowed_us"]} for r in rows if r.get("raw_us_per_call")]
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
@@ -75,6 +83,7 @@ def main(argv):
     import matplotlib.pyplot as plt
 
     tables = [read(p) for p in argv[2:]]
+    tables = [(title, from_percall(rows) if rows and "us_per_call" in rows[0] else rows) for title, rows in tables]
     heights = [1.2 + 0.45 * max(1, len(rows)) for _, rows in tables]
     fig, axes = plt.subplots(len(tables), 1, figsize=(10, sum(heights)),
                              gridspec_kw={"height_ratios": heights}, squeeze=False)
