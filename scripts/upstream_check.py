@@ -3,6 +3,7 @@
 Meson build gives upstream-style programs, MPI's flags, and the one-line form of a compiler's error."""
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -35,8 +36,12 @@ def mpi_flags(which):
                                       check=True).stdout)
 
 
+# A compiler's or linker's error line (not a path that happens to hold the word "error").
+ERROR_LINE = re.compile(r"(\berror:|undefined reference to)")
+
+
 def first_error(text):
     for line in text.splitlines():
-        if "error" in line:
+        if ERROR_LINE.search(line):
             return line.strip()
     return text.strip().splitlines()[0] if text.strip() else ""
