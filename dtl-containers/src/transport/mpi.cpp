@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The MPI communicator, and bringing MPI up and down. The only file that includes mpi.h.
+#include "comm/host_combine.hpp"
 #include "comm/job.hpp"
 #include "comm/state.hpp"
 #include "transport/backend.hpp"
@@ -774,6 +775,10 @@ class mpi_comm final : public comm_backend {
   }
 
   status scan(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, bool exclusive) override {
+    // Small prefixes in log2(P) rounds: MPI_Scan is a chain of P steps in Open MPI (coll/basic) and P^2
+    // messages in SimGrid's SMPI; MPICH does the same rounds.
+    if (size_ > 1 && count <= doubling_scan_bytes / datatype_size(type))
+      return doubling_scan(send, recv, count * datatype_size(type), type, op, exclusive);
     DTL_MPI_TURN(turn);
     DTL_TRY(usable());
     // A prefix is elementwise: past an int of elements, it goes in pieces like allreduce.
@@ -924,6 +929,36 @@ class mpi_comm final : public comm_backend {
           [&](MPI_Request* r) { return MPI_Iallreduce(MPI_IN_PLACE, most, 3, MPI_UINT64_T, MPI_MAX, comm_, r); }));
     DTL_TRY(check_address_space(std::max(most[0], most[1]), what));
     return extent{most[0], most[1], most[2]};
+  }
+  static constexpr std::size_t doubling_scan_bytes = std::size_t{64} << 10;
+  /// A scan by recursive doubling (the reduce_ops are commutative): in round k each rank swaps its
+  /// partial (the combined blocks of its 2^k-aligned group) with rank ^ 2^k, and takes in what a lower
+  /// rank sent. Messages on the internal channel (no turn held: the requests take it per call). Exclusive
+  /// on rank 0 leaves recv to the caller (op's identity).
+  status doubling_scan(const void* send, void* recv, std::size_t bytes, datatype type, reduce_op op, bool exclusive) {
+    DTL_TRY(usable());
+    std::vector<std::byte> partial(bytes), theirs(bytes);
+    std::memcpy(partial.data(), send, bytes);
+    bool have = !exclusive;  // recv holds a prefix already
+    if (have && recv != send) std::memcpy(recv, send, bytes);
+    for (int mask = 1; mask < size_; mask <<= 1) {
+      const int peer = rank_ ^ mask;
+      if (peer >= size_) continue;
+      DTL_ASSIGN_OR_RETURN(comm_request_ptr in, irecv(theirs.data(), bytes, peer, 0, p2p_channel::internal));
+      DTL_ASSIGN_OR_RETURN(comm_request_ptr out, isend(partial.data(), bytes, peer, 0, p2p_channel::internal));
+      status got = in->wait(), sent = out->wait();
+      if (!got.ok()) return got.with_context(exclusive ? "exscan" : "scan");
+      if (!sent.ok()) return sent.with_context(exclusive ? "exscan" : "scan");
+      if (peer < rank_) {
+        if (have)
+          combine_host(recv, theirs.data(), bytes, type, op);
+        else
+          std::memcpy(recv, theirs.data(), bytes);
+        have = true;
+      }
+      combine_host(partial.data(), theirs.data(), bytes, type, op);
+    }
+    return {};
   }
   /// Every peer's part of an all-to-all as messages on the internal channel (no turn held: the requests
   /// take it per call).
