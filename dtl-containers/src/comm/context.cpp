@@ -6,6 +6,7 @@
 #include "gpu_comm/device_support.hpp"
 
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/context_like.hpp>
 #include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/status_error.hpp>
@@ -313,6 +314,19 @@ context make_cpu_context() {
   // A single process needs no collective decision, so this cannot fail.
   return detail::make_context(nullptr, detail::make_self_comm(), no_device).value();
 }
+
+namespace detail {
+
+result<context> make_detached_context(int rank, int size) {
+  if (size < 1 || rank < 0 || rank >= size)
+    return status(status_code::invalid_argument,
+                  fmt::format("a context-like object said rank {} of {}: a size is at least 1 and a rank in [0, size)",
+                              rank, size));
+  if (size == 1) return make_cpu_context();  // one rank needs no communicator: a context like any other
+  return make_context(nullptr, make_detached_comm(rank, size), no_device);
+}
+
+}  // namespace detail
 
 std::string_view collective_path_name(collective_path path) noexcept {
   switch (path) {
