@@ -150,6 +150,19 @@ TEST_SUITE("context_like") {
     CHECK(dtl::distributed_array<int, 10>::create(rank_of{5, 4}).error() == dtl::status_code::invalid_argument);
   }
 
+  TEST_CASE("equal context-like objects give one context: their vectors combine in an algorithm") {
+    dtl::distributed_vector<int> a(10, 2, rank_of{1, 4});
+    dtl::distributed_vector<int> b(10, 5, rank_of{1, 4});
+    CHECK(a.get_context().same_as(b.get_context()));
+    CHECK_FALSE(a.get_context().same_as(dtl::distributed_vector<int>(10, rank_of{2, 4}).get_context()));
+    REQUIRE(dtl::transform(a, b, a, [](int x, int y) { return x * y; }).has_value());
+    CHECK(a.copy_to_host().value() == std::vector<int>{10, 10, 10});
+    const rank_of one{0, 1};
+    dtl::distributed_vector<int> c(3, 2, one);
+    const dtl::distributed_vector<int> d(3, 4, one);
+    CHECK(dtl::inner_product(c, d, 1) == 25);
+  }
+
   TEST_CASE("an object that carries a context gives that context") {
     const carrier c{dtl::make_cpu_context()};
     const dtl::distributed_vector<int> v(5, c);

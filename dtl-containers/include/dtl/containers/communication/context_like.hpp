@@ -10,8 +10,9 @@
 // communicator behind it: its local calls work (views, local_data(), element access, the algorithms that
 // move nothing between ranks), and every call that would reach another rank returns
 // status_code::not_supported, saying so (the throwing forms throw it). With size() == 1 it is an
-// ordinary one-rank container. An object that carries a dtl::context (upstream's communicator, or
-// ctx.get<dtl::mpi_domain>()) gives that context instead.
+// ordinary one-rank container. Containers built from objects that report the same rank and size share
+// one context, so an algorithm may take several of them. An object that carries a dtl::context
+// (upstream's communicator, or ctx.get<dtl::mpi_domain>()) gives that context instead.
 //
 // dtl::Context is upstream's concept of a context (rank(), size(), is_root(), valid()); dtl::context
 // models it.
@@ -47,8 +48,10 @@ concept context_like = requires(const C& c) {
 
 namespace detail {
 
-/// A context of rank `rank` of `size` with no communicator (see above); for size 1, make_cpu_context().
-/// invalid_argument for a size below 1 or a rank outside [0, size).
+/// A context of rank `rank` of `size` with no communicator (see above); for size 1, a one-rank context as
+/// make_cpu_context()'s. The same (rank, size) gives the same context while a copy of it lives, so that
+/// containers built from equal context-like objects may be combined. invalid_argument for a size below 1
+/// or a rank outside [0, size).
 [[nodiscard]] DTL_CONTAINERS_API result<context> make_detached_context(int rank, int size);
 
 /// The dtl::context a container keeps for `c`: the one it carries, or a detached one of its rank and size.
