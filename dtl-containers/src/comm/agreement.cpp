@@ -206,6 +206,10 @@ collective_call::collective_call(context_state* state, const call_signature& sig
     usable_ = std::move(s);
     return;
   }
+  if (status s = state_->comm->can_communicate(); !s.ok()) {
+    usable_ = s.with_context(signature.what);
+    return;
+  }
   if (state_->comm->size() == 1) return;  // nothing to pair up with
   turn_ = std::unique_lock<std::mutex>(state_->collective_mutex, std::try_to_lock);
   if (!turn_.owns_lock()) {
@@ -252,6 +256,11 @@ status carried_failure::take() {
 }
 
 status agree(const context& ctx, const status& local, const call_signature& call) {
+  // A context without a communicator (detached.cpp) has no other rank to agree with: this rank's own
+  // outcome is the agreed one. What the caller moves between ranks next fails in its own collective.
+  if (const context_state* state = context_access::state(ctx);
+      state != nullptr && state->check().ok() && !state->comm->can_communicate().ok())
+    return local;
   collective_call c(context_access::state(ctx), call);
   if (!c.usable().ok()) return c.usable();
   return c.agree(local);

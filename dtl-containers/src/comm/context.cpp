@@ -6,6 +6,7 @@
 #include "gpu_comm/device_support.hpp"
 
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/context_like.hpp>
 #include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/status_error.hpp>
@@ -15,7 +16,11 @@
 
 #include <cstring>
 #include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <new>
+#include <utility>
 
 namespace dtl {
 
@@ -313,6 +318,31 @@ context make_cpu_context() {
   // A single process needs no collective decision, so this cannot fail.
   return detail::make_context(nullptr, detail::make_self_comm(), no_device).value();
 }
+
+namespace detail {
+
+result<context> make_detached_context(int rank, int size) {
+  if (size < 1 || rank < 0 || rank >= size)
+    return status(status_code::invalid_argument,
+                  fmt::format("a context-like object said rank {} of {}: a size is at least 1 and a rank in [0, size)",
+                              rank, size));
+  // Objects that report the same rank and size give the same context, so that the containers built from
+  // them may be combined (an algorithm takes containers of one context). Held weakly: a context ends with
+  // the last container that keeps it.
+  static std::mutex mutex;
+  static std::map<std::pair<int, int>, std::weak_ptr<context_state>> made;
+  const std::lock_guard lock(mutex);
+  std::erase_if(made, [](const auto& entry) { return entry.second.expired(); });
+  std::weak_ptr<context_state>& slot = made[{rank, size}];
+  if (std::shared_ptr<context_state> state = slot.lock()) return context_access::make(std::move(state));
+  // One rank needs no communicator: a context like any other.
+  result<context> ctx =
+      size == 1 ? make_cpu_context() : make_context(nullptr, make_detached_comm(rank, size), no_device);
+  if (ctx) slot = context_access::weak_state(*ctx);
+  return ctx;
+}
+
+}  // namespace detail
 
 std::string_view collective_path_name(collective_path path) noexcept {
   switch (path) {

@@ -98,6 +98,7 @@ struct side {
 status check_call(const context_state* st, int peer, int tag, int max_tag, const char* what) {
   if (st == nullptr) return empty_context();
   DTL_TRY(st->check());
+  if (status s = st->comm->can_communicate(); !s.ok()) return s.with_context(what);
   const int size = st->comm->size();
   if (peer < 0 || peer >= size)
     return status(status_code::invalid_rank, fmt::format("{}: rank {} is outside [0, {})", what, peer, size));

@@ -101,6 +101,7 @@ struct context_access {
   static context make(std::shared_ptr<context_state> state) noexcept { return context(std::move(state)); }
   /// The context's state, or nullptr for an empty context (moved from, or left out by split()).
   static context_state* state(const context& ctx) noexcept { return ctx.state_.get(); }
+  static std::weak_ptr<context_state> weak_state(const context& ctx) noexcept { return ctx.state_; }
 };
 
 /// The collective this thread is in ("barrier", "allreduce", ...), or nullptr: for the timeout's message.

@@ -323,6 +323,11 @@ result<device_resources_ptr> create_resources(comm_backend& comm, int device) {
     res->reason = "one rank";
     return res;
   }
+  if (status s = comm.can_communicate(); !s.ok()) {  // no other rank: nothing to choose together
+    res->path = collective_path::mpi_staged;
+    res->reason = std::string(s.message());
+    return res;
+  }
   DTL_TRY(choose_path(comm, *res));
   return res;
 }

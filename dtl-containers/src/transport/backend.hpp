@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Private: the communicator behind a context. MPI (mpi.cpp) or a single process (self.cpp).
+// Private: the communicator behind a context. MPI (mpi.cpp), a single process (self.cpp), or none
+// (detached.cpp).
 // Buffers are host memory, or device memory when the caller knows MPI is GPU-aware.
 
 #include "comm/agreement_record.hpp"
@@ -98,6 +99,8 @@ class comm_backend {
   [[nodiscard]] virtual const void* native() const noexcept = 0;
   /// Frees the MPI communicator (before MPI is finalised); later calls return invalid_state. Idempotent.
   virtual void release() noexcept = 0;
+  /// ok, or why this backend reaches no other rank (a detached one: its calls between ranks fail so).
+  [[nodiscard]] virtual status can_communicate() const { return {}; }
 };
 
 /// out_of_range for `bytes` past the address space (no object holds more than PTRDIFF_MAX bytes),
@@ -106,6 +109,10 @@ status check_address_space(std::size_t bytes, const char* what);
 
 /// A single process: rank 0 of 1. Collectives copy send to recv.
 std::unique_ptr<comm_backend> make_self_comm();
+
+/// Rank `rank` of `size` with no communicator (detached.cpp): every call between ranks returns
+/// not_supported, saying so. For containers built from a context-like object.
+std::unique_ptr<comm_backend> make_detached_comm(int rank, int size);
 
 /// Checks a collective's root and sizes; common to every backend.
 status check_root(int root, int size);

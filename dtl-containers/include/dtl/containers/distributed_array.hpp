@@ -20,6 +20,7 @@
 
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/context_like.hpp>
 #include <dtl/containers/detail/vector_access.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/global_view.hpp>
@@ -82,7 +83,23 @@ class distributed_array {
   /// N copies of `value` (upstream's argument order). Collective; throws dtl::status_error.
   distributed_array(const T& value, const context& ctx) : vector_(N, value, ctx) {}
 
+  /// From a context-like object: rank() of size(), with no communicator (context_like.hpp).
+  template <detail::other_context_like C>
+  explicit distributed_array(const C& ctx) : vector_(N, ctx) {}
+  template <detail::other_context_like C>
+  distributed_array(const T& value, const C& ctx) : vector_(N, value, ctx) {}
+
   /// The constructors without exceptions.
+  template <detail::other_context_like C>
+  [[nodiscard]] static result<distributed_array> create(const C& ctx) {
+    DTL_ASSIGN_OR_RETURN(const context made, detail::context_from(ctx));
+    return create(made);
+  }
+  template <detail::other_context_like C>
+  [[nodiscard]] static result<distributed_array> create(const T& value, const C& ctx) {
+    DTL_ASSIGN_OR_RETURN(const context made, detail::context_from(ctx));
+    return create(value, made);
+  }
   [[nodiscard]] static result<distributed_array> create(const context& ctx) {
     DTL_ASSIGN_OR_RETURN(vector_type v, vector_type::create(N, ctx));
     return distributed_array(std::move(v));

@@ -8,6 +8,7 @@
 //   dtl::distributed_vector<float, dtl::unified_memory> vec_unified(1000, ctx);  // hipMallocManaged
 //   auto made = dtl::distributed_vector<float, dtl::device_only_runtime>::create(n, ctx);   // no exceptions
 //   dtl::distributed_vector<float> u(n, ctx, dtl::halo{.prev = 1, .next = 1});  // ghosts: see halo.hpp
+//   dtl::distributed_vector<int> part(100, rank_of{2, 4});  // rank 2 of 4, no communicator (context_like.hpp)
 //
 // Construction is collective: every rank of the context constructs the vector, with the same global size,
 // placement and element type (checked: ranks that disagree all get invalid_argument, naming what differs),
@@ -33,6 +34,7 @@
 
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/context_like.hpp>
 #include <dtl/containers/communication/detail/agreement.hpp>
 #include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/containers/detail/segment_ops.hpp>
@@ -91,6 +93,16 @@ class distributed_vector {
   distributed_vector(size_type global_size, const T& value, const context& ctx)
       : distributed_vector(value_or_throw(create(global_size, value, ctx))) {}
 
+  /// From a context-like object instead of a dtl::context (context_like.hpp): the layout and local block
+  /// of its rank() of size(), with no communicator (calls between ranks return not_supported). Throws
+  /// dtl::status_error for a rank outside [0, size()), and as the constructors above.
+  template <detail::other_context_like C>
+  distributed_vector(size_type global_size, const C& ctx)
+      : distributed_vector(global_size, value_or_throw(detail::context_from(ctx))) {}
+  template <detail::other_context_like C>
+  distributed_vector(size_type global_size, const T& value, const C& ctx)
+      : distributed_vector(global_size, value, value_or_throw(detail::context_from(ctx))) {}
+
   /// With ghost cells (see halo.hpp): `global_size` value-initialised elements, ghosts T{}. Throws
   /// dtl::status_error on failure (see create()).
   distributed_vector(size_type global_size, const context& ctx, const dtl::halo& ghosts)
@@ -116,6 +128,17 @@ class distributed_vector {
   [[nodiscard]] static result<distributed_vector> create(size_type global_size, const T& value, const context& ctx,
                                                          const dtl::halo& ghosts) {
     return make(global_size, ctx, &value, std::shared_ptr<memory_space_type>(), true, &ghosts);
+  }
+  /// From a context-like object (see the constructors above).
+  template <detail::other_context_like C>
+  [[nodiscard]] static result<distributed_vector> create(size_type global_size, const C& ctx) {
+    DTL_ASSIGN_OR_RETURN(const context made, detail::context_from(ctx));
+    return create(global_size, made);
+  }
+  template <detail::other_context_like C>
+  [[nodiscard]] static result<distributed_vector> create(size_type global_size, const T& value, const C& ctx) {
+    DTL_ASSIGN_OR_RETURN(const context made, detail::context_from(ctx));
+    return create(global_size, value, made);
   }
   /// With a memory space of your own (a pool, say): any MemorySpace whose accessibility matches P. The
   /// vector keeps `space` alive and deallocates through it.
