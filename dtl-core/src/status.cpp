@@ -26,6 +26,11 @@ status::status(status_code code, std::string message, native_error native, std::
     details_ = std::make_shared<const details>(details{std::move(message), true, std::move(native), where, {}});
 }
 
+status::status(status_code code, rank_t rank, std::string message, std::source_location where)
+    : status(code, std::move(message), where) {
+  rank_ = rank;
+}
+
 std::string_view source_path(std::string_view file) noexcept {
   std::size_t from = std::string_view::npos;  // the last component that names a member
   for (const std::string_view member : {"dtl-core/", "dtl-hip-mem/", "dtl-hip-exec/", "dtl-containers/"}) {
@@ -39,7 +44,10 @@ std::string_view source_path(std::string_view file) noexcept {
   return file;
 }
 
-std::string_view status::message() const noexcept { return details_ ? std::string_view(details_->message) : ""; }
+const std::string& status::message() const noexcept {
+  static const std::string none;
+  return details_ ? details_->message : none;
+}
 
 const native_error* status::native() const noexcept {
   return details_ && details_->has_native ? &details_->native : nullptr;
@@ -71,7 +79,7 @@ status status::with_origin(std::string origin) const {
 
 bool operator==(const status& a, const status& b) noexcept {
   if (a.code_ != b.code_) return false;
-  if (a.message() != b.message()) return false;
+  if (a.rank_ != b.rank_ || a.message() != b.message()) return false;
   const native_error* x = a.native();
   const native_error* y = b.native();
   if (x == nullptr || y == nullptr) return x == y;
@@ -91,6 +99,7 @@ status status::with_context(std::string_view what) const {
 std::string status::summary() const {
   if (ok()) return "ok";
   std::string text = fmt::format("{} ({}, {})", name(), to_int(code_), category());
+  if (rank_ != no_rank) text += fmt::format(" on rank {}", rank_);
   if (!message().empty()) text += fmt::format(": {}", message());
   if (const native_error* n = native()) {
     text += fmt::format(" [{} ({})", n->name, n->code);

@@ -158,6 +158,33 @@ class [[nodiscard]] result {
     return transform_impl(std::move(*this), std::forward<F>(f));
   }
 
+  /// Upstream DTL's spelling of transform.
+  template <class F>
+  auto map(F&& f) const& {
+    return transform_impl(*this, std::forward<F>(f));
+  }
+  template <class F>
+  auto map(F&& f) && {
+    return transform_impl(std::move(*this), std::forward<F>(f));
+  }
+
+  /// f(error) -> status, called only on an error: the error replaced, as upstream DTL's transform_error.
+  template <class F>
+  result transform_error(F&& f) const& {
+    if (has_value()) return *this;
+    return result(status(std::invoke(std::forward<F>(f), error())));
+  }
+  template <class F>
+  result transform_error(F&& f) && {
+    if (has_value()) return std::move(*this);
+    return result(status(std::invoke(std::forward<F>(f), std::move(*this).error())));
+  }
+
+  template <class F>
+  [[deprecated("use transform_error()")]] result map_error(F&& f) const& {
+    return transform_error(std::forward<F>(f));
+  }
+
   /// f(error) -> result<T>, called only on an error (to recover or to replace the error).
   template <class F>
   result or_else(F&& f) const& {
@@ -245,6 +272,24 @@ class [[nodiscard]] result<void> {
     } else {
       return result<U>(std::invoke(std::forward<F>(f)));
     }
+  }
+
+  /// Upstream DTL's spelling of transform.
+  template <class F>
+  auto map(F&& f) const {
+    return transform(std::forward<F>(f));
+  }
+
+  /// f(error) -> status, called only on an error: the error replaced, as upstream DTL's transform_error.
+  template <class F>
+  result transform_error(F&& f) const {
+    if (has_value()) return *this;
+    return result(status(std::invoke(std::forward<F>(f), status_)));
+  }
+
+  template <class F>
+  [[deprecated("use transform_error()")]] result map_error(F&& f) const {
+    return transform_error(std::forward<F>(f));
   }
 
   /// f(error) -> result<void>, called only on an error.

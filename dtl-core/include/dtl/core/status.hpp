@@ -5,11 +5,13 @@
 
 #include <dtl/core/export.hpp>
 #include <dtl/core/status_code.hpp>
+#include <dtl/core/types.hpp>
 
 #include <memory>
 #include <source_location>
 #include <string>
 #include <string_view>
+#include <utility>
 
 // nvcc's front end reports an assignment to a status or result as discarding a [[nodiscard]] value
 // (warning 2810, on the reference that operator= returns); GCC and Clang do not. Off here, once, so
@@ -40,12 +42,19 @@ class [[nodiscard]] DTL_CORE_API status {
   status(status_code code, std::string message, native_error native,
          std::source_location where = std::source_location::current());
 
+  /// Upstream DTL's form: the rank the error happened on (no_rank when unknown), then the message.
+  status(status_code code, rank_t rank, std::string message = {},
+         std::source_location where = std::source_location::current());
+
   [[nodiscard]] bool ok() const noexcept { return code_ == status_code::ok; }
   [[nodiscard]] bool is_error() const noexcept { return !ok(); }
   [[nodiscard]] status_code code() const noexcept { return code_; }
   [[nodiscard]] std::string_view category() const noexcept { return status_category(code_); }
   [[nodiscard]] std::string_view name() const noexcept { return status_code_name(code_); }
-  [[nodiscard]] std::string_view message() const noexcept;
+  /// A std::string, as upstream's: `"context: " + s.message()` compiles.
+  [[nodiscard]] const std::string& message() const noexcept;
+  /// The rank given at construction; no_rank when none was.
+  [[nodiscard]] rank_t rank() const noexcept { return rank_; }
 
   /// The backend error that caused this status, or nullptr when there was none.
   [[nodiscard]] const native_error* native() const noexcept;
@@ -87,6 +96,7 @@ class [[nodiscard]] DTL_CORE_API status {
  private:
   struct details;
   status_code code_ = status_code::ok;
+  rank_t rank_ = no_rank;  // kept outside details_ so an ok status keeps it too, as upstream's does
   std::shared_ptr<const details> details_;
 };
 
@@ -100,6 +110,12 @@ DTL_CORE_API bool operator==(const status& a, const status& b) noexcept;
 
 /// An ok status, for symmetry with error factories.
 [[nodiscard]] inline status ok_status() noexcept { return status{}; }
+
+/// Upstream DTL's spelling of status{code, rank, message}.
+[[nodiscard]] inline status error_status(status_code code, rank_t rank = no_rank, std::string message = {},
+                                         std::source_location where = std::source_location::current()) {
+  return status{code, rank, std::move(message), where};
+}
 
 /// Reports an error that cannot be returned (from a destructor or a noexcept deallocate).
 /// The default handler prints status.to_string() to stderr; never silent.

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+// Upstream DTL's spellings of status and result, through upstream's include paths (docs/upstream.md).
+#include "doctest.hpp"
+
+#include <dtl/error/result.hpp>
+#include <dtl/error/status.hpp>
+
+#include <string>
+
+TEST_SUITE("upstream_error") {
+  TEST_CASE("a status carries the rank it failed on") {
+    const dtl::status plain{dtl::status_code::timeout};
+    CHECK(plain.rank() == dtl::no_rank);
+
+    const dtl::status on_rank{dtl::status_code::timeout, 5};
+    CHECK(on_rank.code() == dtl::status_code::timeout);
+    CHECK(on_rank.rank() == 5);
+    CHECK(on_rank.message().empty());
+
+    const dtl::status with_text{dtl::status_code::allocation_failed, 0, "Out of GPU memory"};
+    CHECK(with_text.rank() == 0);
+    CHECK(with_text.message() == "Out of GPU memory");
+    CHECK(with_text.to_string().find("rank 0") != std::string::npos);
+    CHECK(with_text.to_string().find("Out of GPU memory") != std::string::npos);
+    // The message is a std::string, so that upstream's `"prefix" + s.message()` compiles.
+    CHECK("wrapped: " + with_text.message() == "wrapped: Out of GPU memory");
+
+    // An ok status keeps its rank too, as upstream's does.
+    CHECK(dtl::status{dtl::status_code::ok, 3}.rank() == 3);
+  }
+
+  TEST_CASE("error_status makes a status with rank and message") {
+    const dtl::status s = dtl::error_status(dtl::status_code::invalid_argument, 1, "bad input");
+    CHECK(s.code() == dtl::status_code::invalid_argument);
+    CHECK(s.rank() == 1);
+    CHECK(s.message() == "bad input");
+    CHECK(dtl::error_status(dtl::status_code::timeout).rank() == dtl::no_rank);
+  }
+
+  TEST_CASE("result's map, transform_error and map_error") {
+    const dtl::result<int> two{2};
+    const dtl::result<int> four = two.map([](int v) { return v * 2; });
+    CHECK(four.value() == 4);
+
+    const dtl::result<int> failed{dtl::status{dtl::status_code::timeout, 3}};
+    CHECK(failed.map([](int v) { return v * 2; }).error().rank() == 3);
+    const dtl::result<int> rewrapped = failed.transform_error([](const dtl::status& s) {
+      return dtl::status{dtl::status_code::internal_error, s.rank(), "wrapped"};
+    });
+    CHECK(rewrapped.error().code() == dtl::status_code::internal_error);
+    CHECK(rewrapped.error().rank() == 3);
+    CHECK(rewrapped.error().message() == "wrapped");
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // deprecated, as upstream's; still given
+#endif
+    CHECK(failed.map_error([](const dtl::status&) { return dtl::status{dtl::status_code::canceled}; }).error().code() ==
+          dtl::status_code::canceled);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+    // A value passes through transform_error untouched.
+    CHECK(two.transform_error([](const dtl::status&) { return dtl::status{dtl::status_code::canceled}; }).value() == 2);
+
+    const dtl::result<void> void_failed{dtl::status{dtl::status_code::timeout, 1}};
+    const dtl::result<void> void_wrapped = void_failed.transform_error([](const dtl::status& s) {
+      return dtl::status{dtl::status_code::internal_error, s.rank()};
+    });
+    CHECK(void_wrapped.error().code() == dtl::status_code::internal_error);
+    CHECK(void_wrapped.error().rank() == 1);
+  }
+}
