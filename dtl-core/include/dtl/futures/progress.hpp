@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -55,9 +54,9 @@ class progress_engine {
     std::erase_if(callbacks_, [id](const entry& e) { return e.id == id; });
   }
 
-  /// Runs every registered callback once and drops those that report done. Returns how many ran: 0 when
-  /// nothing is registered or another thread is polling. A callback that throws is dropped, and the
-  /// exception leaves poll() after the others of this pass have run.
+  /// Runs every registered callback once and drops those that report done. Returns how many reported more
+  /// to do (upstream's count): 0 when none did, nothing is registered or another thread is polling. A
+  /// callback that throws is dropped and its exception swallowed, as upstream's: the poll goes on.
   size_type poll() {
     bool expected = false;
     if (!polling_.compare_exchange_strong(expected, true, std::memory_order_acquire)) return 0;
@@ -72,21 +71,23 @@ class progress_engine {
       pass = callbacks_;
     }
     std::vector<size_type> done;
-    std::exception_ptr first_error;
+    size_type more_to_do = 0;
     for (const entry& e : pass) {
+      bool again = false;
       try {
-        if (!(*e.callback)()) done.push_back(e.id);
-      } catch (...) {
-        done.push_back(e.id);
-        if (!first_error) first_error = std::current_exception();
+        again = (*e.callback)();
+      } catch (...) {  // upstream's contract: a failing callback is dropped, not reported
       }
+      if (again)
+        ++more_to_do;
+      else
+        done.push_back(e.id);
     }
     if (!done.empty()) {
       const std::lock_guard lock(mutex_);
       std::erase_if(callbacks_, [&](const entry& e) { return std::ranges::find(done, e.id) != done.end(); });
     }
-    if (first_error) std::rethrow_exception(first_error);
-    return pass.size();
+    return more_to_do;
   }
 
   [[nodiscard]] bool has_pending() const {
@@ -120,7 +121,7 @@ inline size_type poll() { return progress_engine::instance().poll(); }
 /// The older name of poll().
 inline size_type make_progress() { return poll(); }
 
-/// Up to max_polls passes, stopping early once nothing is registered; the callbacks run in total.
+/// Up to max_polls passes, stopping early once nothing is registered; the sum of poll()'s counts.
 inline size_type make_progress(size_type max_polls) {
   size_type ran = 0;
   for (size_type i = 0; i < max_polls && progress_engine::instance().has_pending(); ++i) ran += poll();
@@ -138,7 +139,7 @@ inline bool poll_one() {
   return true;
 }
 
-/// Polls for about `duration` (less when nothing is left to poll); the callbacks run in total.
+/// Polls for about `duration` (less when nothing is left to poll); the sum of poll()'s counts.
 template <class Rep, class Period>
 size_type poll_for(std::chrono::duration<Rep, Period> duration) {
   const auto deadline = std::chrono::steady_clock::now() + duration;
@@ -180,7 +181,7 @@ class progress_guard {
   ~progress_guard() {
     try {
       make_progress(max_polls_ == 0 ? 1 : max_polls_);
-    } catch (...) {  // a destructor must not throw; the callback that threw is already dropped
+    } catch (...) {  // a destructor must not throw (the engine's lock can)
     }
   }
   void poll() { make_progress(); }
