@@ -37,10 +37,9 @@ std::string_view status_code_name(status_code code) noexcept {
 std::string_view status_category(status_code code) noexcept {
   const int value = to_int(code);
   if (value < 0) return "internal";
-  if (value == 0) return "success";
   if (code == status_code::invalid_state) return "usage";  // the caller's misuse: see the header
   switch (value / 100) {
-    case 0: return "sentinel";  // not_found, end_iterator: expected outcomes, yet not ok
+    case 0: return "success";  // ok and the sentinels (not_found, end_iterator), as upstream files them
     case 1: return "communication";
     case 2: return "memory";
     case 3: return "serialization";

@@ -36,8 +36,8 @@ TEST_SUITE("status") {
     using c = dtl::status_code;
     const expected table[] = {
         {c::ok, "ok", "success"},
-        {c::not_found, "not_found", "sentinel"},
-        {c::end_iterator, "end_iterator", "sentinel"},
+        {c::not_found, "not_found", "success"},  // upstream's category for 0-99
+        {c::end_iterator, "end_iterator", "success"},
         {c::communication_error, "communication_error", "communication"},
         {c::send_failed, "send_failed", "communication"},
         {c::recv_failed, "recv_failed", "communication"},
@@ -114,10 +114,10 @@ TEST_SUITE("status") {
     CHECK(dtl::status_category(static_cast<dtl::status_code>(12345)) == "internal");
   }
 
-  TEST_CASE("only ok is success: the sentinels are not ok") {
+  TEST_CASE("the sentinels are in the success category, yet not ok") {
     CHECK(dtl::status(dtl::status_code::not_found).is_error());
     CHECK(dtl::status(dtl::status_code::end_iterator).is_error());
-    CHECK(dtl::status(dtl::status_code::not_found, "key 7").to_string().find("not_found (1, sentinel): key 7") == 0);
+    CHECK(dtl::status(dtl::status_code::not_found, "key 7").to_string().find("not_found (1, success): key 7") == 0);
   }
 
   TEST_CASE("an ok status is cheap and empty") {

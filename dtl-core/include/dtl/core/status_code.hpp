@@ -89,7 +89,8 @@ enum class status_code : int {
 /// The code's name, e.g. "hip_error"; "unknown_status_code" for a value outside the enum.
 [[nodiscard]] DTL_CORE_API std::string_view status_code_name(status_code code) noexcept;
 
-/// The code's category: "success" for ok alone, "sentinel" for 1-99 (not_found, end_iterator), then by
+/// The code's category: "success" for 0-99 (ok, and the sentinels not_found and end_iterator, which are
+/// not ok: is_error() holds for them; upstream's category), then by
 /// the hundreds digit "communication", "memory", "serialization", "bounds", "backend", "algorithm",
 /// "consistency"; "internal" for 9xx and for any value outside these ranges, except invalid_state (902):
 /// "usage", because DTL gives it for a call its object's state does not allow (a second exchange_begin,
