@@ -8,11 +8,12 @@
 //   auto done = dtl::for_each(dtl::async{}, vec, op);                 // a dtl::hip::future<void>
 //
 // Each returns result<void> (a future<void> under dtl::async). Vectors in one call must share their
-// context and size (else invalid_argument / extent_mismatch); a context whose environment ended gives
-// invalid_state. None of them communicates: each rank works on its own block.
-// Device placements run on the GPU; user functions are device functions (see docs/containers.md),
-// and except for fill and copy the calling file is compiled by the kernel compiler (dtl-hip-kc).
-// Each algorithm is an object made by algorithm_fn from its host and device bodies (detail/algorithm_fn.hpp).
+// context and size (else invalid_argument / extent_mismatch; copy, as upstream's, gives invalid_argument
+// for any size or partition mismatch); a context whose environment ended gives invalid_state. None of them
+// communicates: each rank works on its own block. Device placements run on the GPU; user functions are device functions
+// (see docs/containers.md), and except for fill and copy the calling file is compiled by the kernel compiler
+// (dtl-hip-kc). Each algorithm is an object made by algorithm_fn from its host and device bodies
+// (detail/algorithm_fn.hpp).
 
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
 #include <dtl/containers/algorithms/detail/support.hpp>
@@ -20,6 +21,8 @@
 #include <dtl/containers/distributed_vector.hpp>
 
 #include <cstddef>
+#include <string>
+#include <string_view>
 
 namespace dtl {
 
@@ -146,6 +149,15 @@ struct transform_impl {
 struct copy_impl {
   static constexpr const char* name = "copy";
   static constexpr bool mixed_placements = true;
+  /// Upstream's copy gives invalid_argument for vectors of different sizes or partitions, naming
+  /// "incompatible partitions"; the shared check's text says which (after our "copy: ").
+  static status layout_mismatch(const status& s) {
+    std::string_view why = s.message();
+    if (why.starts_with("copy: ")) why.remove_prefix(6);
+    return status(status_code::invalid_argument, "copy: source and destination have incompatible partitions (" +
+                                                     std::string(why) +
+                                                     "); redistribute moves elements between partitions");
+  }
   template <class Pol, class T, class P, class Q>
   static result<void> host(const Pol&, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out) {
     const T* src = in.local_data();

@@ -12,6 +12,8 @@
 //   template <class... A> static status check(const A&...);    // more argument checks, before any work
 //   template <class O> static auto finish(O outcome);          // maps the outcome (reduce_result -> T)
 //   static constexpr bool mixed_placements = true;             // host and device vectors may meet (copy)
+//   static status layout_mismatch(status s);                   // restates a size or partition mismatch
+//                                                               // (copy: upstream's invalid_argument)
 //
 // The object supplies what every algorithm shares:
 //   - the forms: f(policy, args...) and f(args...), which runs under dtl::seq{};
@@ -170,8 +172,12 @@ auto run_algorithm(const Policy& policy, A&&... args) {
       return to_outcome<Pol>(Impl::host(policy, std::forward<A>(args)...));
   };
   using Outcome = decltype(work());
-  if (status s = check_vectors(Impl::name, args...); !s.ok())
+  if (status s = check_vectors(Impl::name, args...); !s.ok()) {
+    if constexpr (requires { Impl::layout_mismatch(s); }) {
+      if (s == status_code::extent_mismatch || s == status_code::dimension_mismatch) s = Impl::layout_mismatch(s);
+    }
     return failed_as<Outcome>(checked_failure<Impl>(std::move(s), args...));
+  }
   if constexpr (requires { Impl::check(args...); }) {
     if (status s = Impl::check(args...); !s.ok())
       return failed_as<Outcome>(checked_failure<Impl>(std::move(s), args...));
