@@ -177,6 +177,24 @@ def prefix_mode(build_dir, work, cxx, source_root, hip_platform):
         sys.exit(f"pkg-config --libs dtl-containers should {'not ' if stage.configured_prefix == '/usr' else ''}"
                  f"carry {rpath} (prefix {stage.configured_prefix}): {libs}")
 
+    # Built with MPI, the .pc requires MPI's own, so that a program including <mpi.h> (any upstream program
+    # using MPI directly) builds with `pkg-config --cflags dtl-containers` alone. --define-variable would
+    # move MPI's prefix too, so this asks copies of the staged .pc files whose prefix line names the stage.
+    if stage.pkg_config("--variable=mpi", "dtl-containers") == ["yes"]:
+        relocated = os.path.join(work, "relocated-pc")
+        os.makedirs(relocated)
+        for name in os.listdir(stage.pcdir):
+            with open(os.path.join(stage.pcdir, name), encoding="utf-8") as f:
+                text = f.read()
+            text = text.replace(f"prefix={stage.configured_prefix}\n", f"prefix={stage.prefix}\n", 1)
+            with open(os.path.join(relocated, name), "w", encoding="utf-8") as f:
+                f.write(text)
+        mpi_cflags = pkg_config(dict(os.environ, PKG_CONFIG_PATH=relocated), "--cflags", "dtl-containers")
+        probe = os.path.join(work, "includes_mpi.cpp")
+        with open(probe, "w", encoding="utf-8") as f:
+            f.write("#include <mpi.h>\n#include <dtl/dtl.hpp>\nint main() { return MPI_SUCCESS; }\n")
+        sh([cxx, "-std=c++20", "-fsyntax-only", *mpi_cflags, probe])
+
     # The README's one-liner, run without LD_LIBRARY_PATH.
     direct = os.path.join(work, "consumer-pkgconfig")
     sh([cxx, "-std=c++20", *cflags, os.path.join(HERE, "host_consumer.cpp"), "-o", direct, *libs])
