@@ -32,9 +32,10 @@
 
 namespace dtl::detail {
 
-/// Upstream's free functions take any communicator; DTL HIP has one, mpi_comm_adapter.
+/// Upstream's free functions take any communicator; DTL HIP has mpi_comm_adapter and null_communicator (one
+/// rank), which derives from it.
 template <class C>
-concept upstream_comm = std::same_as<std::remove_cvref_t<C>, mpi::mpi_comm_adapter>;
+concept upstream_comm = std::derived_from<std::remove_cvref_t<C>, mpi::mpi_comm_adapter>;
 
 template <class T>
 inline constexpr bool is_span_v = false;
