@@ -6,6 +6,7 @@
 #include <dtl/error/status.hpp>
 
 #include <string>
+#include <type_traits>
 
 TEST_SUITE("upstream_error") {
   TEST_CASE("a status carries the rank it failed on") {
@@ -27,6 +28,20 @@ TEST_SUITE("upstream_error") {
 
     // An ok status keeps its rank too, as upstream's does.
     CHECK(dtl::status{dtl::status_code::ok, 3}.rank() == 3);
+  }
+
+  TEST_CASE("a status converts to bool explicitly: true when ok") {
+    CHECK(static_cast<bool>(dtl::status{dtl::status_code::ok}));
+    CHECK_FALSE(static_cast<bool>(dtl::status{dtl::status_code::invalid_argument}));
+    CHECK_FALSE(static_cast<bool>(dtl::status{dtl::status_code::not_found}));  // a sentinel is not ok
+    static_assert(!std::is_convertible_v<dtl::status, bool>);
+  }
+
+  TEST_CASE("a default-constructed result holds a value-initialized T") {
+    const dtl::result<int> r;
+    CHECK(r.has_value());
+    CHECK(r.value() == 0);
+    CHECK(dtl::result<std::string>{}.value().empty());
   }
 
   TEST_CASE("error_status makes a status with rank and message") {

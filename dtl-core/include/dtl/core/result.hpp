@@ -63,6 +63,10 @@ class [[nodiscard]] result {
   noexcept(std::is_nothrow_constructible_v<T, U&&>)  // NOLINT: implicit on purpose
       : storage_(std::in_place_index<0>, std::forward<U>(value)) {}
 
+  /// A value-initialized T (0 for an int), as upstream's.
+  result() noexcept(std::is_nothrow_default_constructible_v<T>) requires std::default_initializable<T>
+      : storage_(std::in_place_index<0>) {}
+
   template <class... Args>
   explicit result(std::in_place_t, Args&&... args) : storage_(std::in_place_index<0>, std::forward<Args>(args)...) {}
 

@@ -48,6 +48,8 @@ class [[nodiscard]] DTL_CORE_API status {
 
   [[nodiscard]] bool ok() const noexcept { return code_ == status_code::ok; }
   [[nodiscard]] bool is_error() const noexcept { return !ok(); }
+  /// True when ok, as upstream's (explicit: `if (s)` reads "if it succeeded").
+  [[nodiscard]] explicit operator bool() const noexcept { return ok(); }
   [[nodiscard]] status_code code() const noexcept { return code_; }
   [[nodiscard]] std::string_view category() const noexcept { return status_category(code_); }
   [[nodiscard]] std::string_view name() const noexcept { return status_code_name(code_); }
