@@ -279,6 +279,29 @@ TEST_SUITE("mpi.collectives") {
     CHECK(ctx.scan<int>(nullptr, nullptr, 0, dtl::reduce_op::sum).has_value());
   }
 
+  TEST_CASE(
+      "bad input: scan and exscan with counts that differ between ranks, one status on every rank, nothing written") {
+    const auto ctx = world();
+    const int p = ctx.size(), me = ctx.rank();
+    if (p == 1) return;  // nothing to differ from
+    for (const bool exclusive : {false, true}) {
+      CAPTURE(exclusive);
+      // 1000 elements: past the agreement record, so the scan itself would move them.
+      std::vector<std::int64_t> values(1000, me + 1), out(1000, -1);
+      const std::size_t count = me == p - 1 ? 999 : 1000;
+      const auto r = exclusive ? ctx.exscan(values.data(), out.data(), count, dtl::reduce_op::sum)
+                               : ctx.scan(values.data(), out.data(), count, dtl::reduce_op::sum);
+      REQUIRE_FALSE(r.has_value());
+      const int code = static_cast<int>(r.error().code());
+      CHECK(ctx.allreduce_value(code, dtl::reduce_op::min).value() ==
+            ctx.allreduce_value(code, dtl::reduce_op::max).value());
+      CHECK(std::count(out.begin(), out.end(), std::int64_t{-1}) == 1000);
+      // The context still works.
+      REQUIRE(ctx.scan(values.data(), out.data(), 1000, dtl::reduce_op::sum).has_value());
+      CHECK(out[999] == static_cast<std::int64_t>(me + 1) * (me + 2) / 2);
+    }
+  }
+
   TEST_CASE("bad input: one status on every rank, and the context still works") {
     const auto ctx = world();
     const int p = ctx.size(), me = ctx.rank();
