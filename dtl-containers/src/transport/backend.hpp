@@ -65,6 +65,22 @@ class comm_backend {
   /// bytes are fine: the backend uses larger units, MPI-4 large-count calls, or pieces.
   virtual status alltoallv(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
                            const std::size_t* recv_bytes, const std::size_t* recv_displs) = 0;
+  /// alltoallv for a caller that knows `most`, at least every rank's largest count and offset in bytes (the
+  /// same on every rank), and that most pairs exchange bytes: no allreduce to find them. For DTL's own
+  /// algorithms, whose counts agree by construction.
+  virtual status alltoallv_known(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs,
+                                 void* recv, const std::size_t* recv_bytes, const std::size_t* recv_displs,
+                                 std::size_t /*most*/) {
+    return alltoallv(send, send_bytes, send_displs, recv, recv_bytes, recv_displs);
+  }
+  /// An all-to-all whose few non-empty blocks go as messages between those peers only (on the internal
+  /// channel), for DTL's own algorithms: each pair of ranks agrees by construction on which blocks are
+  /// empty, and `most` (the same on every rank) bounds every block in bytes.
+  virtual status exchange_with_peers(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs,
+                                     void* recv, const std::size_t* recv_bytes, const std::size_t* recv_displs,
+                                     std::size_t /*most*/) {
+    return alltoallv(send, send_bytes, send_displs, recv, recv_bytes, recv_displs);
+  }
   /// Root sends bytes_per_rank[r] bytes (from offset displs[r] of send) to each rank r.
   virtual status scatterv(const void* send, const std::size_t* bytes_per_rank, const std::size_t* displs, void* recv,
                           std::size_t bytes, int root) = 0;

@@ -641,6 +641,38 @@ class mpi_comm final : public comm_backend {
     }
     DTL_ASSIGN_OR_RETURN(const extent most,
                          largest_everywhere(turn, count, offset, "alltoallv: a block or offset", peers));
+    return alltoallv_within(turn, most, send, send_bytes, send_displs, recv, recv_bytes, recv_displs);
+  }
+
+  status alltoallv_known(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
+                         const std::size_t* recv_bytes, const std::size_t* recv_displs, std::size_t most) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    const std::size_t n = static_cast<std::size_t>(size_);
+    {
+      const auto [in, out] = separate(send, any_bytes(send_bytes, n), recv, any_bytes(recv_bytes, n));
+      send = in;
+      recv = out;
+    }
+    DTL_TRY(check_address_space(most, "alltoallv: a block or offset"));
+    return alltoallv_within(turn, extent{most, most, n}, send, send_bytes, send_displs, recv, recv_bytes, recv_displs);
+  }
+
+  status exchange_with_peers(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs,
+                             void* recv, const std::size_t* recv_bytes, const std::size_t* recv_displs,
+                             std::size_t most) override {
+    DTL_TRY(usable());
+    DTL_TRY(check_address_space(most, "alltoallv: a block or offset"));
+    DTL_TRY(check_pieces(most, "alltoallv"));
+    return pairwise_exchange(send, send_bytes, send_displs, recv, recv_bytes, recv_displs, "alltoallv (to its peers)",
+                             /*skip_empty=*/true);
+  }
+
+  /// alltoallv once every rank knows `most` (alike): to the peers only, MPI's call, or in pieces.
+  status alltoallv_within(mpi_turn& turn, const extent& most, const void* send, const std::size_t* send_bytes,
+                          const std::size_t* send_displs, void* recv, const std::size_t* recv_bytes,
+                          const std::size_t* recv_displs) {
+    const std::size_t n = static_cast<std::size_t>(size_);
     if (most.sparse(size_)) {  // every rank decides alike: messages to the peers that move bytes
       DTL_TRY(check_pieces(most.count, "alltoallv"));
       turn = {};
@@ -969,7 +1001,15 @@ class mpi_comm final : public comm_backend {
                            bool skip_empty = false) {
     std::vector<comm_request_ptr> pending;
     status failed;
-    for (int step = 0; step < size_ && failed.ok(); ++step) {
+    // This rank's own block is a copy: a message to itself would cost the transport's copy and latency.
+    const auto me = static_cast<std::size_t>(rank_);
+    if (send_bytes[me] > recv_bytes[me])
+      return status(status_code::invalid_argument, fmt::format("{}: rank {} sends itself {} bytes into a block of {}",
+                                                               what, rank_, send_bytes[me], recv_bytes[me]));
+    if (send_bytes[me] != 0)
+      std::memmove(static_cast<std::byte*>(recv) + recv_displs[me],
+                   static_cast<const std::byte*>(send) + send_displs[me], send_bytes[me]);
+    for (int step = 1; step < size_ && failed.ok(); ++step) {
       const int to = (rank_ + step) % size_, from = (rank_ - step + size_) % size_;
       const auto t = static_cast<std::size_t>(to), f = static_cast<std::size_t>(from);
       if (!skip_empty || recv_bytes[f] != 0) {
