@@ -158,14 +158,15 @@ std::vector<block> make_blocks(std::vector<std::size_t> sizes, unsigned seed, st
 }  // namespace
 
 TEST_SUITE("sort_plan") {
-  TEST_CASE("round one takes 32 samples per rank per rank up to 32 ranks, then gather_cap in all") {
+  TEST_CASE("round one takes 32 samples per rank per rank up to 16 ranks, then gather_cap in all") {
     const std::size_t cap = plan::default_limits.gather_cap;
     CHECK(plan::sample_count(1000000, 2, cap) == 64);
-    CHECK(plan::sample_count(1000000, 32, cap) == 1024);
-    CHECK(plan::sample_count(1000000, 64, cap) == 512);
-    CHECK(plan::sample_count(1000000, 1024, cap) == 32);
+    CHECK(plan::sample_count(1000000, 16, cap) == 512);
+    CHECK(plan::sample_count(1000000, 32, cap) == 256);
+    CHECK(plan::sample_count(1000000, 64, cap) == 128);
+    CHECK(plan::sample_count(1000000, 1024, cap) == 8);
     CHECK(plan::sample_count(1000000, 100000, cap) == 1);  // at least one
-    CHECK(plan::sample_count(10, 1024, cap) == 10);        // at most every element
+    CHECK(plan::sample_count(5, 1024, cap) == 5);          // at most every element
     const std::vector<std::size_t> sizes{1000, 0, 64, 65};
     CHECK(plan::tolerance(sizes) == 8 - 1);  // 128 samples a rank: stretches of 8 (1000), 1 (64 and 65)
   }
@@ -208,8 +209,8 @@ TEST_SUITE("sort_plan") {
     }
   }
 
-  TEST_CASE("up to 32 ranks the plan is the one-round sort") {
-    for (const std::size_t p : {2, 3, 17, 32}) {
+  TEST_CASE("up to 16 ranks the plan is the one-round sort") {
+    for (const std::size_t p : {2, 3, 11, 16}) {
       CAPTURE(p);
       const found f =
           check_splitters(make_blocks(std::vector<std::size_t>(p, 5000), 7, 1u << 30, false), plan::default_limits);

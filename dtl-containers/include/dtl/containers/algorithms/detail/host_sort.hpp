@@ -3,29 +3,35 @@
 // The host path of the distributed sort (host placements): a sample sort over MPI. Not for users.
 //
 //   1. each rank sorts its block (std::sort / std::stable_sort; under par in chunks on threads, merged);
-//   2. the splitters (sort_rounds.hpp): regular samples from every rank, allgathered, and every rank
-//      picks the same ranks - 1 splitters (sort_plan.hpp: ties broken by (key, rank, position)); past 32
-//      ranks round one gathers fewer samples and refinement rounds place the splitters;
-//   3. each rank cuts its block at the splitters (binary searches), the counts go all to all, the
-//      elements by one alltoallv into a receive buffer;
+//   2. the splitters (sort_rounds.hpp): regular samples from every rank, allgathered with the ranks'
+//      sizes, and every rank picks the same ranks - 1 splitters (sort_plan.hpp: ties broken by (key, rank,
+//      position)); past 32 ranks round one gathers fewer samples and refinement rounds place the splitters;
+//   3. each rank cuts its block at the splitters (binary searches); the counts and bucket sizes
+//      (sort_buckets.hpp), then the elements by one alltoallv into a receive buffer;
 //   4. the received runs (sorted, in rank order) are merged, stably;
-//   5. the neighbour shift: one more alltoallv (layout_moves.hpp) gives every rank its old size back.
+//   5. the neighbour shift: messages between neighbours give every rank its old size back.
+// The exchanges are unchecked_collectives.hpp's: their arguments agree by construction, and the two
+// failures a rank may meet (allocating for its local sort or its receive buffer) travel as flags in the
+// exchanges of steps 2 and 3, after which every rank returns the same status. The merge allocates
+// nothing, so it cannot fail on one rank alone.
 // Memory beyond the data, per rank: the receive buffer (the rank's bucket, about its block) plus what
-// std::stable_sort / std::inplace_merge take, and the splitter rounds' samples: at most 32·ranks² keys
-// up to 32 ranks, then at most 32 768 keys and 64·ranks keys a refinement round.
+// std::stable_sort takes, and the splitter rounds' samples: at most 32·ranks² keys up to 32 ranks, then at
+// most 8192 keys and 32·ranks keys a refinement round; up to 128 ranks the count matrix (ranks² counts).
 
+#include <dtl/containers/algorithms/detail/sort_buckets.hpp>
 #include <dtl/containers/algorithms/detail/sort_plan.hpp>
 #include <dtl/containers/algorithms/detail/sort_rounds.hpp>
 #include <dtl/containers/algorithms/detail/support.hpp>
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/communication/context.hpp>
-#include <dtl/containers/communication/detail/agreement.hpp>
+#include <dtl/containers/communication/detail/unchecked_collectives.hpp>
 #include <dtl/containers/detail/layout_moves.hpp>
 #include <dtl/containers/detail/segment_ops.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
 
 #include <algorithm>
+#include <new>
 #include <cstddef>
 #include <numeric>
 #include <span>
@@ -58,23 +64,30 @@ struct key_of_pair {
 
 /// Merges the sorted runs [bounds[i], bounds[i + 1]) of data in place, pairwise (stable: of equal
 /// elements, those of an earlier run stay first). Under Parallel the pairs of a round run on threads.
+/// Allocates nothing when `next` has room for bounds.size() entries: std::inplace_merge falls back to a
+/// merge without a buffer, and a round whose threads cannot be had runs on the calling thread (merging a
+/// pair twice is harmless).
 template <bool Parallel, class Item, class Less>
-void merge_runs(Item* data, std::vector<std::size_t> bounds, Less& less) {
+void merge_runs(Item* data, std::vector<std::size_t>& bounds, std::vector<std::size_t>& next, Less& less) {
   while (bounds.size() > 2) {
     const std::size_t runs = bounds.size() - 1, pairs = runs / 2;
     auto merge_pair = [&](std::size_t b, std::size_t e) {
       for (std::size_t k = b; k < e; ++k)
         std::inplace_merge(data + bounds[2 * k], data + bounds[2 * k + 1], data + bounds[2 * k + 2], less);
     };
-    if constexpr (Parallel)
-      parallel_for(pairs, merge_pair, 1);
-    else
+    if constexpr (Parallel) {
+      try {
+        parallel_for(pairs, merge_pair, 1);
+      } catch (const std::bad_alloc&) {
+        merge_pair(0, pairs);
+      }
+    } else {
       merge_pair(0, pairs);
-    std::vector<std::size_t> next;
-    next.reserve(runs / 2 + 2);
+    }
+    next.clear();
     for (std::size_t k = 0; k < runs; k += 2) next.push_back(bounds[k]);
     next.push_back(bounds.back());
-    bounds = std::move(next);
+    bounds.swap(next);
   }
 }
 
@@ -101,7 +114,9 @@ void host_local_sort(Item* data, std::size_t n, Less& less) {
         for (std::size_t c = b; c < e; ++c) sort_range(data + bounds[c], data + bounds[c + 1]);
       },
       1);
-  merge_runs<Parallel>(data, std::move(bounds), less);
+  std::vector<std::size_t> next;
+  next.reserve(bounds.size());
+  merge_runs<Parallel>(data, bounds, next, less);
 }
 
 /// What one rank moved in a distributed sort: elements sent to and received from other ranks, over the
@@ -158,6 +173,13 @@ inline void count_traffic(sort_traffic& t, std::size_t me, const std::vector<std
   }
 }
 
+/// Byte counts or offsets of `elements` elements of `bytes_each` bytes.
+inline std::vector<std::size_t> in_bytes(const std::vector<std::size_t>& elements, std::size_t bytes_each) {
+  std::vector<std::size_t> out(elements.size());
+  for (std::size_t i = 0; i < elements.size(); ++i) out[i] = elements[i] * bytes_each;
+  return out;
+}
+
 /// The distributed sort of every rank's data[0, n) (collective): afterwards the elements are in
 /// global order by comp(key_of(a), key_of(b)), and every rank holds n elements again.
 template <bool Stable, bool Parallel, class Item, class KeyOf, class Comp>
@@ -172,54 +194,56 @@ result<sort_traffic> host_sample_sort(const context& ctx, Item* data, std::size_
     if (!sorted.ok()) return sorted;
     return sort_traffic{};
   }
-  DTL_TRY(agree(ctx, sorted, call_signature{"sort (the local sorts)"}));
   sort_traffic traffic;
-
   const std::size_t p = static_cast<std::size_t>(ctx.size()), me = static_cast<std::size_t>(ctx.rank());
-  std::vector<std::size_t> sizes(p);
-  DTL_TRY(ctx.allgather(&n, sizes.data(), 1));
-  const std::vector<std::size_t> offsets = layout_offsets(sizes);
-  if (offsets.back() == 0) return traffic;
 
   // The splitters, and where they cut this rank's block.
   host_sort_ops<K, Item, KeyOf, Comp> ops{data, n, me, key_of, comp};
-  DTL_ASSIGN_OR_RETURN(const splitter_cuts found, find_cuts<K>(ctx, sizes, ops));
+  DTL_ASSIGN_OR_RETURN(const splitter_cuts found, find_cuts<K>(ctx, n, sorted, ops));
+  const std::vector<std::size_t>& sizes = found.sizes;
+  const std::vector<std::size_t> offsets = layout_offsets(sizes);
+  if (offsets.back() == 0) return traffic;
   traffic.rounds = found.rounds;
-  const std::vector<std::size_t>& cuts = found.cuts;
-  const sort_plan::bucket_counts send = sort_plan::buckets_from_cuts(cuts, n);
-  std::vector<std::size_t> recv_counts(p);
-  DTL_TRY(ctx.alltoall(send.counts.data(), recv_counts.data(), 1));
-  const std::vector<std::size_t> recv_displs = sort_plan::displacements(recv_counts);
-  const std::size_t received = recv_displs.back() + recv_counts.back();
+  const sort_plan::bucket_counts send = sort_plan::buckets_from_cuts(found.cuts, n);
 
+  // The receive buffer (and the merge's bounds, so that the merge allocates nothing) and the counts.
   std::vector<Item> bucket;
-  DTL_TRY(agree(ctx,
-                catch_allocation_failure("sort (the receive buffer)",
-                                         [&]() -> status {
-                                           bucket.resize(received);
-                                           return {};
-                                         }),
-                call_signature{"sort (the receive buffer)"}));
-  DTL_TRY(ctx.alltoallv(data, send.counts, send.displs, bucket.data(), recv_counts, recv_displs));
+  std::vector<std::size_t> bounds, next;
+  auto allocate = [&](std::size_t elements) {
+    return catch_allocation_failure("sort (the receive buffer)", [&]() -> status {
+      bucket.reserve(elements);
+      bounds.reserve(p + 1);
+      next.reserve(p + 1);
+      return {};
+    });
+  };
+  DTL_ASSIGN_OR_RETURN(const bucket_layout layout, plan_buckets(ctx, sizes, send.counts, allocate));
+  const std::vector<std::size_t>& recv_counts = layout.recv_counts;
+  const std::vector<std::size_t>& bucket_sizes = layout.bucket_sizes;
+  const std::vector<std::size_t> recv_displs = sort_plan::displacements(recv_counts);
+  const std::size_t received = bucket_sizes[me];
+  bucket.resize(received);  // within the capacity reserved: allocates nothing
+  // Every count and offset of both exchanges is at most the largest block or bucket.
+  const std::size_t most = sizeof(Item) * std::max(*std::max_element(sizes.begin(), sizes.end()),
+                                                   *std::max_element(bucket_sizes.begin(), bucket_sizes.end()));
+  DTL_TRY(unchecked_alltoallv(ctx, data, in_bytes(send.counts, sizeof(Item)), in_bytes(send.displs, sizeof(Item)),
+                              bucket.data(), in_bytes(recv_counts, sizeof(Item)), in_bytes(recv_displs, sizeof(Item)),
+                              most, exchange_shape::dense));
   count_traffic(traffic, me, send.counts, recv_counts);
-  std::vector<std::size_t> bounds(recv_displs);
+  bounds.assign(recv_displs.begin(), recv_displs.end());
   bounds.push_back(received);
-  const status merged = catch_allocation_failure("sort (merging the received runs)", [&]() -> status {
-    merge_runs<Parallel>(bucket.data(), std::move(bounds), less);
-    return {};
-  });
-  DTL_TRY(agree(ctx, merged, call_signature{"sort (merging the received runs)"}));
+  merge_runs<Parallel>(bucket.data(), bounds, next, less);
 
   // The neighbour shift: from the buckets' sizes back to the sizes the ranks had.
-  std::vector<std::size_t> bucket_sizes(p);
-  DTL_TRY(ctx.allgather(&received, bucket_sizes.data(), 1));
   if (bucket_sizes == sizes) {
     std::copy(bucket.begin(), bucket.end(), data);
     return traffic;
   }
   const layout_moves moves = moves_between(layout_offsets(bucket_sizes), offsets, me);
-  DTL_TRY(
-      ctx.alltoallv(bucket.data(), moves.send_counts, moves.send_displs, data, moves.recv_counts, moves.recv_displs));
+  DTL_TRY(unchecked_alltoallv(ctx, bucket.data(), in_bytes(moves.send_counts, sizeof(Item)),
+                              in_bytes(moves.send_displs, sizeof(Item)), data,
+                              in_bytes(moves.recv_counts, sizeof(Item)), in_bytes(moves.recv_displs, sizeof(Item)),
+                              most, exchange_shape::neighbours));
   count_traffic(traffic, me, moves.send_counts, moves.recv_counts);
   return traffic;
 }

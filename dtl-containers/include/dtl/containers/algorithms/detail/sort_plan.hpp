@@ -39,8 +39,10 @@ struct round_limits {
   std::size_t gather_cap;      // samples allgathered in round one, all ranks together
   std::size_t refine_samples;  // samples a rank sends its owner per open splitter in a refinement round
 };
-/// Up to 32 ranks round one is today's sort (32·p per rank); past them it gathers 32 768 samples.
-inline constexpr round_limits default_limits{oversampling * 32 * 32, 2 * oversampling};
+/// Up to 16 ranks round one is the one-round sort (32·p samples per rank); past them it gathers 8192
+/// samples, and refinement rounds send 32 per open splitter (measured on a simulated fat tree at 64 and 256
+/// ranks: the fewest bytes and rounds together, docs/scaling.md).
+inline constexpr round_limits default_limits{oversampling * 16 * 16, oversampling};
 
 /// The budgets the sorts use: default_limits. A hidden setting for tests, which lower it (on every rank
 /// alike, between sorts) to take the refinement rounds on 2 or 3 ranks; nothing else changes it.

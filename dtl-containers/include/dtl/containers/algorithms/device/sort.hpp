@@ -164,18 +164,20 @@ auto sort(const Policy& policy, const context& ctx, int device, K* keys, V* valu
   gpu::device_scratch& scratch = *session->scratch;
 
   auto compute = [&]() -> result<sort_traffic> {
-    DTL_TRY(agreed(device_local_sort(keys, values, n, comp, scratch, stream), "sort (the local sorts)"));
+    const status sorted_here = device_local_sort(keys, values, n, comp, scratch, stream);
     sort_traffic traffic;
-    if (!many) return traffic;
+    if (!many) {
+      DTL_TRY(sorted_here);
+      return traffic;
+    }
     const std::size_t p = static_cast<std::size_t>(ctx.size()), me = static_cast<std::size_t>(ctx.rank());
-    std::vector<std::size_t> sizes(p);
-    DTL_TRY(ctx.allgather(&n, sizes.data(), 1));
-    const std::vector<std::size_t> offsets = layout_offsets(sizes);
-    if (offsets.back() == 0) return traffic;
-
     device_sort_ops<K, decltype(to_portable(comp))> ops{keys, n, me, to_portable(comp), scratch, stream};
-    auto found = find_cuts<K>(ctx, sizes, ops);
+    // Round one of the splitters carries a failed local sort to every rank.
+    auto found = find_cuts<K>(ctx, n, sorted_here, ops);
+    if (found && layout_offsets(found->sizes).back() == 0) return traffic;
     DTL_TRY(agreed(found ? status{} : found.error(), "sort (the splitters)"));
+    const std::vector<std::size_t>& sizes = found->sizes;
+    const std::vector<std::size_t> offsets = layout_offsets(sizes);
     traffic.rounds = found->rounds;
     const sort_plan::bucket_counts send = sort_plan::buckets_from_cuts(found->cuts, n);
     std::vector<std::size_t> recv_counts(p);
