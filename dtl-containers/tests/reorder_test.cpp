@@ -112,6 +112,10 @@ TEST_SUITE("mpi.reorder") {
     std::vector<int> expected = input(10);
     std::rotate(expected.begin(), expected.begin() + 3, expected.end());
     check_block(v, expected);
+    // Another context's communicator: communication_error on every rank, nothing moved.
+    const dtl::context other = ctx.split(0).value();
+    CHECK_THROWS_AS((void)dtl::rotate(dtl::seq{}, v, 1, other), dtl::communication_error);
+    check_block(v, expected);
   }
   TEST_CASE("unique: drops consecutive duplicates across rank boundaries; the kept ones in even blocks") {
     const auto ctx = test_support::world();
@@ -120,6 +124,7 @@ TEST_SUITE("mpi.reorder") {
       std::vector<int> expected = global;
       expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
       CHECK(dtl::count_duplicates(v) == global.size() - expected.size());
+      CHECK(dtl::count_duplicates(dtl::seq{}, v, std::equal_to<>{}, ctx) == global.size() - expected.size());
       CHECK(dtl::has_duplicates(v) == (global.size() != expected.size()));
       const auto r = dtl::unique(v);
       REQUIRE(r.has_value());
@@ -191,7 +196,7 @@ TEST_SUITE("mpi.reorder") {
     for_every_shape(ctx, [&](const std::vector<int>& global, const auto& layout) {
       for (const std::size_t k : {std::size_t{0}, std::size_t{1}, global.size() / 2, global.size()}) {
         auto v = make(ctx, global, layout);
-        REQUIRE(dtl::partial_sort(v, k, std::greater<>{}).has_value());
+        REQUIRE(dtl::partial_sort(dtl::seq{}, v, k, std::greater<>{}, ctx).has_value());
         std::vector<int> expected = global;
         std::sort(expected.begin(), expected.end(), std::greater<>{});
         const std::size_t b = v.global_offset();
@@ -232,7 +237,7 @@ TEST_SUITE("mpi.reorder") {
       std::replace(expected.begin(), expected.end(), 0, 42);
       const auto zeros = static_cast<std::size_t>(std::count(global.begin(), global.end(), 0));
       auto v = make(ctx, global, layout);
-      CHECK(dtl::replace(v, 0, 42).value().count == zeros);
+      CHECK(dtl::replace(dtl::seq{}, v, 0, 42, ctx).value().count == zeros);
       check_block(v, expected);
       auto in = make(ctx, global, layout);
       auto out = make(ctx, std::vector<int>(global.size(), 0), layout);

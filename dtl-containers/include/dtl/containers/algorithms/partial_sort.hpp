@@ -9,9 +9,11 @@
 // partial_sort is collective: afterwards global indices [0, min(k, size())) hold the smallest elements
 // by comp, in order, across the ranks; each rank keeps its block's size. It is the distributed sort
 // (which orders the rest too), so it runs on host and device placements alike (docs/containers.md,
-// "Sort"), and returns result<void> (a future under dtl::async), the same on every rank.
+// "Sort"), and returns result<void> (a future under dtl::async), the same on every rank. Upstream's
+// communicator (or the context) may come last.
 
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
+#include <dtl/containers/algorithms/detail/group_forms.hpp>
 #include <dtl/containers/algorithms/sort.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/core/types.hpp>
@@ -39,7 +41,9 @@ struct partial_sort_impl {
 
 }  // namespace detail
 
-inline constexpr detail::status_algorithm<detail::partial_sort_impl> partial_sort{};
+inline constexpr detail::with_group_forms<detail::status_algorithm<detail::partial_sort_impl>,
+                                          detail::partial_sort_impl>
+    partial_sort{};
 
 /// This rank's block with its smallest min(k, block size) elements first, in order (std::partial_sort).
 template <class T, class P, class Comp = std::less<>>

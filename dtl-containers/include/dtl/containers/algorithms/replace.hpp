@@ -10,9 +10,11 @@
 //
 // Each element is replaced where it is; the collective part is the count, summed over the ranks, so
 // that every rank returns the same result<replace_result>. in and out share context, size and partition
-// (the shared checks of algorithm_fn.hpp). Host placements; a device placement gives not_supported.
+// (the shared checks of algorithm_fn.hpp). replace and replace_if also take upstream's communicator (or the
+// context) last. Host placements; a device placement gives not_supported.
 
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
+#include <dtl/containers/algorithms/detail/group_forms.hpp>
 #include <dtl/containers/algorithms/detail/host_only.hpp>
 #include <dtl/containers/algorithms/reduce.hpp>
 #include <dtl/containers/distributed_vector.hpp>
@@ -102,8 +104,10 @@ struct replace_copy_if_impl : replace_device_bodies<replace_copy_if_impl> {
 
 }  // namespace detail
 
-inline constexpr detail::status_algorithm<detail::replace_impl> replace{};
-inline constexpr detail::status_algorithm<detail::replace_if_impl> replace_if{};
+inline constexpr detail::with_group_forms<detail::status_algorithm<detail::replace_impl>, detail::replace_impl>
+    replace{};
+inline constexpr detail::with_group_forms<detail::status_algorithm<detail::replace_if_impl>, detail::replace_if_impl>
+    replace_if{};
 inline constexpr detail::status_algorithm<detail::replace_copy_impl> replace_copy{};
 inline constexpr detail::status_algorithm<detail::replace_copy_if_impl> replace_copy_if{};
 

@@ -15,9 +15,9 @@
 // new size (as resize gives). Pointers and views taken before are invalidated, as by resize. It returns
 // result<unique_result>, the same on every rank (on failure the vector is unchanged). count_duplicates
 // returns size_type and has_duplicates bool, throwing dtl::status_error on failure (try_count_duplicates:
-// result<size_type>). Host placements; a device placement gives not_supported. local_unique moves the
-// block's kept elements to its front (std::unique) and returns how many it dropped; the block keeps its
-// size.
+// result<size_type>); all three also take upstream's communicator (or the context) last. Host
+// placements; a device placement gives not_supported. local_unique moves the block's kept elements to
+// its front (std::unique) and returns how many it dropped; the block keeps its size.
 
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
 #include <dtl/containers/algorithms/detail/global_moves.hpp>
@@ -128,9 +128,13 @@ struct has_duplicates_impl : count_duplicates_impl {
 }  // namespace detail
 
 inline constexpr detail::with_group_forms<detail::status_algorithm<detail::unique_impl>, detail::unique_impl> unique{};
-inline constexpr detail::value_algorithm<detail::count_duplicates_impl> count_duplicates{};
+inline constexpr detail::with_group_forms<detail::value_algorithm<detail::count_duplicates_impl>,
+                                          detail::count_duplicates_impl>
+    count_duplicates{};
 inline constexpr detail::try_value_algorithm<detail::count_duplicates_impl> try_count_duplicates{};
-inline constexpr detail::value_algorithm<detail::has_duplicates_impl> has_duplicates{};
+inline constexpr detail::with_group_forms<detail::value_algorithm<detail::has_duplicates_impl>,
+                                          detail::has_duplicates_impl>
+    has_duplicates{};
 inline constexpr detail::try_value_algorithm<detail::has_duplicates_impl> try_has_duplicates{};
 
 /// This rank's block without consecutive duplicates (std::unique): the kept elements at its front, and
