@@ -205,6 +205,48 @@ TEST_SUITE("mpi.reorder") {
       }
     });
   }
+  TEST_CASE("partial_sort_copy, top_k and bottom_k into a vector of another size and layout") {
+    const auto ctx = test_support::world();
+    for_every_shape(ctx, [&](const std::vector<int>& global, const auto& layout) {
+      std::vector<int> ascending = global, descending = global;
+      std::sort(ascending.begin(), ascending.end());
+      std::sort(descending.begin(), descending.end(), std::greater<>{});
+      const auto in = make(ctx, global, layout);
+      for (const std::size_t m : {std::size_t{0}, std::size_t{1}, global.size() / 2 + 1, global.size() + 4}) {
+        CAPTURE(m);
+        const std::size_t written = std::min(m, global.size());
+        auto prefix_of = [&](const std::vector<int>& order) {
+          std::vector<int> expected(m, -999);
+          std::copy_n(order.begin(), written, expected.begin());
+          return expected;
+        };
+        auto out = make(ctx, std::vector<int>(m, -999), std::vector<std::size_t>{});
+        REQUIRE(dtl::partial_sort_copy(in, out).has_value());
+        check_block(out, prefix_of(ascending));
+        auto top = make(ctx, std::vector<int>(m, -999), std::vector<std::size_t>{});
+        REQUIRE(dtl::top_k(dtl::seq{}, in, top, m).has_value());
+        check_block(top, prefix_of(descending));
+        auto bottom = make(ctx, std::vector<int>(m, -999), std::vector<std::size_t>{});
+        REQUIRE(dtl::bottom_k(dtl::seq{}, in, bottom, m).has_value());
+        check_block(bottom, prefix_of(ascending));
+      }
+      check_block(in, global);  // unchanged
+    });
+  }
+  TEST_CASE("unique_copy: out resized to the kept elements, in unchanged") {
+    const auto ctx = test_support::world();
+    for_every_shape(ctx, [&](const std::vector<int>& global, const auto& layout) {
+      std::vector<int> expected = global;
+      expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+      const auto in = make(ctx, global, layout);
+      dtl::distributed_vector<int> out(3, ctx);
+      const auto r = dtl::unique_copy(in, out);
+      REQUIRE(r.has_value());
+      CHECK(r->new_size == expected.size());
+      check_block(out, expected);
+      check_block(in, global);
+    });
+  }
   TEST_CASE("partitions: stable over every rank, the counts, is_partitioned across rank boundaries") {
     const auto ctx = test_support::world();
     const auto even = [](int x) { return x % 2 == 0; };

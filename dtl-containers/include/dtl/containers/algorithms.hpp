@@ -6,14 +6,14 @@
 // (algorithms/stencil.hpp); find, find_if, find_if_not, all_of, any_of, none_of (algorithms/search.hpp);
 // min_element, max_element, minmax_element (algorithms/minmax.hpp); inner_product, dot
 // (algorithms/inner_product.hpp); sort, stable_sort, sort_by_key, distributed_sort, is_sorted
-// (algorithms/sort.hpp); rotate (algorithms/rotate.hpp); unique, count_duplicates, has_duplicates
-// (algorithms/unique.hpp); nth_element, median (algorithms/nth_element.hpp); partial_sort
-// (algorithms/partial_sort.hpp); partition_elements, partition, is_partitioned, partition_count
-// (algorithms/partition.hpp); replace, replace_if, replace_copy, replace_copy_if (algorithms/replace.hpp);
-// adjacent_difference (algorithms/adjacent_difference.hpp); accumulate (algorithms/accumulate.hpp);
-// distributed_iota, iota_step (algorithms/iota.hpp); and upstream's local_* forms of one rank's block
-// beside them; upstream's async_reduce, async_transform_reduce, async_for_each, async_transform,
-// returning a dtl::distributed_future (algorithms/async.hpp).
+// (algorithms/sort.hpp); rotate (algorithms/rotate.hpp); unique, unique_copy, count_duplicates,
+// has_duplicates (algorithms/unique.hpp); nth_element, median (algorithms/nth_element.hpp); partial_sort,
+// partial_sort_copy, top_k, bottom_k (algorithms/partial_sort.hpp); partition_elements, partition, is_partitioned,
+// partition_count (algorithms/partition.hpp); replace, replace_if, replace_copy, replace_copy_if
+// (algorithms/replace.hpp); adjacent_difference (algorithms/adjacent_difference.hpp); accumulate
+// (algorithms/accumulate.hpp); distributed_iota, iota_step (algorithms/iota.hpp); and upstream's local_* forms of one
+// rank's block beside them; upstream's async_reduce, async_transform_reduce, async_for_each, async_transform, returning
+// a dtl::distributed_future (algorithms/async.hpp).
 
 #include <dtl/containers/algorithms/modify.hpp>
 #include <dtl/containers/algorithms/reduce.hpp>

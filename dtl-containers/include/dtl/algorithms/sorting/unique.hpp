@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Upstream DTL's include path for dtl::unique, count_duplicates, has_duplicates and local_unique.
+// Upstream DTL's include path for dtl::unique, unique_copy, count_duplicates, has_duplicates and local_unique.
 // Ours: <dtl/containers/algorithms/unique.hpp> (docs/upstream.md, "Forwarding headers").
 
 #include <dtl/containers/algorithms/unique.hpp>
