@@ -349,6 +349,41 @@ TEST_SUITE("mpi.reorder") {
       for (std::size_t i = 0; i < v.local_size(); ++i) CHECK(v.local_data()[i] == 5 + static_cast<int>(i));
     });
   }
+  TEST_CASE("the async_* forms: the same results through a distributed_future") {
+    const auto ctx = test_support::world();
+    const std::vector<int> global = input(40);
+    std::vector<int> sorted = global;
+    std::sort(sorted.begin(), sorted.end());
+    auto v = make(ctx, global, {});
+    CHECK(dtl::async_accumulate(v, 0, std::plus<>{}).get() == std::accumulate(global.begin(), global.end(), 0));
+    CHECK(dtl::async_nth_element(v, 7).get().value == sorted[7]);
+    auto w = make(ctx, global, {});
+    dtl::async_partial_sort(w, 5).get();
+    check_block(w, sorted);
+    const auto kept = dtl::async_unique(w).get();
+    std::vector<int> unique_sorted = sorted;
+    unique_sorted.erase(std::unique(unique_sorted.begin(), unique_sorted.end()), unique_sorted.end());
+    CHECK(kept.new_size == unique_sorted.size());
+    check_block(w, unique_sorted);
+    auto u = make(ctx, global, {});
+    const auto zeros = static_cast<std::size_t>(std::count(global.begin(), global.end(), 0));
+    CHECK(dtl::async_replace(u, 0, 1).get().count == zeros);
+    CHECK(dtl::async_replace_if(
+              u, [](int x) { return x == 1; }, 2)
+              .get()
+              .count >= zeros);
+    const auto odd = [](int x) { return x % 2 != 0; };
+    CHECK(dtl::async_partition_elements(u, odd).get().global_true_count ==
+          static_cast<std::size_t>(std::count_if(global.begin(), global.end(), odd)));
+    dtl::async_distributed_iota(u, 0).get();
+    auto diff = make(ctx, std::vector<int>(40, 0), {});
+    CHECK(dtl::async_adjacent_difference(u, diff).get().count == 40);
+    check_block(diff, std::vector<int>{0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                       1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1});
+    dtl::async_local_rotate(u, 1).get();
+    // A failure fails the future: ranks asking for different indices (one of them out of range).
+    if (ctx.size() > 1) CHECK_THROWS_AS(dtl::async_nth_element(u, ctx.rank() == 0 ? 0 : -1).get(), dtl::status_error);
+  }
   TEST_CASE("the local_* forms work on this rank's block alone") {
     const auto ctx = test_support::world();
     auto v = make(ctx, input(30), {});

@@ -4,3 +4,4 @@
 // Ours: <dtl/containers/algorithms/iota.hpp> (docs/upstream.md, "Forwarding headers").
 
 #include <dtl/containers/algorithms/iota.hpp>
+#include <dtl/containers/algorithms/async_reorder.hpp>  // the async_* forms

@@ -4,3 +4,4 @@
 // partition_count. Ours: <dtl/containers/algorithms/partition.hpp> (docs/upstream.md, "Forwarding headers").
 
 #include <dtl/containers/algorithms/partition.hpp>
+#include <dtl/containers/algorithms/async_reorder.hpp>  // the async_* forms

@@ -4,3 +4,4 @@
 // local_replace_if. Ours: <dtl/containers/algorithms/replace.hpp> (docs/upstream.md, "Forwarding headers").
 
 #include <dtl/containers/algorithms/replace.hpp>
+#include <dtl/containers/algorithms/async_reorder.hpp>  // the async_* forms

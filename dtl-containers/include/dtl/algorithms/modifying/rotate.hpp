@@ -4,3 +4,4 @@
 // Ours: <dtl/containers/algorithms/rotate.hpp> (docs/upstream.md, "Forwarding headers").
 
 #include <dtl/containers/algorithms/rotate.hpp>
+#include <dtl/containers/algorithms/async_reorder.hpp>  // the async_* forms

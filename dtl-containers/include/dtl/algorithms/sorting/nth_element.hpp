@@ -5,3 +5,4 @@
 
 #include <dtl/containers/algorithms/nth_element.hpp>
 #include <dtl/containers/algorithms/partition.hpp>
+#include <dtl/containers/algorithms/async_reorder.hpp>  // the async_* forms

@@ -11,7 +11,8 @@
 // those before it are not greater (by comp) and those after it not smaller, across the ranks; each rank
 // keeps its block's size. It is built on the distributed sort (which gives that order and more: the
 // vector ends sorted). The result is the same on every rank: the value, n, the rank that holds it, and
-// valid; an n outside [0, size()) gives valid == false and leaves the vector as it is. It returns the
+// valid; an n outside [0, size()) gives valid == false and leaves the vector as it is, and ranks that pass
+// different n fail alike (invalid_argument). It returns the
 // result itself and throws dtl::status_error on a failure of the ranks (try_nth_element: result<...>).
 // Host placements; a device placement gives not_supported.
 
@@ -19,11 +20,13 @@
 #include <dtl/containers/algorithms/detail/group_forms.hpp>
 #include <dtl/containers/algorithms/detail/host_only.hpp>
 #include <dtl/containers/algorithms/detail/host_sort.hpp>
+#include <dtl/containers/communication/detail/agreement.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/core/types.hpp>
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 
 namespace dtl {
@@ -45,9 +48,10 @@ struct nth_element_impl {
   static constexpr bool communicates = true;
   template <class Pol, class T, class P, class Comp = std::less<>>
   static result<nth_element_result<T>> host(const Pol&, distributed_vector<T, P>& vec, index_t n, Comp comp = {}) {
-    // Every rank sees the same size, so every rank leaves here alike.
-    if (n < 0 || static_cast<size_type>(n) >= vec.global_size()) return nth_element_result<T>{};
     const context& ctx = vec.get_context();
+    // The ranks must agree on n before any of them may leave without sorting (n out of range).
+    if (ctx.size() > 1) DTL_TRY(agree(ctx, {}, call_signature{name, {static_cast<std::int64_t>(n)}, {"index"}}));
+    if (n < 0 || static_cast<size_type>(n) >= vec.global_size()) return nth_element_result<T>{};
     DTL_TRY(host_sample_sort<false, is_parallel_v<Pol>>(ctx, vec.local_data(), vec.local_size(), key_itself{}, comp));
     const std::size_t at = static_cast<std::size_t>(n);
     DTL_ASSIGN_OR_RETURN(const int owner, vec.partition().owner(at));

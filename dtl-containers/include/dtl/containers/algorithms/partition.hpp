@@ -15,7 +15,8 @@
 // position (one allgather of two counts a rank, one alltoall, one alltoallv). pred is called once per
 // element. partition_result's has_global says, as upstream's, whether the call had upstream's
 // communicator (or the context) as its last argument; global_true_count is filled either way. Each
-// returns its value and throws dtl::status_error on failure, the same on every rank. Host placements; a
+// returns its value and throws dtl::status_error on failure, the same on every rank (try_partition_elements:
+// result<partition_result>). Host placements; a
 // device placement gives not_supported.
 
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
@@ -189,6 +190,7 @@ struct partition_elements_fn : value_algorithm<partition_elements_impl<Stable>> 
 
 inline constexpr detail::partition_elements_fn<false> partition_elements{};
 inline constexpr detail::partition_elements_fn<true> stable_partition_elements{};
+inline constexpr detail::try_value_algorithm<detail::partition_elements_impl<false>> try_partition_elements{};
 inline constexpr detail::value_algorithm<detail::partition_point_impl<false>> partition{};
 inline constexpr detail::value_algorithm<detail::partition_point_impl<true>> stable_partition{};
 inline constexpr detail::value_algorithm<detail::is_partitioned_impl> is_partitioned{};
