@@ -16,8 +16,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <list>
 #include <numeric>
 #include <stdexcept>
@@ -94,6 +96,26 @@ TEST_SUITE("dispatch") {
     CHECK(dtl::dispatch_algorithm<int>([] { return 1; }, [] { return 2; }, [] { return 3; }) == 1);
     CHECK(dtl::execution_dispatcher<dtl::par>::invoke(std::plus<>{}, 2, 3) == 5);
   }
+
+#if DTL_CONTAINERS_HAS_HIP
+  TEST_CASE("async: invoke returns a ready future, the algorithms run as under seq") {
+    static_assert(dtl::is_async_policy_v<dtl::async> && !dtl::is_seq_policy_v<dtl::async>);
+    CHECK(dtl::dispatch_algorithm<dtl::async>([] { return 1; }, [] { return 2; }, [] { return 3; }) == 3);
+    CHECK(dtl::dispatch_algorithm<dtl::async>([] { return 1; }, [] { return 2; }) == 1);
+    std::future<int> value = dtl::execution_dispatcher<dtl::async>::invoke(std::plus<>{}, 2, 3);
+    CHECK(value.wait_for(std::chrono::seconds(0)) == std::future_status::ready);
+    CHECK(value.get() == 5);
+    int touched = 0;
+    std::future<void> done = dtl::execution_dispatcher<dtl::async>::invoke([&touched] { touched = 1; });
+    CHECK(touched == 1);
+    done.get();
+    std::future<int> failed = dtl::execution_dispatcher<dtl::async>::invoke([]() -> int { throw failure(); });
+    CHECK_THROWS_AS(failed.get(), failure);
+    const std::vector<int> in = scrambled(1000);
+    CHECK(dtl::dispatch_reduce(dtl::async{}, in.begin(), in.end(), 0L, std::plus<>{}) ==
+          std::accumulate(in.begin(), in.end(), 0L));
+  }
+#endif
 
   TEST_CASE("elementwise under seq and par against the standard algorithms") {
     for (std::size_t n : sizes) {
