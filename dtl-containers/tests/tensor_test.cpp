@@ -192,6 +192,28 @@ TEST_SUITE("mpi.tensor") {
     if (ctx.rank() == 0) CHECK(*all == std::vector<int>(4, 0));
   }
 
+  TEST_CASE("distributed_tensor: dtl::unique changes the first extent, in whole rows only") {
+    const auto ctx = test_support::world();
+    dtl::distributed_tensor<int, 2> t({6, 2}, ctx);
+    REQUIRE(dtl::for_each_indexed(t, [](std::size_t g, int& x) { x = static_cast<int>(g / 2); }).has_value());
+    const auto kept = dtl::unique(t);
+    REQUIRE(kept.has_value());
+    CHECK(kept->new_size == 6);
+    CHECK(t.extents() == dtl::nd_extent<2>{3, 2});
+    const auto [first, end] = rows_of(3, ctx.size(), ctx.rank());
+    CHECK(t.local_extents() == dtl::nd_extent<2>{end - first, 2});
+    CHECK(t.global_offset()[0] == static_cast<dtl::index_t>(first));
+    const auto all = t.gather(0);
+    REQUIRE(all.has_value());
+    if (ctx.rank() == 0) CHECK(*all == std::vector<int>{0, 1, 2, 3, 4, 5});
+    // 5 elements left would not be whole rows of 2.
+    REQUIRE(dtl::for_each_indexed(t, [](std::size_t g, int& x) { x = g == 5 ? 4 : static_cast<int>(g); }).has_value());
+    const auto refused = dtl::unique(t);
+    REQUIRE_FALSE(refused.has_value());
+    CHECK(refused.error().code() == dtl::status_code::invalid_argument);
+    CHECK(t.extents() == dtl::nd_extent<2>{3, 2});
+  }
+
   TEST_CASE("distributed_tensor: the algorithms take it, in row-major order") {
     const auto ctx = test_support::world();
     dtl::distributed_tensor<int, 3> t({5, 2, 3}, ctx);

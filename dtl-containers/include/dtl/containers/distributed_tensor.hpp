@@ -6,7 +6,8 @@
 // none. It is built on a distributed_vector<T, Placement> of the same elements in row-major order (the
 // vector's blocks in whole rows of extent(1) * ... * extent(N-1) elements), so it has the vector's
 // placements, memory, construction rules and collectives, and every dtl algorithm takes it where it takes
-// a vector (elementwise, in that linear order).
+// a vector (elementwise, in that linear order); one that changes the element count (dtl::unique) changes
+// the first extent, and fails (the tensor unchanged) when the count left is not whole rows.
 //
 //   dtl::distributed_tensor<double, 2> t(dtl::nd_extent<2>{100, 64}, ctx);   // host_only, zeros
 //   auto v = t.local_view();                      // dtl::tensor_view: v(i, j), v.extent(0), v[linear]
@@ -112,12 +113,22 @@ class distributed_tensor {
 
   // --- shape ---
   [[nodiscard]] static constexpr size_type rank() noexcept { return N; }
-  [[nodiscard]] const extent_type& extents() const noexcept { return extents_; }
-  [[nodiscard]] const extent_type& global_extents() const noexcept { return extents_; }
-  [[nodiscard]] size_type extent(size_type d) const noexcept { return extents_[d]; }
+  [[nodiscard]] extent_type extents() const noexcept {
+    extent_type e = extents_;
+    e[0] = global_rows();
+    return e;
+  }
+  [[nodiscard]] extent_type global_extents() const noexcept { return extents(); }
+  [[nodiscard]] size_type extent(size_type d) const noexcept { return d == 0 ? global_rows() : extents_[d]; }
   /// This rank's block: its rows, then the other extents.
-  [[nodiscard]] const extent_type& local_extents() const noexcept { return local_extents_; }
-  [[nodiscard]] size_type local_extent(size_type d) const noexcept { return local_extents_[d]; }
+  [[nodiscard]] extent_type local_extents() const noexcept {
+    extent_type e = extents_;
+    e[0] = local_rows().size();
+    return e;
+  }
+  [[nodiscard]] size_type local_extent(size_type d) const noexcept {
+    return d == 0 ? local_rows().size() : extents_[d];
+  }
   [[nodiscard]] size_type size() const noexcept { return vector_.global_size(); }
   [[nodiscard]] size_type global_size() const noexcept { return vector_.global_size(); }
   [[nodiscard]] bool empty() const noexcept { return size() == 0; }
@@ -129,17 +140,17 @@ class distributed_tensor {
 
   // --- this rank's elements (placements the host can touch) ---
   [[nodiscard]] local_view_type local_view() noexcept requires(P::host_accessible) {
-    return {vector_.local_data(), local_extents_};
+    return {vector_.local_data(), local_extents()};
   }
   [[nodiscard]] const_local_view_type local_view() const noexcept requires(P::host_accessible) {
-    return {vector_.local_data(), local_extents_};
+    return {vector_.local_data(), local_extents()};
   }
   /// The same view for kernels (placements the device can touch).
   [[nodiscard]] local_view_type device_view() noexcept requires(P::device_accessible) {
-    return {vector_.local_data(), local_extents_};
+    return {vector_.local_data(), local_extents()};
   }
   [[nodiscard]] const_local_view_type device_view() const noexcept requires(P::device_accessible) {
-    return {vector_.local_data(), local_extents_};
+    return {vector_.local_data(), local_extents()};
   }
   [[nodiscard]] std::span<T> local_span() noexcept requires(P::host_accessible) {
     return {vector_.local_data(), local_size()};
@@ -203,28 +214,31 @@ class distributed_tensor {
   /// The row-major partition of the elements (blocks of whole rows).
   [[nodiscard]] const block_partition& partition() const noexcept { return vector_.partition(); }
   /// The global index of this rank's first element: {first row, 0, ...}.
-  [[nodiscard]] const index_type& global_offset() const noexcept { return global_offset_; }
+  [[nodiscard]] index_type global_offset() const noexcept {
+    index_type offset{};
+    offset[0] = static_cast<index_t>(local_rows().begin);
+    return offset;
+  }
   [[nodiscard]] bool is_local(const index_type& g) const noexcept {
-    return in_bounds(g) && g[0] >= global_offset_[0] &&
-           g[0] - global_offset_[0] < static_cast<index_t>(local_extents_[0]);
+    return in_bounds(g) && local_rows().contains(static_cast<size_type>(g[0]));
   }
   [[nodiscard]] bool is_local(index_t g) const noexcept {
     return g >= 0 && vector_.local_range().contains(static_cast<size_type>(g));
   }
   /// The rank holding element g; dtl::no_rank outside the extents.
   [[nodiscard]] rank_t owner(const index_type& g) const noexcept {
-    return in_bounds(g) ? owner(row_major::linearize(g, extents_)) : no_rank;
+    return in_bounds(g) ? owner(row_major::linearize(g, extents())) : no_rank;
   }
   [[nodiscard]] rank_t owner(index_t g) const noexcept {
     return g < 0 ? no_rank : vector_.owner(static_cast<size_type>(g)).value_or(no_rank);
   }
   /// Local index of global element g (meaningful where is_local(g)), and back.
   [[nodiscard]] index_type to_local(index_type g) const noexcept {
-    g[0] -= global_offset_[0];
+    g[0] -= static_cast<index_t>(local_rows().begin);
     return g;
   }
   [[nodiscard]] index_type to_global(index_type l) const noexcept {
-    l[0] += global_offset_[0];
+    l[0] += static_cast<index_t>(local_rows().begin);
     return l;
   }
   [[nodiscard]] index_t to_local(index_t g) const noexcept { return g - linear_offset(); }
@@ -261,14 +275,14 @@ class distributed_tensor {
     const context& ctx = vector_.get_context();
     DTL_TRY(detail::agree(ctx, check_extents(extents, 0), signature(extents, 0)));
     DTL_TRY(vector_.resize(extents_size(extents)));
-    set_shape(extents);
+    extents_ = extents;
     return {};
   }
 
  private:
   friend struct detail::vector_access;
 
-  distributed_tensor(vector_type v, const extent_type& extents) noexcept : vector_(std::move(v)) { set_shape(extents); }
+  distributed_tensor(vector_type v, const extent_type& extents) noexcept : vector_(std::move(v)), extents_(extents) {}
 
   template <class C>
   static result<distributed_tensor> make(const extent_type& extents, const C& c, const T* value,
@@ -317,35 +331,34 @@ class distributed_tensor {
     return true;
   }
 
-  // The shape and this rank's rows, from the extents and the vector's layout.
-  void set_shape(const extent_type& extents) noexcept {
-    extents_ = extents;
-    local_extents_ = extents;
-    global_offset_ = index_type{};
-    const size_type row = row_size(extents);
+  // The rows: whole rows of the vector's elements; rows of no elements split by the same block rule.
+  [[nodiscard]] size_type global_rows() const noexcept {
+    const size_type row = row_size(extents_);
+    return row != 0 ? vector_.global_size() / row : extents_[0];
+  }
+  [[nodiscard]] index_range local_rows() const noexcept {
+    const size_type row = row_size(extents_);
+    if (row != 0) return {vector_.local_range().begin / row, vector_.local_range().end / row};
     const auto ranks = static_cast<size_type>(num_ranks() < 1 ? 1 : num_ranks());
     const auto me = static_cast<size_type>(my_rank() < 0 ? 0 : my_rank());
-    // With rows of no elements the vector holds nothing: the rows are split by the same block rule.
-    const size_type first = row != 0 ? vector_.local_range().begin / row : even_block_begin(extents[0], ranks, me);
-    const size_type end = row != 0 ? vector_.local_range().end / row : even_block_begin(extents[0], ranks, me + 1);
-    local_extents_[0] = end - first;
-    global_offset_[0] = static_cast<index_t>(first);
+    return {even_block_begin(extents_[0], ranks, me), even_block_begin(extents_[0], ranks, me + 1)};
   }
 
   [[nodiscard]] bool in_bounds(const index_type& g) const noexcept {
     for (size_type d = 0; d < N; ++d)
-      if (g[d] < 0 || static_cast<size_type>(g[d]) >= extents_[d]) return false;
+      if (g[d] < 0 || static_cast<size_type>(g[d]) >= extent(d)) return false;
     return true;
   }
   [[nodiscard]] size_type local_linear_of(const index_type& i) const noexcept {
-    return static_cast<size_type>(row_major::linearize(i, local_extents_));
+    return static_cast<size_type>(row_major::linearize(i, local_extents()));
   }
   [[nodiscard]] index_t linear_offset() const noexcept { return static_cast<index_t>(vector_.global_offset()); }
 
   vector_type vector_;
+  // The extents after the first are these; the first is the vector's rows (an algorithm that changes the
+  // element count, as dtl::unique, changes the rows), except for rows of no elements, which the vector
+  // does not count.
   extent_type extents_{};
-  extent_type local_extents_{};
-  index_type global_offset_{};
 };
 
 template <class T, class... Placement>
