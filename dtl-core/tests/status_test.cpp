@@ -107,6 +107,9 @@ TEST_SUITE("status") {
       if (dtl::status_code_name(code) != "unknown_status_code") CHECK(listed.count(v) == 1);
     }
     CHECK(listed.size() == 57);
+    // Upstream's alias: the same value, named by its first name.
+    static_assert(c::operation_failed == c::algorithm_error);
+    CHECK(dtl::status_code_name(c::operation_failed) == "algorithm_error");
     // Values outside the enum: no name, and the internal category.
     CHECK(dtl::status_code_name(static_cast<dtl::status_code>(12345)) == "unknown_status_code");
     CHECK(dtl::status_category(static_cast<dtl::status_code>(-3)) == "internal");

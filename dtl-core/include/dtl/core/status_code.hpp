@@ -70,6 +70,7 @@ enum class status_code : int {
 
   // 6xx algorithm
   algorithm_error = 600,
+  operation_failed = 600,  // upstream's other name for algorithm_error (the name functions give that one)
   precondition_failed = 601,
   postcondition_failed = 602,
   convergence_failed = 603,
