@@ -2,6 +2,7 @@
 // Upstream DTL's spellings of status and result, through upstream's include paths (docs/upstream.md).
 #include "doctest.hpp"
 
+#include <dtl/error/error_type.hpp>
 #include <dtl/error/result.hpp>
 #include <dtl/error/status.hpp>
 
@@ -83,5 +84,29 @@ TEST_SUITE("upstream_error") {
     });
     CHECK(void_wrapped.error().code() == dtl::status_code::internal_error);
     CHECK(void_wrapped.error().rank() == 1);
+  }
+  TEST_CASE("dtl::error: a status with where it was made, and make_error") {
+    const dtl::error e{dtl::status_code::timeout, 3, "network issue"};
+    CHECK(e.code() == dtl::status_code::timeout);
+    CHECK(e.rank() == 3);
+    CHECK(e.message() == "network issue");
+    CHECK(std::string(e.file_name()).find("upstream_error_test.cpp") != std::string::npos);
+    CHECK(e.line() == __LINE__ - 5);
+    CHECK(e.to_string().find("network issue") != std::string::npos);
+    CHECK(e.to_string().find("upstream_error_test.cpp") != std::string::npos);
+    const dtl::status& s = e;  // converts wherever a status is taken
+    CHECK(s.code() == dtl::status_code::timeout);
+    CHECK(dtl::error{dtl::status(dtl::status_code::send_failed, 1, "send")}.get_status().rank() == 1);
+
+    CHECK(dtl::make_error(dtl::status_code::invalid_argument, "bad param").rank() == dtl::no_rank);
+    CHECK(dtl::make_error(dtl::status_code::allocation_failed, 2, "out of memory").rank() == 2);
+    CHECK(dtl::make_error(dtl::status_code::not_implemented).message().empty());
+    CHECK(dtl::make_error(dtl::status_code::internal_error).line() == __LINE__);
+
+    const dtl::result<int> r(e);
+    REQUIRE(r.has_error());
+    CHECK(r.error().code() == dtl::status_code::timeout);
+    const dtl::result<void> v(dtl::error{dtl::status_code::barrier_failed});
+    CHECK(v.error().code() == dtl::status_code::barrier_failed);
   }
 }
