@@ -109,4 +109,37 @@ TEST_SUITE("upstream_error") {
     const dtl::result<void> v(dtl::error{dtl::status_code::barrier_failed});
     CHECK(v.error().code() == dtl::status_code::barrier_failed);
   }
+  TEST_CASE("upstream's result factories: a code, make_error<T>, make_error_result, make_result") {
+    const dtl::result<int> from_code(dtl::status_code::timeout);
+    REQUIRE(from_code.has_error());
+    CHECK(from_code.error().code() == dtl::status_code::timeout);
+    const dtl::result<void> void_code(dtl::status_code::send_failed);
+    CHECK(void_code.error().code() == dtl::status_code::send_failed);
+    CHECK(dtl::result<void>(dtl::status_code::ok).has_value());
+    CHECK(dtl::result<int>(dtl::status_code::ok).error().code() == dtl::status_code::internal_error);
+
+    const auto made = dtl::make_error<int>(dtl::status_code::invalid_argument, "bad input");
+    REQUIRE(made.has_error());
+    CHECK(made.error().message() == "bad input");
+    CHECK(dtl::make_error<double>(dtl::status_code::timeout, 4, "slow").error().rank() == 4);
+    CHECK(dtl::make_error_result<int>(dtl::status_code::out_of_range).error().code() == dtl::status_code::out_of_range);
+    CHECK(dtl::make_error_result<int>(dtl::status(dtl::status_code::timeout)).has_error());
+    CHECK(dtl::make_result(std::string("x")).value() == "x");
+    static_assert(std::is_same_v<decltype(dtl::make_result(1)), dtl::result<int>>);
+    CHECK(dtl::make_ok_result().has_value());
+  }
+  TEST_CASE("or_else with a plain fallback gives a T; on result<void>, a function for its effect") {
+    const dtl::result<int> failed(dtl::status_code::timeout);
+    const int fallback = failed.or_else([](const dtl::status&) { return -1; });
+    CHECK(fallback == -1);
+    const int kept = dtl::result<int>(7).or_else([](const dtl::status&) { return -1; });
+    CHECK(kept == 7);
+    // A function that returns a result still gives a result (recover or replace the error).
+    const dtl::result<int> recovered = failed.or_else([](const dtl::status&) { return dtl::result<int>(3); });
+    CHECK(recovered.value() == 3);
+    int seen = 0;
+    dtl::result<void>(dtl::status_code::send_failed).or_else([&](const dtl::status&) { ++seen; });
+    dtl::result<void>().or_else([&](const dtl::status&) { ++seen; });
+    CHECK(seen == 1);
+  }
 }

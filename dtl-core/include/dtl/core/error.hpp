@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // dtl::error and make_error: upstream DTL's error value (its <dtl/error/error_type.hpp>), a status with
-// upstream's accessors for where it was made. Our status keeps its source location already; an error is one
-// wrapped, and it converts to `const status&` wherever a status is taken (a result's error side too).
+// upstream's accessors for where it was made, and make_error<T>, a result<T> holding one. Our status keeps its source
+// location already; an error is one wrapped, and it converts to `const status&` wherever a status is taken (a result's
+// error side too).
 
+#include <dtl/core/result.hpp>
 #include <dtl/core/status.hpp>
 #include <dtl/core/types.hpp>
 
@@ -51,6 +53,18 @@ class error {
 }
 [[nodiscard]] inline error make_error(status_code code, std::source_location where = std::source_location::current()) {
   return error{code, no_rank, {}, where};
+}
+
+/// A result<T> holding such an error (make_error<T>(code, message) and (code, rank, message)).
+template <class T>
+[[nodiscard]] result<T> make_error(status_code code, std::string message,
+                                   std::source_location where = std::source_location::current()) {
+  return result<T>(status(code, no_rank, std::move(message), where));
+}
+template <class T>
+[[nodiscard]] result<T> make_error(status_code code, rank_t rank, std::string message,
+                                   std::source_location where = std::source_location::current()) {
+  return result<T>(status(code, rank, std::move(message), where));
 }
 
 }  // namespace dtl

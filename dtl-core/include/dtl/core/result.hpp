@@ -73,6 +73,10 @@ class [[nodiscard]] result {
   /// An error. An ok status is not an error: it becomes internal_error, so a result never holds ok as its error.
   result(status error, std::source_location where = std::source_location::current())  // NOLINT
       : storage_(std::in_place_index<1>, error.ok() ? detail::ok_status_as_error(where) : std::move(error)) {}
+  /// An error of this code, as upstream's result(status_code) (ok, again, becomes internal_error).
+  result(status_code code, std::source_location where = std::source_location::current())  // NOLINT
+      requires(!std::same_as<std::remove_cv_t<T>, status_code>)
+      : result(status(code, std::string{}, where), where) {}
 
   [[nodiscard]] bool has_value() const noexcept { return storage_.index() == 0; }
   [[nodiscard]] bool has_error() const noexcept { return !has_value(); }
@@ -189,16 +193,27 @@ class [[nodiscard]] result {
     return transform_error(std::forward<F>(f));
   }
 
-  /// f(error) -> result<T>, called only on an error (to recover or to replace the error).
+  /// f(error) -> result<T>, called only on an error (to recover or to replace the error). A function that
+  /// returns a plain T instead gives the value or that fallback, a T, as upstream DTL's or_else.
   template <class F>
-  result or_else(F&& f) const& {
-    if (has_value()) return *this;
-    return std::invoke(std::forward<F>(f), error());
+  auto or_else(F&& f) const& {
+    if constexpr (is_result_v<std::invoke_result_t<F, const status&>>) {
+      if (has_value()) return *this;
+      return result(std::invoke(std::forward<F>(f), error()));
+    } else {
+      if (has_value()) return T(unchecked());
+      return T(std::invoke(std::forward<F>(f), error()));
+    }
   }
   template <class F>
-  result or_else(F&& f) && {
-    if (has_value()) return std::move(*this);
-    return std::invoke(std::forward<F>(f), std::move(*this).error());
+  auto or_else(F&& f) && {
+    if constexpr (is_result_v<std::invoke_result_t<F, status&&>>) {
+      if (has_value()) return std::move(*this);
+      return result(std::invoke(std::forward<F>(f), std::move(*this).error()));
+    } else {
+      if (has_value()) return T(std::move(unchecked()));
+      return T(std::invoke(std::forward<F>(f), std::move(*this).error()));
+    }
   }
 
  private:
@@ -244,6 +259,9 @@ class [[nodiscard]] result<void> {
 
   result() noexcept = default;
   result(status s) noexcept : status_(std::move(s)) {}  // NOLINT: implicit on purpose
+  /// An error of this code (ok: success), as upstream's result(status_code).
+  result(status_code code, std::source_location where = std::source_location::current())  // NOLINT
+      : status_(code, std::string{}, where) {}
 
   [[nodiscard]] bool has_value() const noexcept { return status_.ok(); }
   [[nodiscard]] bool has_error() const noexcept { return !has_value(); }
@@ -296,11 +314,16 @@ class [[nodiscard]] result<void> {
     return transform_error(std::forward<F>(f));
   }
 
-  /// f(error) -> result<void>, called only on an error.
+  /// f(error) -> result<void>, called only on an error. A function that returns nothing is called for its
+  /// effect only, and or_else returns nothing, as upstream DTL's.
   template <class F>
-  result or_else(F&& f) const {
-    if (has_value()) return *this;
-    return std::invoke(std::forward<F>(f), status_);
+  auto or_else(F&& f) const {
+    if constexpr (std::is_void_v<std::invoke_result_t<F, const status&>>) {
+      if (has_error()) std::invoke(std::forward<F>(f), status_);
+    } else {
+      if (has_value()) return *this;
+      return result(std::invoke(std::forward<F>(f), status_));
+    }
   }
 
  private:
@@ -309,5 +332,21 @@ class [[nodiscard]] result<void> {
 
 /// A successful result<void>.
 [[nodiscard]] inline result<void> success() noexcept { return {}; }
+
+// Upstream DTL's factory spellings.
+template <class T>
+[[nodiscard]] result<std::decay_t<T>> make_result(T&& value) {
+  return result<std::decay_t<T>>(std::forward<T>(value));
+}
+[[nodiscard]] inline result<void> make_ok_result() noexcept { return {}; }
+template <class T>
+[[nodiscard]] result<T> make_error_result(status error) {
+  return result<T>(std::move(error));
+}
+template <class T>
+[[nodiscard]] result<T> make_error_result(status_code code,
+                                          std::source_location where = std::source_location::current()) {
+  return result<T>(status(code, std::string{}, where));
+}
 
 }  // namespace dtl
