@@ -79,8 +79,7 @@ struct sum_fn : with_group_form<value_algorithm<sum_impl>, sum_impl> {
 
 inline constexpr detail::sum_fn sum{};
 inline constexpr detail::try_value_algorithm<detail::sum_impl> try_sum{};
-inline constexpr detail::with_group_form<detail::value_algorithm<detail::product_impl>, detail::product_impl>
-    product{};
+inline constexpr detail::with_group_form<detail::value_algorithm<detail::product_impl>, detail::product_impl> product{};
 inline constexpr detail::try_value_algorithm<detail::product_impl> try_product{};
 
 }  // namespace dtl
