@@ -141,6 +141,11 @@ TEST_SUITE("algorithms") {
     CHECK(dtl::try_local_reduce(v, 0).value() == 21);
     CHECK(dtl::try_local_reduce(dtl::par{}, v).value() == 21);
     CHECK(dtl::local_reduce(v) == 21);
+    // Under seq, local_reduce is std::accumulate: a left fold from init, so an operator that is not
+    // associative (init + x*x for each x) gives the same answer.
+    const auto add_square = [](int acc, int x) { return acc + x * x; };
+    CHECK(dtl::local_reduce(v, 0, add_square) == 91);
+    CHECK(dtl::local_reduce(dtl::seq{}, v, 1, add_square) == 92);
     CHECK(dtl::try_transform_reduce(v, 0, std::plus<>{}, twice).value() == 42);
     CHECK(dtl::try_transform_reduce(dtl::par{}, v, 0, std::plus<>{}, twice).value() == 42);
     CHECK(dtl::try_count_if(v, odd).value() == 3);

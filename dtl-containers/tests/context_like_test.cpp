@@ -49,6 +49,9 @@ static_assert(std::is_constructible_v<dtl::distributed_vector<int>, std::size_t,
 static_assert(!std::is_constructible_v<dtl::distributed_vector<int>, std::size_t, not_a_context>);
 static_assert(!std::is_constructible_v<dtl::distributed_vector<int>, std::size_t, const dtl::distributed_vector<int>&>);
 static_assert(!std::is_constructible_v<dtl::distributed_array<int, 4>, not_a_context>);
+// Upstream's one-rank forms: (size) is explicit, (size, value) is not a context-like form.
+static_assert(std::is_constructible_v<dtl::distributed_vector<int>, std::size_t, int>);
+static_assert(!std::is_convertible_v<std::size_t, dtl::distributed_vector<int>>);
 
 TEST_SUITE("context_like") {
   TEST_CASE("rank r of 4: the block partition's local size, offset and owners; zeroes and values") {
@@ -121,6 +124,21 @@ TEST_SUITE("context_like") {
     CHECK(v.gather().value() == std::vector<int>{1, 2, 3, 4, 5, 6});
     CHECK(v.barrier().has_value());
     CHECK(v.global_view()[5].get().value() == 6);
+  }
+
+  TEST_CASE("no context: one rank of one, every element local; vectors of one size combine") {
+    dtl::distributed_vector<int> zeros(5);
+    dtl::distributed_vector<int> fives(5, 5);
+    CHECK(zeros.size() == 5);
+    CHECK(zeros.local_size() == 5);
+    CHECK(fives.get_context().size() == 1);
+    CHECK(std::accumulate(fives.local_view().begin(), fives.local_view().end(), 0) == 25);
+    CHECK(std::accumulate(zeros.local_view().begin(), zeros.local_view().end(), 0) == 0);
+    REQUIRE(dtl::copy(fives, zeros).has_value());  // one context: they combine
+    CHECK(dtl::reduce(zeros, 0, std::plus<>{}) == 25);
+    dtl::distributed_vector<int> six(6, 0);
+    CHECK(dtl::copy(fives, six).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::distributed_vector<int>(0).size() == 0);
   }
 
   TEST_CASE("a rank outside [0, size) or a size below 1: invalid_argument") {

@@ -7,6 +7,7 @@
 #include "test_environment.hpp"
 
 #include <dtl/containers/algorithms.hpp>
+#include <dtl/containers/communication/domains.hpp>
 #include <dtl/containers/config.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/core/status_error.hpp>
@@ -177,6 +178,35 @@ TEST_SUITE("mpi.search") {
       check_extreme(v, ref, std::min_element(ref.begin(), ref.end(), by_magnitude), both_magnitude.min);
       check_extreme(v, ref, std::max_element(ref.begin(), ref.end(), by_magnitude), both_magnitude.max);
     }
+  }
+
+  TEST_CASE_TEMPLATE("sum, product: every element from the identity; the value forms of min/max_element", Policy,
+                     dtl::seq, dtl::par) {
+    const auto ctx = test_support::world();
+    auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+    for (const std::size_t n : sizes) {
+      CAPTURE(n);
+      std::vector<long long> ref;
+      // A few 2s, then signs: the product stays exact at every size.
+      auto v = vector_of<long long>(
+          ctx, n, [](std::size_t g) { return g < 20 ? 2LL : (g % 3 == 0 ? -1LL : 1LL); }, ref);
+      const long long ref_sum = std::accumulate(ref.begin(), ref.end(), 0LL);
+      const long long ref_product = std::accumulate(ref.begin(), ref.end(), 1LL, std::multiplies<>{});
+      CHECK(dtl::sum(Policy{}, v) == ref_sum);
+      CHECK(dtl::product(Policy{}, v) == ref_product);  // 1 when empty, not 0
+      CHECK(dtl::try_sum(Policy{}, v).value() == ref_sum);
+      CHECK(dtl::try_product(Policy{}, v).value() == ref_product);
+      CHECK(dtl::sum(Policy{}, v, comm) == ref_sum);
+      CHECK(dtl::product(Policy{}, v, ctx) == ref_product);
+      if (n == 0) {
+        CHECK_FALSE(dtl::min_element(Policy{}, v) == 0LL);  // no element: equal to no value
+        continue;
+      }
+      CHECK(dtl::min_element(Policy{}, v) == *std::min_element(ref.begin(), ref.end()));
+      CHECK(dtl::max_element(Policy{}, v) == *std::max_element(ref.begin(), ref.end()));
+      CHECK_FALSE(dtl::max_element(Policy{}, v) == *std::min_element(ref.begin(), ref.end()) - 1);
+    }
+    CHECK(dtl::sum(dtl::distributed_vector<double>(7, ctx)) == 0.0);
   }
 
   TEST_CASE_TEMPLATE("dot, inner_product, transform_reduce of two vectors", Policy, dtl::seq, dtl::par) {

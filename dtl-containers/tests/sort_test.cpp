@@ -42,6 +42,28 @@ TEST_SUITE("mpi.sort") {
     by_key_cases<dtl::host_only>(test_support::world(), std::greater<>{});
   }
   TEST_CASE("distributed_sort: what each rank moved") { traffic_cases<dtl::host_only>(test_support::world()); }
+  TEST_CASE("distributed_sort with upstream's distributed_sort_config: its local-sort choice, the same order") {
+    const dtl::distributed_sort_config defaults;
+    CHECK(defaults.oversampling_factor == 3);
+    CHECK(defaults.use_parallel_local_sort);
+    CHECK(defaults.use_parallel_merge);
+    const auto ctx = test_support::world();
+    for (const bool parallel : {true, false}) {
+      for (const std::size_t n : {std::size_t{0}, std::size_t{7}, std::size_t{20001}}) {
+        CAPTURE(n);
+        const std::vector<std::uint32_t> global = make_input<std::uint32_t>(n, shape::random, 3);
+        auto v = make_vector<std::uint32_t, dtl::host_only>(ctx, global);
+        const dtl::distributed_sort_result r =
+            dtl::distributed_sort(dtl::seq{}, v, std::greater<>{}, dtl::distributed_sort_config{8, parallel, false});
+        CHECK(r.success);
+        std::vector<std::uint32_t> expected = global;
+        std::sort(expected.begin(), expected.end(), std::greater<>{});
+        check_block(v, expected);
+        CHECK(ctx.allreduce_value(r.elements_sent, dtl::reduce_op::sum).value() ==
+              ctx.allreduce_value(r.elements_received, dtl::reduce_op::sum).value());
+      }
+    }
+  }
   TEST_CASE("is_sorted across rank boundaries") { is_sorted_cases<dtl::host_only>(test_support::world()); }
   TEST_CASE("all-equal keys spread over the ranks: each rank's bucket stays near its block") {
     // Without the (key, rank, position) tie-break every element would go to one rank; the result is

@@ -6,4 +6,5 @@
 // object's header, since the communication headers include no algorithm (docs/upstream.md).
 
 #include <dtl/containers/algorithms/reduce.hpp>
+#include <dtl/containers/algorithms/sum_product.hpp>
 #include <dtl/containers/communication/collective_ops.hpp>

@@ -2,9 +2,9 @@
 #pragma once
 // Every algorithm: fill, iota, for_each, for_each_indexed, transform, copy (algorithms/modify.hpp);
 // reduce, distributed_reduce, reduce_to_root, local_reduce, transform_reduce, count_if, count
-// (algorithms/reduce.hpp); inclusive_scan, exclusive_scan (algorithms/scan.hpp); stencil_transform
-// (algorithms/stencil.hpp); find, find_if, find_if_not, all_of, any_of, none_of (algorithms/search.hpp);
-// min_element, max_element, minmax_element (algorithms/minmax.hpp); inner_product, dot
+// (algorithms/reduce.hpp); sum, product (algorithms/sum_product.hpp); inclusive_scan, exclusive_scan
+// (algorithms/scan.hpp); stencil_transform (algorithms/stencil.hpp); find, find_if, find_if_not, all_of, any_of,
+// none_of (algorithms/search.hpp); min_element, max_element, minmax_element (algorithms/minmax.hpp); inner_product, dot
 // (algorithms/inner_product.hpp); sort, stable_sort, sort_by_key, distributed_sort, is_sorted
 // (algorithms/sort.hpp); rotate (algorithms/rotate.hpp); unique, unique_copy, count_duplicates,
 // has_duplicates (algorithms/unique.hpp); nth_element, median (algorithms/nth_element.hpp); partial_sort,
@@ -18,6 +18,7 @@
 
 #include <dtl/containers/algorithms/modify.hpp>
 #include <dtl/containers/algorithms/reduce.hpp>
+#include <dtl/containers/algorithms/sum_product.hpp>
 #include <dtl/containers/algorithms/scan.hpp>
 #include <dtl/containers/algorithms/stencil.hpp>
 #include <dtl/containers/algorithms/search.hpp>

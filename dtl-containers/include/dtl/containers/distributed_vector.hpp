@@ -103,6 +103,14 @@ class distributed_vector {
   distributed_vector(size_type global_size, const T& value, const C& ctx)
       : distributed_vector(global_size, value, value_or_throw(detail::context_from(ctx))) {}
 
+  /// With no context at all (upstream's one-rank vector): every element local, on the one-rank context
+  /// with no communicator that a context-like object of rank 0 of 1 gives, on every process that builds
+  /// it (so an MPI job's ranks each hold all `global_size` elements). Throws as the constructors above.
+  explicit distributed_vector(size_type global_size)
+      : distributed_vector(global_size, value_or_throw(detail::make_detached_context(0, 1))) {}
+  distributed_vector(size_type global_size, const T& value)
+      : distributed_vector(global_size, value, value_or_throw(detail::make_detached_context(0, 1))) {}
+
   /// With ghost cells (see halo.hpp): `global_size` value-initialised elements, ghosts T{}. Throws
   /// dtl::status_error on failure (see create()).
   distributed_vector(size_type global_size, const context& ctx, const dtl::halo& ghosts)

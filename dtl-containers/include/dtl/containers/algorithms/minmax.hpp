@@ -7,6 +7,7 @@
 //   auto far = dtl::max_element(dtl::par{}, vec, [](const P& a, const P& b) { return a.r < b.r; });
 //   dtl::minmax_pair_result<int> both = dtl::minmax_element(vec);      // .min and .max, one pass
 //   dtl::result<dtl::minmax_result<double>> r = dtl::try_min_element(vec);
+//   if (dtl::min_element(vec) == 1.0) ...                             // valid and holding 1.0
 //
 // Each is collective: every rank gets the same answer. comp is a strict weak order (std::less<> by
 // default); among equivalent elements the one with the lowest global index wins (for max_element and
@@ -18,6 +19,7 @@
 
 #include <dtl/containers/algorithms/search.hpp>
 
+#include <concepts>
 #include <cstddef>
 #include <functional>
 
@@ -35,6 +37,11 @@ struct minmax_result {
   /// Whether the vector had elements.
   bool valid = false;
   explicit operator bool() const noexcept { return valid; }
+  /// Equal to a value when it holds that value: upstream's <dtl/algorithms/reductions/reduce.hpp> declares
+  /// min_element and max_element returning the bare value, and its programs compare that with one.
+  friend bool operator==(const minmax_result& r, const T& v) requires std::equality_comparable<T> {
+    return r.valid && r.value == v;
+  }
 };
 
 /// The smallest and the largest element (upstream DTL's minmax_pair_result).

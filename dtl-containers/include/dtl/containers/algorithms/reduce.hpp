@@ -14,7 +14,8 @@
 //   dtl::reduce_result<int> r = dtl::reduce_to(dtl::par{}, vec, 0, comm, 0);  // the sum, on rank 0
 //
 // The result is init op (every element of every rank), on EVERY rank (reduce_to_root: on the root only).
-// Operators must be associative and commutative. std::plus<>, std::multiplies<>, dtl::reduce_min and
+// Operators must be associative and commutative (local_reduce under seq on host placements: any operator,
+// a left fold from init as std::accumulate's). std::plus<>, std::multiplies<>, dtl::reduce_min and
 // dtl::reduce_max on integers, float and double combine the ranks' partials with a native collective
 // (MPI_Allreduce, or RCCL/NCCL on the GPU); any other operator combines them in rank order after an
 // allgather. The bare forms (reduce, transform_reduce, count_if, ...) throw dtl::status_error when
@@ -70,6 +71,15 @@ result<reduce_result<T>> combine_host_partial(const context& ctx, Fold fold, con
 template <class Policy, class In, class T, class Op, class F>
 result<reduce_result<T>> host_reduce(const context& ctx, const In* data, std::size_t n, const T& init, Op& op, F& f,
                                      reduce_scope scope, int root) {
+  if constexpr (!is_parallel_v<Policy>) {
+    // Nothing crosses ranks and one thread folds: std::accumulate's left fold from init (upstream's
+    // local_reduce), which needs no associative operator.
+    if (scope == reduce_scope::local) {
+      T acc = init;
+      for (std::size_t i = 0; i < n; ++i) acc = op(acc, static_cast<T>(f(data[i])));
+      return reduce_result<T>{acc, acc, false};
+    }
+  }
   return combine_host_partial(
       ctx, [&] { return host_fold<is_parallel_v<Policy>, In, T>(data, n, op, f); }, init, op, scope, root);
 }

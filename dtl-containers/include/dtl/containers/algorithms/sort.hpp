@@ -8,6 +8,7 @@
 //   dtl::sort_by_key(keys, values);                   // values permuted with their keys (stable)
 //   bool ok = dtl::is_sorted(vec);                    // across rank boundaries; try_is_sorted: result<bool>
 //   dtl::distributed_sort_result r = dtl::distributed_sort(vec);  // sort, and what this rank moved
+//   dtl::distributed_sort(dtl::par{}, vec, std::less<>{}, dtl::distributed_sort_config{3, false, true});  // under seq
 //
 // Afterwards the elements are in global order and every rank holds as many elements as before (its
 // block's size is kept, whatever the layout). A sample sort: local sort, regular samples, splitters
@@ -43,6 +44,16 @@ struct distributed_sort_result {
   bool success = true;
   std::size_t elements_sent = 0;
   std::size_t elements_received = 0;
+};
+
+/// Upstream DTL's settings of distributed_sort(policy, vec, comp, config). use_parallel_local_sort picks
+/// the policy the sort runs under (dtl::par when set, else dtl::seq), as upstream's does; our sample sort
+/// takes its own sample counts and merges as the policy says, so oversampling_factor and
+/// use_parallel_merge are accepted and change nothing.
+struct distributed_sort_config {
+  std::size_t oversampling_factor = 3;
+  bool use_parallel_local_sort = true;
+  bool use_parallel_merge = true;
 };
 
 namespace detail {
@@ -167,7 +178,20 @@ struct is_sorted_impl {
 inline constexpr detail::status_algorithm<detail::sort_impl> sort{};
 inline constexpr detail::status_algorithm<detail::stable_sort_impl> stable_sort{};
 inline constexpr detail::status_algorithm<detail::sort_by_key_impl> sort_by_key{};
-inline constexpr detail::value_algorithm<detail::distributed_sort_impl> distributed_sort{};
+namespace detail {
+/// distributed_sort's object, with upstream's form that takes a distributed_sort_config.
+struct distributed_sort_fn : value_algorithm<distributed_sort_impl> {
+  using value_algorithm<distributed_sort_impl>::operator();
+  template <ExecutionPolicy Pol, class T, class P, class Comp>
+  distributed_sort_result operator()(Pol&&, distributed_vector<T, P>& vec, Comp comp,
+                                     distributed_sort_config config) const {
+    if (config.use_parallel_local_sort) return (*this)(par{}, vec, comp);
+    return (*this)(seq{}, vec, comp);
+  }
+};
+}  // namespace detail
+
+inline constexpr detail::distributed_sort_fn distributed_sort{};
 inline constexpr detail::try_value_algorithm<detail::distributed_sort_impl> try_distributed_sort{};
 inline constexpr detail::value_algorithm<detail::is_sorted_impl> is_sorted{};
 inline constexpr detail::try_value_algorithm<detail::is_sorted_impl> try_is_sorted{};

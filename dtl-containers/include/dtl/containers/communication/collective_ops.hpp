@@ -16,9 +16,10 @@
 // ranks, throws invalid_argument naming both sizes, on every rank, before anything moves.
 // The reductions take std::plus, std::multiplies, dtl::reduce_min and dtl::reduce_max and reduce as
 // upstream does (int, long, double as themselves, other integers as long, the rest as double).
-// dtl::reduce(comm, ...) is an overload of the algorithms' dtl::reduce object, whose name it shares, so
-// it lives with that object (containers/algorithms/detail/message_forms.hpp); upstream's
-// <dtl/communication/collective_ops.hpp> includes both.
+// dtl::reduce(comm, ...) and dtl::sum(comm, ...) are overloads of the algorithms' dtl::reduce and dtl::sum
+// objects, whose names they share, so they live with those objects (containers/algorithms/detail/
+// message_forms.hpp, containers/algorithms/sum_product.hpp); upstream's <dtl/communication/collective_ops.hpp>
+// includes all three.
 // scan and exscan take host buffers; exscan gives rank 0 op's identity (upstream: MPI_Exscan's,
 // undefined). Absent (docs/upstream.md): the logical and bitwise reductions.
 
@@ -182,11 +183,6 @@ result<void> exscan(Comm& comm, std::span<const T> send_data, std::span<T> recv_
   return {};
 }
 
-template <detail::upstream_comm Comm, typename T>
-result<void> sum(Comm& comm, std::span<const T> send_data, std::span<T> recv_data, rank_t root = 0) {
-  detail::reduce_buffers<std::plus<T>>("sum", comm, send_data, recv_data, root);
-  return {};
-}
 template <detail::upstream_comm Comm, typename T>
 result<void> allsum(Comm& comm, std::span<const T> send_data, std::span<T> recv_data) {
   return allreduce(comm, send_data, recv_data, std::plus<T>{});
