@@ -625,37 +625,12 @@ class mpi_comm final : public comm_backend {
 
   status alltoallv(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
                    const std::size_t* recv_bytes, const std::size_t* recv_displs) override {
-    DTL_MPI_TURN(turn);
-    DTL_TRY(usable());
-    const std::size_t n = static_cast<std::size_t>(size_);
-    {
-      const auto [in, out] = separate(send, any_bytes(send_bytes, n), recv, any_bytes(recv_bytes, n));
-      send = in;
-      recv = out;
-    }
-    std::size_t count = 0, offset = 0, peers = 0;
-    for (std::size_t r = 0; r < n; ++r) {
-      count = std::max({count, send_bytes[r], recv_bytes[r]});
-      offset = std::max({offset, send_displs[r], recv_displs[r]});
-      if (r != static_cast<std::size_t>(rank_) && (send_bytes[r] != 0 || recv_bytes[r] != 0)) ++peers;
-    }
-    DTL_ASSIGN_OR_RETURN(const extent most,
-                         largest_everywhere(turn, count, offset, "alltoallv: a block or offset", peers));
-    return alltoallv_within(turn, most, send, send_bytes, send_displs, recv, recv_bytes, recv_displs);
+    return alltoallv_with(nullptr, send, send_bytes, send_displs, recv, recv_bytes, recv_displs);
   }
 
   status alltoallv_known(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
                          const std::size_t* recv_bytes, const std::size_t* recv_displs, std::size_t most) override {
-    DTL_MPI_TURN(turn);
-    DTL_TRY(usable());
-    const std::size_t n = static_cast<std::size_t>(size_);
-    {
-      const auto [in, out] = separate(send, any_bytes(send_bytes, n), recv, any_bytes(recv_bytes, n));
-      send = in;
-      recv = out;
-    }
-    DTL_TRY(check_address_space(most, "alltoallv: a block or offset"));
-    return alltoallv_within(turn, extent{most, most, n}, send, send_bytes, send_displs, recv, recv_bytes, recv_displs);
+    return alltoallv_with(&most, send, send_bytes, send_displs, recv, recv_bytes, recv_displs);
   }
 
   status exchange_with_peers(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs,
@@ -668,11 +643,33 @@ class mpi_comm final : public comm_backend {
                              /*skip_empty=*/true);
   }
 
-  /// alltoallv once every rank knows `most` (alike): to the peers only, MPI's call, or in pieces.
-  status alltoallv_within(mpi_turn& turn, const extent& most, const void* send, const std::size_t* send_bytes,
-                          const std::size_t* send_displs, void* recv, const std::size_t* recv_bytes,
-                          const std::size_t* recv_displs) {
+  /// alltoallv once every rank knows its largest block and offset: `known` (alike on every rank, and then
+  /// most pairs exchange bytes), or one small allreduce finds them; then to the peers only, MPI's call, or
+  /// in pieces.
+  status alltoallv_with(const std::size_t* known, const void* send, const std::size_t* send_bytes,
+                        const std::size_t* send_displs, void* recv, const std::size_t* recv_bytes,
+                        const std::size_t* recv_displs) {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
     const std::size_t n = static_cast<std::size_t>(size_);
+    {
+      const auto [in, out] = separate(send, any_bytes(send_bytes, n), recv, any_bytes(recv_bytes, n));
+      send = in;
+      recv = out;
+    }
+    extent most{};
+    if (known != nullptr) {
+      DTL_TRY(check_address_space(*known, "alltoallv: a block or offset"));
+      most = extent{*known, *known, n};
+    } else {
+      std::size_t count = 0, offset = 0, peers = 0;
+      for (std::size_t r = 0; r < n; ++r) {
+        count = std::max({count, send_bytes[r], recv_bytes[r]});
+        offset = std::max({offset, send_displs[r], recv_displs[r]});
+        if (r != static_cast<std::size_t>(rank_) && (send_bytes[r] != 0 || recv_bytes[r] != 0)) ++peers;
+      }
+      DTL_ASSIGN_OR_RETURN(most, largest_everywhere(turn, count, offset, "alltoallv: a block or offset", peers));
+    }
     if (most.sparse(size_)) {  // every rank decides alike: messages to the peers that move bytes
       DTL_TRY(check_pieces(most.count, "alltoallv"));
       turn = {};
