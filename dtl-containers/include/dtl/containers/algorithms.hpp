@@ -14,7 +14,8 @@
 // (algorithms/accumulate.hpp); distributed_iota, iota_step (algorithms/iota.hpp); and upstream's local_* forms of one
 // rank's block beside them; upstream's async_reduce, async_transform_reduce, async_for_each, async_transform, returning
 // a dtl::distributed_future (algorithms/async.hpp), and the async_* forms of the algorithms above
-// (algorithms/async_reorder.hpp).
+// (algorithms/async_reorder.hpp); upstream's namespaces dtl::algorithms::local, collective and distributed
+// (algorithms/domain_namespaces.hpp).
 
 #include <dtl/containers/algorithms/modify.hpp>
 #include <dtl/containers/algorithms/reduce.hpp>
@@ -36,5 +37,6 @@
 #include <dtl/containers/algorithms/iota.hpp>
 #include <dtl/containers/algorithms/async.hpp>
 #include <dtl/containers/algorithms/async_reorder.hpp>
+#include <dtl/containers/algorithms/domain_namespaces.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/containers/algorithms/ops.hpp>

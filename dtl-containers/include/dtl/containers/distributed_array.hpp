@@ -184,6 +184,10 @@ class distributed_array {
   [[nodiscard]] rank_t num_ranks() const noexcept { return vector_.num_ranks(); }
   [[nodiscard]] const context& get_context() const noexcept { return vector_.get_context(); }
   [[nodiscard]] const block_partition& partition() const noexcept { return vector_.partition(); }
+  /// Upstream's check: this rank's block and its allocation agree with the partition (the vector's).
+  [[nodiscard]] bool structural_metadata_consistent() const noexcept {
+    return vector_.structural_metadata_consistent();
+  }
   [[nodiscard]] index_range local_range() const noexcept { return vector_.local_range(); }
   /// The global index of this rank's first element.
   [[nodiscard]] index_t global_offset() const noexcept { return static_cast<index_t>(vector_.global_offset()); }

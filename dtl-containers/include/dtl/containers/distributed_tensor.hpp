@@ -213,6 +213,10 @@ class distributed_tensor {
   [[nodiscard]] static constexpr size_type partition_dim() noexcept { return 0; }
   /// The row-major partition of the elements (blocks of whole rows).
   [[nodiscard]] const block_partition& partition() const noexcept { return vector_.partition(); }
+  /// Upstream's check: this rank's block and its allocation agree with the partition (the vector's).
+  [[nodiscard]] bool structural_metadata_consistent() const noexcept {
+    return vector_.structural_metadata_consistent();
+  }
   /// The global index of this rank's first element: {first row, 0, ...}.
   [[nodiscard]] index_type global_offset() const noexcept {
     index_type offset{};

@@ -208,6 +208,12 @@ class distributed_vector {
   /// The rank owning global element i; out_of_range past the end.
   [[nodiscard]] result<int> owner(size_type i) const { return partition_.owner(i); }
   [[nodiscard]] const block_partition& partition() const noexcept { return partition_; }
+  /// Upstream's check after an algorithm that moves elements between ranks: this rank's block is the
+  /// partition's, and the allocation holds it with its ghosts.
+  [[nodiscard]] bool structural_metadata_consistent() const noexcept {
+    const auto mine = partition_.local_range(rank());
+    return mine && *mine == range_ && storage_.bytes() >= local_size_with_ghosts() * sizeof(T);
+  }
   [[nodiscard]] int rank() const noexcept { return ctx_.rank(); }
   [[nodiscard]] int num_ranks() const noexcept { return ctx_.size(); }
   [[nodiscard]] const context& get_context() const noexcept { return ctx_; }

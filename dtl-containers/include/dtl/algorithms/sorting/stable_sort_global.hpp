@@ -21,14 +21,6 @@ namespace dtl {
 /// Upstream's name of the result of its communicator form (its distributed_sort_result).
 using stable_sort_global_result = distributed_sort_result;
 
-namespace detail {
-/// stable_sort, with what this rank moved.
-struct stable_sort_global_impl : sort_bodies<true, true> {
-  static constexpr const char* name = "stable_sort_global";
-};
-inline constexpr value_algorithm<stable_sort_global_impl> stable_sort_with_traffic{};
-}  // namespace detail
-
 template <class Container, class Compare = std::less<>>
 requires(!detail::is_policy_v<std::remove_cvref_t<Container>>) result<void> stable_sort_global(
     Container& container, Compare comp = Compare{}) {
@@ -42,8 +34,7 @@ result<void> stable_sort_global(Policy&& policy, Container& container, Compare c
 
 template <detail::blocking_policy Policy, class Container, class Compare, detail::rank_group Comm>
 stable_sort_global_result stable_sort_global(Policy&& policy, Container& container, Compare comp, Comm& comm) {
-  return detail::run_on_group("stable_sort_global", container, comm,
-                              [&] { return detail::stable_sort_with_traffic(policy, container, std::move(comp)); });
+  return dtl::stable_sort(policy, container, std::move(comp), comm);
 }
 
 template <class Container, class Compare, detail::rank_group Comm>

@@ -5,6 +5,9 @@
 //   dtl::distributed_future<double> s = dtl::async_reduce(vec, 0.0, std::plus<>{});   // collective
 //   auto done = dtl::async_for_each(vec, [](double& x) { x *= 2; });                   // distributed_future<void>
 //   dtl::async_transform(in, out, op);  dtl::async_transform(vec, op);  dtl::async_transform_reduce(...)
+//   dtl::distributed_future<dtl::size_type> n = dtl::async_count(vec, 42);             // and async_count_if
+//   dtl::distributed_future<bool> ok = dtl::async_all_of(vec, pred);   // async_any_of, async_none_of
+//   dtl::async_fill(vec, 0);  dtl::distributed_future<dtl::copy_result> c = dtl::async_copy(in, out);
 //
 // Each is our algorithm under dtl::async{} (HIP builds) or dtl::seq{} (host-only builds), its outcome
 // made a distributed_future: host work is done before it returns (a ready future, as upstream's are);
@@ -19,6 +22,7 @@
 #include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/containers/algorithms/modify.hpp>
 #include <dtl/containers/algorithms/reduce.hpp>
+#include <dtl/containers/algorithms/search.hpp>
 #include <dtl/containers/config.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/core/result.hpp>
@@ -90,6 +94,53 @@ template <class T, class P, class Init, class ReduceOp, class TransformOp>
   return detail::async_form("async_transform_reduce", [&] {
     return try_transform_reduce(detail::async_form_policy{}, vec, std::move(init), std::move(reduce_op),
                                 std::move(transform_op));
+  });
+}
+
+/// How many elements of every rank equal value, on every rank. Collective.
+template <class T, class P, class V>
+[[nodiscard]] auto async_count(const distributed_vector<T, P>& vec, const V& value) {
+  return detail::async_form("async_count", [&] { return try_count(detail::async_form_policy{}, vec, value); });
+}
+
+/// How many elements of every rank satisfy pred, on every rank. Collective.
+template <class T, class P, class Pred>
+[[nodiscard]] auto async_count_if(const distributed_vector<T, P>& vec, Pred pred) {
+  return detail::async_form("async_count_if",
+                            [&] { return try_count_if(detail::async_form_policy{}, vec, std::move(pred)); });
+}
+
+/// Whether pred holds for every element (any_of: for some; none_of: for none) over every rank, on every
+/// rank. Collective.
+template <class T, class P, class Pred>
+[[nodiscard]] auto async_all_of(const distributed_vector<T, P>& vec, Pred pred) {
+  return detail::async_form("async_all_of",
+                            [&] { return try_all_of(detail::async_form_policy{}, vec, std::move(pred)); });
+}
+template <class T, class P, class Pred>
+[[nodiscard]] auto async_any_of(const distributed_vector<T, P>& vec, Pred pred) {
+  return detail::async_form("async_any_of",
+                            [&] { return try_any_of(detail::async_form_policy{}, vec, std::move(pred)); });
+}
+template <class T, class P, class Pred>
+[[nodiscard]] auto async_none_of(const distributed_vector<T, P>& vec, Pred pred) {
+  return detail::async_form("async_none_of",
+                            [&] { return try_none_of(detail::async_form_policy{}, vec, std::move(pred)); });
+}
+
+/// Every local element set to value.
+template <class T, class P, class V>
+[[nodiscard]] futures::distributed_future<void> async_fill(distributed_vector<T, P>& vec, const V& value) {
+  return detail::async_form("async_fill", [&] { return fill(detail::async_form_policy{}, vec, value); });
+}
+
+/// out's block a copy of in's (dtl::copy's checks); the future gives the elements this rank copied.
+template <class T, class P, class U, class Q>
+[[nodiscard]] futures::distributed_future<copy_result> async_copy(const distributed_vector<T, P>& in,
+                                                                  distributed_vector<U, Q>& out) {
+  const size_type copied = in.local_size();
+  return detail::async_form("async_copy", [&] { return copy(detail::async_form_policy{}, in, out); }).then([copied] {
+    return copy_result{copied, true};
   });
 }
 

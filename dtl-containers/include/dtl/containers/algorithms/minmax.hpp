@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Extremes: min_element, max_element (upstream DTL's minmax_result) and minmax_element (its
-// minmax_pair_result).
+// minmax_pair_result); upstream's local_ forms of one rank's block are at the end of this file.
 //
 //   dtl::minmax_result<double> m = dtl::min_element(vec);              // value, global_index, owner_rank
 //   auto far = dtl::max_element(dtl::par{}, vec, [](const P& a, const P& b) { return a.r < b.r; });
@@ -18,10 +18,12 @@
 // Blocking under every policy (async gives a ready future).
 
 #include <dtl/containers/algorithms/search.hpp>
+#include <dtl/containers/communication/reduction_ops.hpp>
 
 #include <concepts>
 #include <cstddef>
 #include <functional>
+#include <algorithm>
 
 namespace dtl {
 
@@ -124,5 +126,37 @@ inline constexpr detail::value_algorithm<detail::max_element_impl> max_element{}
 inline constexpr detail::try_value_algorithm<detail::max_element_impl> try_max_element{};
 inline constexpr detail::value_algorithm<detail::minmax_element_impl> minmax_element{};
 inline constexpr detail::try_value_algorithm<detail::minmax_element_impl> try_minmax_element{};
+
+// Upstream DTL's extremes of this rank's block alone (no communication; host placements). local_min_element
+// and local_max_element give the first extreme element with its global index and this rank (not valid
+// for an empty block); local_min and local_max give the value (the operator's identity for an empty block).
+template <class T, class P, class Compare = std::less<>>
+requires(P::host_accessible) minmax_result<T> local_min_element(const distributed_vector<T, P>& vec,
+                                                                Compare comp = {}) {
+  const T* first = vec.local_data();
+  if (vec.local_size() == 0) return {};
+  const T* best = std::min_element(first, first + vec.local_size(), comp);
+  return {*best, static_cast<std::ptrdiff_t>(vec.global_offset() + static_cast<size_type>(best - first)), vec.rank(),
+          true};
+}
+template <class T, class P, class Compare = std::less<>>
+requires(P::host_accessible) minmax_result<T> local_max_element(const distributed_vector<T, P>& vec,
+                                                                Compare comp = {}) {
+  const T* first = vec.local_data();
+  if (vec.local_size() == 0) return {};
+  const T* best = std::max_element(first, first + vec.local_size(), comp);
+  return {*best, static_cast<std::ptrdiff_t>(vec.global_offset() + static_cast<size_type>(best - first)), vec.rank(),
+          true};
+}
+template <class T, class P>
+requires(P::host_accessible) T local_min(const distributed_vector<T, P>& vec) {
+  const T* first = vec.local_data();
+  return vec.local_size() == 0 ? reduce_min<T>::identity() : *std::min_element(first, first + vec.local_size());
+}
+template <class T, class P>
+requires(P::host_accessible) T local_max(const distributed_vector<T, P>& vec) {
+  const T* first = vec.local_data();
+  return vec.local_size() == 0 ? reduce_max<T>::identity() : *std::max_element(first, first + vec.local_size());
+}
 
 }  // namespace dtl

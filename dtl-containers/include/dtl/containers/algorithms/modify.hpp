@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Algorithms that write elements: fill, iota, for_each, for_each_indexed, transform, copy.
+// Algorithms that write elements: fill, iota, for_each, for_each_indexed, transform, copy; upstream DTL's
+// local_fill, local_transform and local_copy of one rank's block are at the end of this file.
 //
 //   dtl::fill(vec, 1.0f);                                              // dtl::seq{} by default
 //   dtl::iota(dtl::par{}, idx, 0);                                    // idx[i] = i (global index)
@@ -23,6 +24,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <algorithm>
 
 namespace dtl {
 
@@ -182,5 +184,40 @@ inline constexpr detail::status_algorithm<detail::for_each_impl> for_each{};
 inline constexpr detail::status_algorithm<detail::for_each_indexed_impl> for_each_indexed{};
 inline constexpr detail::status_algorithm<detail::transform_impl> transform{};
 inline constexpr detail::status_algorithm<detail::copy_impl> copy{};
+
+/// Upstream DTL's result type of its copy forms that report (dtl::async_copy): the elements this rank
+/// copied. dtl::copy itself returns result<void>.
+struct copy_result {
+  size_type count = 0;
+  bool success = true;
+};
+
+// Upstream DTL's writes of this rank's block alone (no communication; host placements): local_fill gives
+// the elements written, local_transform transforms the block in place and gives its end, local_copy copies
+// the elements both blocks hold and gives how many.
+template <class T, class P, class V>
+requires(P::host_accessible) size_type local_fill(distributed_vector<T, P>& vec, const V& value) {
+  std::fill(vec.local_data(), vec.local_data() + vec.local_size(), static_cast<T>(value));
+  return vec.local_size();
+}
+template <ExecutionPolicy Pol, class T, class P, class V>
+requires(P::host_accessible) size_type local_fill(Pol&&, distributed_vector<T, P>& vec, const V& value) {
+  return local_fill(vec, value);
+}
+template <class T, class P, class Op>
+requires(P::host_accessible) T* local_transform(distributed_vector<T, P>& vec, Op op) {
+  return std::transform(vec.local_data(), vec.local_data() + vec.local_size(), vec.local_data(), op);
+}
+template <ExecutionPolicy Pol, class T, class P, class Op>
+requires(P::host_accessible) T* local_transform(Pol&&, distributed_vector<T, P>& vec, Op op) {
+  return local_transform(vec, op);
+}
+template <class T, class P, class U, class Q>
+requires(P::host_accessible&& Q::host_accessible) size_type
+    local_copy(const distributed_vector<T, P>& in, distributed_vector<U, Q>& out) {
+  const size_type n = std::min(in.local_size(), out.local_size());
+  std::copy_n(in.local_data(), n, out.local_data());
+  return n;
+}
 
 }  // namespace dtl

@@ -34,6 +34,7 @@
 #include <cstddef>
 #include <functional>
 #include <utility>
+#include <algorithm>
 
 namespace dtl {
 
@@ -312,5 +313,22 @@ struct reduce_to_fn {
 }  // namespace detail
 
 inline constexpr detail::reduce_to_fn reduce_to{};
+
+// Upstream DTL's counts and transform-reduce of this rank's block alone (no communication; host
+// placements; any operator, folded left from init).
+template <class T, class P, class V>
+requires(P::host_accessible) size_type local_count(const distributed_vector<T, P>& vec, const V& value) {
+  return static_cast<size_type>(std::count(vec.local_data(), vec.local_data() + vec.local_size(), value));
+}
+template <class T, class P, class Pred>
+requires(P::host_accessible) size_type local_count_if(const distributed_vector<T, P>& vec, Pred pred) {
+  return static_cast<size_type>(std::count_if(vec.local_data(), vec.local_data() + vec.local_size(), pred));
+}
+template <class T, class P, class Init, class ReduceOp, class TransformOp>
+requires(P::host_accessible) Init local_transform_reduce(const distributed_vector<T, P>& vec, Init init,
+                                                         ReduceOp reduce_op, TransformOp transform_op) {
+  for (std::size_t i = 0; i < vec.local_size(); ++i) init = reduce_op(init, transform_op(vec.local_data()[i]));
+  return init;
+}
 
 }  // namespace dtl

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Prefix scans across ranks, in global index order.
+// Prefix scans across ranks, in global index order; at the end of this file, upstream DTL's
+// partial_sum, transform_inclusive_scan / transform_exclusive_scan and its local_ forms (one rank's
+// block).
 //
 //   dtl::inclusive_scan(in, out);                         // out[i] = in[0] + ... + in[i]
 //   dtl::inclusive_scan(dtl::par{}, in, out, 10, op);     // out[i] = 10 op in[0] op ... op in[i]
@@ -15,14 +17,18 @@
 #include <dtl/containers/algorithms/detail/support.hpp>
 #include <dtl/containers/algorithms/device/scan.hpp>
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
+#include <dtl/containers/algorithms/detail/communicator_forms.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
+#include <dtl/containers/algorithms/modify.hpp>
+#include <dtl/core/try.hpp>
 
 #include <cstddef>
 #include <functional>
 #include <span>
 #include <utility>
 #include <vector>
+#include <algorithm>
 
 namespace dtl {
 
@@ -91,5 +97,56 @@ struct scan_impl {
 
 inline constexpr detail::status_algorithm<detail::scan_impl<true>> inclusive_scan{};
 inline constexpr detail::status_algorithm<detail::scan_impl<false>> exclusive_scan{};
+
+// Upstream DTL's scans of this rank's block alone (no communication; host placements): out's block is the
+// running fold of in's from init (inclusive), or the fold before each element (exclusive), over the
+// elements both blocks hold.
+template <class T, class P, class U, class Q, class Init, class Op>
+requires(P::host_accessible&& Q::host_accessible) void local_inclusive_scan(const distributed_vector<T, P>& in,
+                                                                            distributed_vector<U, Q>& out, Init init,
+                                                                            Op op) {
+  const std::size_t n = std::min(in.local_size(), out.local_size());
+  for (std::size_t i = 0; i < n; ++i) {
+    init = op(init, in.local_data()[i]);
+    out.local_data()[i] = static_cast<U>(init);
+  }
+}
+template <class T, class P, class U, class Q, class Init, class Op>
+requires(P::host_accessible&& Q::host_accessible) void local_exclusive_scan(const distributed_vector<T, P>& in,
+                                                                            distributed_vector<U, Q>& out, Init init,
+                                                                            Op op) {
+  const std::size_t n = std::min(in.local_size(), out.local_size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const T x = in.local_data()[i];  // in and out may be one vector
+    out.local_data()[i] = static_cast<U>(init);
+    init = op(init, x);
+  }
+}
+
+// Upstream DTL's partial_sum: inclusive_scan with std::plus<> from T{} (its placements, policies and
+// failures).
+template <ExecutionPolicy Pol, class T, class P, class U, class Q>
+auto partial_sum(Pol&& policy, const distributed_vector<T, P>& in, distributed_vector<U, Q>& out) {
+  return dtl::inclusive_scan(policy, in, out);
+}
+template <class T, class P, class U, class Q>
+auto partial_sum(const distributed_vector<T, P>& in, distributed_vector<U, Q>& out) {
+  return dtl::inclusive_scan(in, out);
+}
+
+// Upstream DTL's transform scans: out = the scan of unary_op(in[i]) from init, over every rank
+// (collective; the transform, then the scan in place on out). Returns the scan's result<void>.
+template <detail::blocking_policy Pol, class T, class P, class U, class Q, class Init, class Op, class UnaryOp>
+result<void> transform_inclusive_scan(Pol&& policy, const distributed_vector<T, P>& in, distributed_vector<U, Q>& out,
+                                      Init init, Op op, UnaryOp unary_op) {
+  DTL_TRY(dtl::transform(policy, in, out, unary_op));
+  return dtl::inclusive_scan(policy, out, out, init, op);
+}
+template <detail::blocking_policy Pol, class T, class P, class U, class Q, class Init, class Op, class UnaryOp>
+result<void> transform_exclusive_scan(Pol&& policy, const distributed_vector<T, P>& in, distributed_vector<U, Q>& out,
+                                      Init init, Op op, UnaryOp unary_op) {
+  DTL_TRY(dtl::transform(policy, in, out, unary_op));
+  return dtl::exclusive_scan(policy, out, out, init, op);
+}
 
 }  // namespace dtl

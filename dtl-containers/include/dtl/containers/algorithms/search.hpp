@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Searches: find, find_if, find_if_not (upstream DTL's find_result), all_of, any_of, none_of.
+// Searches: find, find_if, find_if_not (upstream DTL's find_result), all_of, any_of, none_of, and
+// upstream's local_ forms of each (this rank's block alone, at the end of this file).
 //
 //   dtl::find_result<int> r = dtl::find(vec, 42);                      // the first 42 in global order
 //   if (r) use(r.global_index, r.owner_rank, *r.value);                // the same answer on every rank
@@ -22,6 +23,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <algorithm>
 
 namespace dtl {
 
@@ -172,5 +174,44 @@ inline constexpr detail::value_algorithm<detail::any_of_impl> any_of{};
 inline constexpr detail::try_value_algorithm<detail::any_of_impl> try_any_of{};
 inline constexpr detail::value_algorithm<detail::none_of_impl> none_of{};
 inline constexpr detail::try_value_algorithm<detail::none_of_impl> try_none_of{};
+
+// Upstream DTL's searches of this rank's block alone (no communication; host placements): the position
+// of the first match in the block (local_view().end() when none), and the predicates over the block.
+template <class T, class P, class V>
+requires(P::host_accessible) T* local_find(distributed_vector<T, P>& vec, const V& value) {
+  return std::find(vec.local_data(), vec.local_data() + vec.local_size(), value);
+}
+template <class T, class P, class V>
+requires(P::host_accessible) const T* local_find(const distributed_vector<T, P>& vec, const V& value) {
+  return std::find(vec.local_data(), vec.local_data() + vec.local_size(), value);
+}
+template <class T, class P, class Pred>
+requires(P::host_accessible) T* local_find_if(distributed_vector<T, P>& vec, Pred pred) {
+  return std::find_if(vec.local_data(), vec.local_data() + vec.local_size(), pred);
+}
+template <class T, class P, class Pred>
+requires(P::host_accessible) const T* local_find_if(const distributed_vector<T, P>& vec, Pred pred) {
+  return std::find_if(vec.local_data(), vec.local_data() + vec.local_size(), pred);
+}
+template <class T, class P, class Pred>
+requires(P::host_accessible) T* local_find_if_not(distributed_vector<T, P>& vec, Pred pred) {
+  return std::find_if_not(vec.local_data(), vec.local_data() + vec.local_size(), pred);
+}
+template <class T, class P, class Pred>
+requires(P::host_accessible) const T* local_find_if_not(const distributed_vector<T, P>& vec, Pred pred) {
+  return std::find_if_not(vec.local_data(), vec.local_data() + vec.local_size(), pred);
+}
+template <class T, class P, class Pred>
+requires(P::host_accessible) bool local_all_of(const distributed_vector<T, P>& vec, Pred pred) {
+  return std::all_of(vec.local_data(), vec.local_data() + vec.local_size(), pred);
+}
+template <class T, class P, class Pred>
+requires(P::host_accessible) bool local_any_of(const distributed_vector<T, P>& vec, Pred pred) {
+  return std::any_of(vec.local_data(), vec.local_data() + vec.local_size(), pred);
+}
+template <class T, class P, class Pred>
+requires(P::host_accessible) bool local_none_of(const distributed_vector<T, P>& vec, Pred pred) {
+  return std::none_of(vec.local_data(), vec.local_data() + vec.local_size(), pred);
+}
 
 }  // namespace dtl

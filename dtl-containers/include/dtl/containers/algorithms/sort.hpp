@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Sorting: sort, stable_sort, sort_by_key, is_sorted (global, collective).
+// Sorting: sort, stable_sort, sort_by_key, is_sorted (global, collective), and upstream DTL's local_sort,
+// local_stable_sort and local_is_sorted of one rank's block (at the end of this file).
 //
 //   dtl::sort(vec);                                   // ascending, over every rank
 //   dtl::sort(dtl::par{}, vec, std::greater<>{});     // descending
@@ -9,6 +10,7 @@
 //   bool ok = dtl::is_sorted(vec);                    // across rank boundaries; try_is_sorted: result<bool>
 //   dtl::distributed_sort_result r = dtl::distributed_sort(vec);  // sort, and what this rank moved
 //   dtl::distributed_sort(dtl::par{}, vec, std::less<>{}, dtl::distributed_sort_config{3, false, true});  // under seq
+//   dtl::distributed_sort_result s = dtl::sort(dtl::seq{}, vec, std::less<>{}, comm);  // upstream's form
 //
 // Afterwards the elements are in global order and every rank holds as many elements as before (its
 // block's size is kept, whatever the layout). A sample sort: local sort, regular samples, splitters
@@ -20,12 +22,15 @@
 //
 // sort, stable_sort and sort_by_key return result<void> (a future under dtl::async); is_sorted returns
 // bool and distributed_sort a distributed_sort_result, each throwing dtl::status_error on failure (their
-// try_ twins return result<...>). Every rank gets the
+// try_ twins return result<...>). sort and stable_sort with upstream's communicator last (seq or par)
+// return a distributed_sort_result as upstream's do, and throw dtl::communication_error
+// (detail/communicator_forms.hpp). Every rank gets the
 // same outcome. The comparator is a strict weak order on the keys, of the same type on every rank; on
 // a device placement it is a device function (or std::less / std::greater), and the calling file is
 // compiled by the kernel compiler (dtl-hip-kc).
 
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
+#include <dtl/containers/algorithms/detail/communicator_forms.hpp>
 #include <dtl/containers/algorithms/device/sort.hpp>
 #include <dtl/containers/algorithms/detail/host_sort.hpp>
 #include <dtl/containers/distributed_vector.hpp>
@@ -175,8 +180,28 @@ struct is_sorted_impl {
 
 }  // namespace detail
 
-inline constexpr detail::status_algorithm<detail::sort_impl> sort{};
-inline constexpr detail::status_algorithm<detail::stable_sort_impl> stable_sort{};
+namespace detail {
+/// stable_sort, with what this rank moved.
+struct stable_sort_with_traffic_impl : sort_bodies<true, true> {
+  static constexpr const char* name = "stable_sort";
+};
+
+/// A sort's object with upstream's communicator form (policy, vec, comp, comm), which returns what this
+/// rank moved.
+template <class Impl, class WithTraffic>
+struct with_sort_communicator_form : status_algorithm<Impl> {
+  using status_algorithm<Impl>::operator();
+  template <blocking_policy Pol, class C, class Comp, rank_group G>
+  distributed_sort_result operator()(Pol&& policy, C& c, Comp comp, G&& group) const {
+    return run_on_group(Impl::name, c, group,
+                        [&] { return value_algorithm<WithTraffic>{}(policy, c, std::move(comp)); });
+  }
+};
+}  // namespace detail
+
+inline constexpr detail::with_sort_communicator_form<detail::sort_impl, detail::distributed_sort_impl> sort{};
+inline constexpr detail::with_sort_communicator_form<detail::stable_sort_impl, detail::stable_sort_with_traffic_impl>
+    stable_sort{};
 inline constexpr detail::status_algorithm<detail::sort_by_key_impl> sort_by_key{};
 namespace detail {
 /// distributed_sort's object, with upstream's form that takes a distributed_sort_config.
@@ -195,5 +220,28 @@ inline constexpr detail::distributed_sort_fn distributed_sort{};
 inline constexpr detail::try_value_algorithm<detail::distributed_sort_impl> try_distributed_sort{};
 inline constexpr detail::value_algorithm<detail::is_sorted_impl> is_sorted{};
 inline constexpr detail::try_value_algorithm<detail::is_sorted_impl> try_is_sorted{};
+
+// Upstream DTL's sorts of this rank's block alone (no communication; host placements; under dtl::par the
+// standard library's parallel sort where the build has one, as host_sort.hpp chooses).
+template <class T, class P, class Compare = std::less<>>
+requires(P::host_accessible) void local_sort(distributed_vector<T, P>& vec, Compare comp = {}) {
+  std::sort(vec.local_data(), vec.local_data() + vec.local_size(), comp);
+}
+template <ExecutionPolicy Pol, class T, class P, class Compare = std::less<>>
+requires(P::host_accessible) void local_sort(Pol&&, distributed_vector<T, P>& vec, Compare comp = {}) {
+  std::sort(vec.local_data(), vec.local_data() + vec.local_size(), comp);
+}
+template <class T, class P, class Compare = std::less<>>
+requires(P::host_accessible) void local_stable_sort(distributed_vector<T, P>& vec, Compare comp = {}) {
+  std::stable_sort(vec.local_data(), vec.local_data() + vec.local_size(), comp);
+}
+template <ExecutionPolicy Pol, class T, class P, class Compare = std::less<>>
+requires(P::host_accessible) void local_stable_sort(Pol&&, distributed_vector<T, P>& vec, Compare comp = {}) {
+  std::stable_sort(vec.local_data(), vec.local_data() + vec.local_size(), comp);
+}
+template <class T, class P, class Compare = std::less<>>
+requires(P::host_accessible) bool local_is_sorted(const distributed_vector<T, P>& vec, Compare comp = {}) {
+  return std::is_sorted(vec.local_data(), vec.local_data() + vec.local_size(), comp);
+}
 
 }  // namespace dtl

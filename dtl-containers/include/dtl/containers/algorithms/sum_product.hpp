@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // sum and product of every element (upstream DTL's shortcuts of reduce), and their forms over upstream's
-// communicator.
+// communicator; sum_of_squares, sum_of_abs, local_sum and local_product at the end of this file.
 //
 //   int s = dtl::sum(vec);                          // = dtl::reduce(vec, int{}, std::plus<>{})
 //   int p = dtl::product(dtl::par{}, vec);          // = dtl::reduce(dtl::par{}, vec, int{1}, std::multiplies<>{})
@@ -17,9 +17,11 @@
 // every rank.
 
 #include <dtl/containers/algorithms/reduce.hpp>
+#include <dtl/containers/host_device.hpp>
 
 #include <functional>
 #include <span>
+#include <numeric>
 
 namespace dtl {
 
@@ -81,5 +83,43 @@ inline constexpr detail::sum_fn sum{};
 inline constexpr detail::try_value_algorithm<detail::sum_impl> try_sum{};
 inline constexpr detail::with_group_form<detail::value_algorithm<detail::product_impl>, detail::product_impl> product{};
 inline constexpr detail::try_value_algorithm<detail::product_impl> try_product{};
+
+// Upstream DTL's sum and product of this rank's block alone (no communication; host placements): T{} and
+// T{1} for an empty block.
+template <class T, class P>
+requires(P::host_accessible) T local_sum(const distributed_vector<T, P>& vec) {
+  return std::accumulate(vec.local_data(), vec.local_data() + vec.local_size(), T{});
+}
+template <class T, class P>
+requires(P::host_accessible) T local_product(const distributed_vector<T, P>& vec) {
+  return std::accumulate(vec.local_data(), vec.local_data() + vec.local_size(), T{1}, std::multiplies<>{});
+}
+
+namespace detail {
+/// x * x, and |x|, for host and device placements alike.
+struct square_of {
+  template <class T>
+  DTL_HOST_DEVICE constexpr T operator()(const T& x) const {
+    return x * x;
+  }
+};
+struct abs_of {
+  template <class T>
+  DTL_HOST_DEVICE constexpr T operator()(const T& x) const {
+    return x < T{} ? -x : x;
+  }
+};
+}  // namespace detail
+
+// Upstream DTL's transform-reduce patterns (collective, as transform_reduce): the sum of the squares and
+// the sum of the absolute values (the L1 norm), in the element type.
+template <ExecutionPolicy Pol, class T, class P>
+auto sum_of_squares(Pol&& policy, const distributed_vector<T, P>& vec) {
+  return dtl::transform_reduce(policy, vec, T{}, std::plus<>{}, detail::square_of{});
+}
+template <ExecutionPolicy Pol, class T, class P>
+auto sum_of_abs(Pol&& policy, const distributed_vector<T, P>& vec) {
+  return dtl::transform_reduce(policy, vec, T{}, std::plus<>{}, detail::abs_of{});
+}
 
 }  // namespace dtl

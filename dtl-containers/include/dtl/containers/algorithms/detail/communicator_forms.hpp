@@ -7,12 +7,15 @@
 //   dtl::reduce(dtl::par{}, vec, 0, comm);                  // std::plus<>
 //
 // Our algorithms already run over the vector's context, so the communicator adds nothing but a check:
-// it must be the communicator of that context (or the context, or a copy of it). Otherwise, and
+// it must be the communicator of that context (or the context, or a copy of it). A communicator of
+// another type (upstream's tests pass a stand-in that models dtl::Communicator) cannot be compared with
+// the context, so it must at least have the context's rank and size. Otherwise, and
 // wherever the algorithm fails, the call throws dtl::communication_error (upstream's communicator
 // throws it), on every rank alike. These forms block: dtl::seq or dtl::par.
 
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
 #include <dtl/containers/algorithms/reduce_result.hpp>
+#include <dtl/containers/communication/communicator_concepts.hpp>
 #include <dtl/containers/communication/detail/agreement.hpp>
 #include <dtl/containers/communication/upstream_communicator.hpp>
 #include <dtl/core/status_error.hpp>
@@ -24,23 +27,30 @@
 
 namespace dtl::detail {
 
-/// What upstream passes for the ranks: its communicator (our mpi_comm_adapter) or a context.
+/// What upstream passes for the ranks: its communicator (our mpi_comm_adapter, or any type that models
+/// dtl::Communicator) or a context.
 template <class G>
-concept rank_group =
-    std::same_as<std::remove_cvref_t<G>, context> || std::same_as<std::remove_cvref_t<G>, mpi::mpi_comm_adapter>;
+concept rank_group = std::same_as<std::remove_cvref_t<G>, context> || Communicator<std::remove_cvref_t<G>>;
 
 template <class P>
 concept blocking_policy = std::same_as<std::remove_cvref_t<P>, seq> || std::same_as<std::remove_cvref_t<P>, par>;
 
-inline const context& context_of_group(const context& ctx) noexcept { return ctx; }
-inline const context& context_of_group(const mpi::mpi_comm_adapter& comm) noexcept { return comm.dtl_context(); }
+/// Whether `group` stands for the ranks of `ctx` (see the top of this header).
+inline bool names_ranks_of(const context& group, const context& ctx) noexcept { return group.same_as(ctx); }
+inline bool names_ranks_of(const mpi::mpi_comm_adapter& group, const context& ctx) noexcept {
+  return group.dtl_context().same_as(ctx);
+}
+template <Communicator G>
+bool names_ranks_of(const G& group, const context& ctx) noexcept {
+  return group.rank() == ctx.rank() && group.size() == ctx.size();
+}
 
 /// Runs `work` (a call of our algorithm over `container`) once `group` is known to be the container's
 /// context; every failure, that one included, as a communication_error on every rank.
 template <class Container, class Group, class Work>
 auto run_on_group(const char* name, const Container& container, const Group& group, Work&& work) {
   const context& ctx = container.get_context();
-  if (!context_of_group(group).same_as(ctx)) {
+  if (!names_ranks_of(group, ctx)) {
     // The ranks whose communicator is right meet this failure at the algorithm's first collective.
     const status mismatch(status_code::invalid_argument, std::string(name) +
                                                              ": the communicator is not the one of the container's "
