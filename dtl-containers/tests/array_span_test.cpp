@@ -9,6 +9,7 @@
 #include <dtl/containers/config.hpp>
 #include <dtl/containers/distributed_array.hpp>
 #include <dtl/containers/distributed_span.hpp>
+#include <dtl/containers/distributed_tensor.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/strided_view.hpp>
 #include <dtl/containers/views.hpp>
@@ -484,5 +485,40 @@ TEST_SUITE("mpi.array_span") {
       if (!ref.empty()) CHECK(sv.back().index() == 1 + 3 * (ref.size() - 1));
       REQUIRE(v.barrier().has_value());  // every rank has read before any vector goes
     }
+  }
+  TEST_CASE("upstream's sync state: what marks the vector, the array and the tensor dirty, and sync()") {
+    const auto ctx = test_support::world();
+    dtl::distributed_vector<int> v(10, ctx);
+    CHECK(v.is_clean());
+    std::vector<int> block(v.local_size(), 3);
+    REQUIRE(v.copy_from_host(block.data(), block.size()).has_value());
+    CHECK(v.is_dirty() == !block.empty());  // nothing copied: nothing changed
+    v.mark_local_modified();
+    CHECK(v.sync_state_ref().domain() == dtl::sync_domain::local_dirty);
+    REQUIRE(v.resize(20).has_value());
+    CHECK(v.sync_state_ref().domain() == dtl::sync_domain::global_dirty);
+    v.sync_state_ref().mark_local_modified();  // never makes it cleaner
+    CHECK(v.sync_state_ref().domain() == dtl::sync_domain::global_dirty);
+    REQUIRE(v.sync().has_value());
+    CHECK(v.is_clean());
+    dtl::distributed_vector<int> moved(std::move(v));
+    moved.mark_local_modified();
+    CHECK(moved.is_dirty());
+    CHECK(v.is_clean());  // NOLINT(bugprone-use-after-move): a moved-from vector is empty and clean
+
+    dtl::distributed_array<int, 12> a(ctx);
+    a.fill(1);
+    CHECK(a.is_dirty());
+    a.mark_clean();
+    CHECK_FALSE(a.is_dirty());
+    a.mark_local_modified();
+    REQUIRE(a.sync().has_value());
+    CHECK(a.is_clean());
+
+    dtl::distributed_tensor<int, 2> t(dtl::nd_extent<2>{4, 3}, ctx);
+    t.mark_local_modified();
+    CHECK(t.sync_state_ref().needs_communication() == false);
+    REQUIRE(t.sync().has_value());
+    CHECK(t.is_clean());
   }
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Upstream DTL's vocabulary of dtl/core/types.hpp: extents (compile-time and run-time), span, the tag
-// types; and status_code_name in constant expressions.
+// types; the sync state; and status_code_name in constant expressions.
 #include "doctest.hpp"
 
 #include <dtl/core/status_code.hpp>
+#include <dtl/core/sync_domain.hpp>
 #include <dtl/core/types.hpp>
 
 #include <type_traits>
@@ -43,5 +44,42 @@ TEST_SUITE("types") {
     CHECK(s.size() == 3);
     CHECK(s[2] == 3);
     CHECK(dtl::span<const int>().data() == nullptr);
+  }
+  TEST_CASE("sync_state: marks only make it dirtier; the halo falls back to local_dirty; the guard marks") {
+    dtl::sync_state s;
+    CHECK(s.is_clean());
+    s.mark_halo_stale();
+    CHECK(s.domain() == dtl::sync_domain::halo);
+    CHECK(s.needs_communication());
+    s.mark_local_modified();
+    CHECK(s.domain() == dtl::sync_domain::halo);
+    s.mark_halo_synced();
+    CHECK(s.domain() == dtl::sync_domain::local_dirty);
+    CHECK_FALSE(s.needs_communication());
+    s.mark_global_dirty();
+    s.mark_halo_synced();
+    CHECK(s.domain() == dtl::sync_domain::global_dirty);
+    s.mark_clean();
+    CHECK(s.is_clean());
+    dtl::dirty_flags f;
+    f.halo_stale = true;
+    dtl::dirty_flags g;
+    g.local_modified = true;
+    CHECK(f.join(g).to_domain() == dtl::sync_domain::halo);
+    CHECK(g.to_domain() == dtl::sync_domain::local_dirty);
+    f.clear();
+    CHECK(f.is_clean());
+    CHECK(dtl::max_domain(dtl::sync_domain::local_dirty, dtl::sync_domain::halo) == dtl::sync_domain::halo);
+    struct holder {
+      dtl::sync_state state;
+      void mark_local_modified() noexcept { state.mark_local_modified(); }
+    } h;
+    {
+      dtl::sync_guard<holder> cancelled(h);
+      cancelled.cancel();
+    }
+    CHECK(h.state.is_clean());
+    { dtl::sync_guard<holder> guard(h); }
+    CHECK(h.state.is_dirty());
   }
 }

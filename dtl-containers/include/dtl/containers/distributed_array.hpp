@@ -155,10 +155,11 @@ class distributed_array {
   /// This rank's elements (a device pointer for device placements; nullptr for an empty block).
   [[nodiscard]] pointer local_data() noexcept { return vector_.local_data(); }
   [[nodiscard]] const_pointer local_data() const noexcept { return vector_.local_data(); }
-  /// Sets this rank's elements to `value` (no communication; upstream's member, host placements).
-  /// dtl::fill(array, value) fills every placement.
+  /// Sets this rank's elements to `value` and marks the array local_dirty (no communication; upstream's
+  /// member, host placements). dtl::fill(array, value) fills every placement.
   void fill(const T& value) noexcept requires(placement_policy::host_accessible) {
     std::fill_n(vector_.local_data(), local_size(), value);
+    vector_.mark_local_modified();
   }
   [[nodiscard]] result<void> copy_to_host(T* dst, size_type count) const { return vector_.copy_to_host(dst, count); }
   [[nodiscard]] result<std::vector<T>> copy_to_host() const { return vector_.copy_to_host(); }
@@ -176,8 +177,15 @@ class distributed_array {
     std::atomic_thread_fence(std::memory_order_seq_cst);
     return {};
   }
-  /// barrier() (upstream's, which also marks the array clean).
-  result<void> sync() const { return barrier(); }
+  /// Waits for this rank's device work and every rank, and marks the array clean (the vector's sync()).
+  result<void> sync() { return vector_.sync(); }
+  // Upstream's sync state: the vector's (distributed_vector.hpp, dtl/core/sync_domain.hpp).
+  [[nodiscard]] bool is_clean() const noexcept { return vector_.is_clean(); }
+  [[nodiscard]] bool is_dirty() const noexcept { return vector_.is_dirty(); }
+  void mark_local_modified() noexcept { vector_.mark_local_modified(); }
+  void mark_clean() noexcept { vector_.mark_clean(); }
+  [[nodiscard]] sync_state& sync_state_ref() noexcept { return vector_.sync_state_ref(); }
+  [[nodiscard]] const sync_state& sync_state_ref() const noexcept { return vector_.sync_state_ref(); }
 
   // --- the distribution ---
   [[nodiscard]] rank_t rank() const noexcept { return vector_.rank(); }

@@ -263,8 +263,15 @@ class distributed_tensor {
     std::atomic_thread_fence(std::memory_order_seq_cst);
     return {};
   }
-  /// barrier() (upstream's name).
-  result<void> sync() const { return barrier(); }
+  /// Waits for this rank's device work and every rank, and marks the tensor clean (the vector's sync()).
+  result<void> sync() { return vector_.sync(); }
+  // Upstream's sync state: the vector's (distributed_vector.hpp, dtl/core/sync_domain.hpp).
+  [[nodiscard]] bool is_clean() const noexcept { return vector_.is_clean(); }
+  [[nodiscard]] bool is_dirty() const noexcept { return vector_.is_dirty(); }
+  void mark_local_modified() noexcept { vector_.mark_local_modified(); }
+  void mark_clean() noexcept { vector_.mark_clean(); }
+  [[nodiscard]] sync_state& sync_state_ref() noexcept { return vector_.sync_state_ref(); }
+  [[nodiscard]] const sync_state& sync_state_ref() const noexcept { return vector_.sync_state_ref(); }
 
   /// New extents (collective; every rank passes the same). When only the first extent changes, element
   /// (i, ...) keeps its value for the rows that remain and new rows are T{} (the vector's resize, which

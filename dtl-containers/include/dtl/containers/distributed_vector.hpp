@@ -49,6 +49,7 @@
 #include <dtl/core/memory_space.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/result.hpp>
+#include <dtl/core/sync_domain.hpp>
 #include <dtl/core/status_error.hpp>
 #include <dtl/core/try.hpp>
 
@@ -171,7 +172,8 @@ class distributed_vector {
         window_error_(std::move(other.window_error_)),
         ghosts_(std::exchange(other.ghosts_, dtl::halo{})),
         plan_(std::move(other.plan_)),
-        generation_(std::move(other.generation_)) {}
+        generation_(std::move(other.generation_)),
+        sync_(std::exchange(other.sync_, sync_state{})) {}
   distributed_vector& operator=(distributed_vector&& other) noexcept {
     if (this != &other) {
       distributed_vector gone(std::move(*this));  // frees this one's segment (and window) on return, settled
@@ -186,6 +188,7 @@ class distributed_vector {
       ghosts_ = std::exchange(other.ghosts_, dtl::halo{});
       plan_ = std::move(other.plan_);
       generation_ = std::move(other.generation_);
+      sync_ = std::exchange(other.sync_, sync_state{});
     }
     return *this;
   }
@@ -314,6 +317,7 @@ class distributed_vector {
     DTL_TRY(check_host_buffer(src, count));
     if (count == 0) return {};
     DTL_TRY(settle());  // earlier work may still read the elements this overwrites
+    sync_.mark_local_modified();
     return detail::copy_segment(local_data(), src, count * sizeof(T), transfer_between_v<host_only, P>);
   }
 
@@ -351,6 +355,24 @@ class distributed_vector {
 
   /// Waits for every rank of the vector's context.
   [[nodiscard]] result<void> barrier() const { return ctx_.barrier(); }
+
+  // --- upstream's sync state (dtl/core/sync_domain.hpp): bookkeeping for the program. A new vector is
+  // clean; copy_from_host marks it local_dirty, a change of layout global_dirty, sync() clean; the rest
+  // is the program's to mark (dtl algorithms do not, as upstream's do not). ---
+  [[nodiscard]] bool is_clean() const noexcept { return sync_.is_clean(); }
+  [[nodiscard]] bool is_dirty() const noexcept { return sync_.is_dirty(); }
+  void mark_local_modified() noexcept { sync_.mark_local_modified(); }
+  void mark_clean() noexcept { sync_.mark_clean(); }
+  [[nodiscard]] sync_state& sync_state_ref() noexcept { return sync_; }
+  [[nodiscard]] const sync_state& sync_state_ref() const noexcept { return sync_; }
+  /// Waits for this rank's device work and then for every rank (a barrier), and marks the vector clean.
+  /// Collective.
+  result<void> sync() {
+    DTL_TRY(synchronize());
+    DTL_TRY(barrier());
+    sync_.mark_clean();
+    return {};
+  }
 
   // --- changing the layout (collective; see docs/containers.md, "Redistribute and resize") ---
   // Pointers, views, halo()s and global_view()s taken before are invalidated: a global_view's and a
@@ -477,6 +499,7 @@ class distributed_vector {
     if (new_size == global_size() && next->same_layout(partition_)) {  // no element moves: only the description
       partition_ = std::move(next).value();
       generation_.next();  // one rule for every change of layout: the views made before are refused
+      sync_.mark_global_dirty();
       return {};
     }
     const std::vector<size_type> from = detail::partition_offsets(partition_);
@@ -537,6 +560,7 @@ class distributed_vector {
     sort_spare_ = detail::segment_allocation();  // the old layout's (settled above)
     if (plan_) plan_ = std::move(fresh_plan);
     generation_.next();  // the views made before reach the old block (now freed), the old plan or window
+    sync_.mark_global_dirty();
     return {};
   }
 
@@ -637,6 +661,7 @@ class distributed_vector {
   dtl::halo ghosts_;
   detail::halo_plan_ptr plan_;            // null without a halo
   detail::layout_generation generation_;  // its views check it (null for a moved-from vector)
+  sync_state sync_;
 };
 
 }  // namespace dtl
