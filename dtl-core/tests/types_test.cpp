@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Upstream DTL's vocabulary of dtl/core/types.hpp: extents (compile-time and run-time), span, the tag
-// types; the sync state; and status_code_name in constant expressions.
+// types and the loudness tags; the sync state; and status_code_name in constant expressions.
 #include "doctest.hpp"
 
+#include <dtl/core/loudness_tags.hpp>
 #include <dtl/core/status_code.hpp>
 #include <dtl/core/sync_domain.hpp>
 #include <dtl/core/types.hpp>
@@ -21,6 +22,11 @@ static_assert(mixed(6).extent(1) == 6 && mixed(6).size() == 210);
 static_assert(dtl::extents<>{}.size() == 1);
 static_assert(!std::is_convertible_v<dtl::local_tag, dtl::global_tag> && std::is_empty_v<dtl::read_write_tag>);
 static_assert(!std::is_convertible_v<dtl::sync_tag, dtl::async_tag>);
+static_assert(dtl::is_communicating_v<dtl::collective_failable_t> && dtl::is_failable_v<dtl::collective_failable_t>);
+static_assert(!dtl::is_collective_v<dtl::communicating_failable_t> && !dtl::is_blocking_v<dtl::failable_t>);
+static_assert(dtl::operation_loudness<dtl::remote_op_t>() == dtl::loudness_level::l1_syntactically_loud);
+static_assert(dtl::operation_loudness<dtl::collective_blocking_t>() == dtl::loudness_level::l2_statically_detectable);
+static_assert(dtl::operation_loudness<dtl::allocating_t>() == dtl::loudness_level::l0_stl_compatible);
 static_assert(dtl::status_code_name(dtl::status_code::hip_error) == "hip_error");
 static_assert(dtl::status_category(dtl::status_code::out_of_range) == "bounds");
 }  // namespace

@@ -2,14 +2,16 @@
 #pragma once
 // Upstream DTL's record of how far a container's data may be out of step with the other ranks:
 // sync_domain (clean < local_dirty < halo < global_dirty), dirty_flags, the container's sync_state and
-// sync_guard (marks the container locally modified when it goes out of scope); stale_policy and
-// loudness_level, upstream's names for its consistency rules.
+// sync_guard (marks the container locally modified when it goes out of scope); stale_policy, upstream's
+// name for its choices of reading stale data.
 //
 //   vec.mark_local_modified();          // this rank wrote its block: local_dirty
 //   if (vec.is_dirty()) vec.sync();     // a barrier over the vector's ranks, then clean
 //
 // The record is bookkeeping for the program: the containers mark it where their own calls change the data
 // (docs/containers.md, "Sync state"), and nothing waits on it or refuses a call because of it.
+
+#include <dtl/core/loudness_tags.hpp>  // loudness_level, as upstream's sync_domain.hpp gives it
 
 #include <atomic>
 #include <concepts>
@@ -125,16 +127,6 @@ class sync_guard {
 
 /// Upstream's choices for reading stale data (its consistency policies name them).
 enum class stale_policy : std::uint8_t { allow = 0, warn = 1, error = 2, auto_sync = 3 };
-
-/// Upstream's classes of how visibly a call departs from a plain STL one: l0 behaves as the STL (local
-/// views), l1 is loud in its syntax (remote_ref: no implicit conversion), l2 is told apart by its types,
-/// l3 only by its documentation.
-enum class loudness_level : std::uint8_t {
-  l0_stl_compatible = 0,
-  l1_syntactically_loud = 1,
-  l2_statically_detectable = 2,
-  l3_documented = 3
-};
 
 /// A container that keeps a sync_state.
 template <class T>
