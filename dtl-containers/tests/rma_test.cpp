@@ -247,6 +247,66 @@ TEST_SUITE("mpi.rma") {
     REQUIRE(ctx.barrier().has_value());
   }
 
+  TEST_CASE("async_put and async_get, stepped by the progress engine, in each kind of epoch") {
+    const auto ctx = world();
+    const int n = ctx.size(), me = ctx.rank();
+    const int next = (me + 1) % n, prev = (me + n - 1) % n;
+    int_window w(ctx, 3);
+    REQUIRE(ctx.barrier().has_value());
+    // Outside any epoch: the access takes its own lock of the target.
+    const std::int64_t mine[1] = {me};
+    dtl::rma::async_put<std::int64_t> put(next, 0, std::span<const std::int64_t>(mine), w.window);
+    CHECK_FALSE(put.ready());  // nothing happens before the engine is polled
+    REQUIRE(put.get_result().has_value());
+    CHECK(put.ready());
+    CHECK(w.window.access_epoch(next) == dtl::rma_access_epoch::none);
+    REQUIRE(ctx.barrier().has_value());
+    CHECK(w.data[0] == prev);
+    // In a passive-target epoch: issued, then flushed.
+    REQUIRE(w.window.lock_all().has_value());
+    std::int64_t got[1] = {-5};
+    auto get = dtl::rma::async_get_from<std::int64_t>(prev, 0, std::span<std::int64_t>(got), w.window);
+    auto filled = get.get_result();
+    REQUIRE(filled.has_value());
+    CHECK((*filled)[0] == (prev + n - 1) % n);
+    REQUIRE(w.window.unlock_all().has_value());
+    // In a fence epoch: the bytes arrive at the closing fence.
+    REQUIRE(w.window.fence().has_value());
+    const std::int64_t tagged[1] = {100 + me};
+    auto fenced = dtl::rma::async_put_to<std::int64_t>(next, slot(1), std::span<const std::int64_t>(tagged), w.window);
+    REQUIRE(fenced.get_result().has_value());
+    REQUIRE(w.window.fence().has_value());
+    CHECK(w.data[1] == 100 + prev);
+    // A bad target fails the access, not the program.
+    dtl::rma::async_put<std::int64_t> bad(n, 0, std::span<const std::int64_t>(mine), w.window);
+    CHECK(status_of(bad.get_result()).code() == dtl::status_code::invalid_rank);
+  }
+
+  TEST_CASE("rma_remote_ref and the single-value requests reach the owner") {
+    const auto ctx = world();
+    const int n = ctx.size(), me = ctx.rank();
+    const int next = (me + 1) % n, prev = (me + n - 1) % n;
+    int_window w(ctx, 2);
+    w.data[1] = 1000 + me;
+    REQUIRE(ctx.barrier().has_value());
+    auto ref = dtl::rma::make_rma_ref_indexed<std::int64_t>(next, 0, w.window, me);
+    CHECK(ref.is_remote() == (n > 1));
+    REQUIRE(ref.put(std::int64_t{me}).has_value());
+    const dtl::rma::rma_remote_ref<const std::int64_t> read(next, slot(1), w.window, me);
+    auto value = read.get();
+    REQUIRE(value.has_value());
+    CHECK(*value == 1000 + next);
+    REQUIRE(ctx.barrier().has_value());
+    CHECK(w.data[0] == prev);
+    REQUIRE(w.window.lock(next, dtl::rma_lock_mode::shared).has_value());
+    dtl::rma::async_get_request<std::int64_t> request(next, slot(1), w.window.get_impl());
+    auto requested = request.get();
+    REQUIRE(requested.has_value());
+    CHECK(*requested == 1000 + next);
+    REQUIRE(w.window.unlock(next).has_value());
+    REQUIRE(ctx.barrier().has_value());
+  }
+
   TEST_CASE("the scoped epochs: fence_guard, lock_guard, rma_batch, with_lock_epoch") {
     const auto ctx = world();
     const int n = ctx.size(), me = ctx.rank();

@@ -47,6 +47,12 @@ status epoch_window::check_target(rank_t target, const char* what) const {
   return {};
 }
 
+rma_access_epoch epoch_window::access_epoch(rank_t target) const noexcept {
+  if (target < 0 || static_cast<std::size_t>(target) >= epoch_.locked.size()) return rma_access_epoch::none;
+  if (epoch_.all_locked || epoch_.locked[static_cast<std::size_t>(target)] != 0) return rma_access_epoch::passive;
+  return epoch_.fence_open ? rma_access_epoch::fence : rma_access_epoch::none;
+}
+
 status epoch_window::check_access(rank_t target, size_type offset, size_type bytes, const char* what) {
   if (status s = check_target(target, what); !s.ok()) return s;
   const std::uint64_t extent = transport_->extents()[static_cast<std::size_t>(target)];
@@ -55,8 +61,7 @@ status epoch_window::check_access(rank_t target, size_type offset, size_type byt
                                                          what, offset, offset + bytes, extent, target));
   if (bytes > static_cast<size_type>(INT_MAX))
     return status(status_code::out_of_range, fmt::format("{}: {} bytes is more than one access moves", what, bytes));
-  const bool in_epoch = epoch_.all_locked || epoch_.locked[static_cast<std::size_t>(target)] != 0 || epoch_.fence_open;
-  if (!in_epoch) return no_epoch(what, target);
+  if (access_epoch(target) == rma_access_epoch::none) return no_epoch(what, target);
   if (epoch_.fence_open) epoch_.fence_accessed = true;
   return {};
 }
@@ -154,7 +159,7 @@ result<void> epoch_window::get(void* origin, size_type size, rank_t target, size
 }
 
 result<void> epoch_window::complete_locally(rank_t target, rma_request_handle& request) {
-  if (!epoch_.fence_open) {
+  if (access_epoch(target) == rma_access_epoch::passive) {
     DTL_TRY(transport_->flush(target, true));
   }
   request.completed = true;

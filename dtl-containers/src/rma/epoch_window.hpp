@@ -32,6 +32,8 @@ class epoch_window final : public memory_window_impl {
   bool valid() const noexcept override { return true; }
   void* native_handle() const noexcept override { return transport_->native(); }
 
+  rma_access_epoch access_epoch(rank_t target) const noexcept override;
+
   result<void> fence(int assert_flags) override;
   result<void> lock_all() override;
   result<void> unlock_all() override;

@@ -36,6 +36,10 @@ struct window_info {
   void* native_handle = nullptr;  // a pointer to the MPI_Win, or nullptr without MPI
 };
 
+/// The epoch through which this rank may access a target now: none, the fence epoch (accesses complete
+/// at the next fence), or a passive-target one (lock or lock_all: they complete at a flush or unlock).
+enum class rma_access_epoch { none, fence, passive };
+
 /// What a memory_window does; upstream's extension point (memory_window::from_impl). Offsets and sizes
 /// are bytes. The typed_ forms combine elements of an rma_datatype; their default serves u8 through the
 /// byte forms and refuses other types.
@@ -78,6 +82,11 @@ class DTL_CONTAINERS_API memory_window_impl {
   [[nodiscard]] virtual result<void> typed_accumulate(const void* origin, void* result_buf, size_type size,
                                                       rank_t target, size_type target_offset, rma_reduce_op op,
                                                       rma_datatype type);
+
+  /// By default passive (an implementation that tracks no epochs, whose flushes always serve).
+  [[nodiscard]] virtual rma_access_epoch access_epoch(rank_t /*target*/) const noexcept {
+    return rma_access_epoch::passive;
+  }
 
   /// A put or get begun by async_put / async_get: complete once completed is true.
   struct rma_request_handle {
@@ -125,6 +134,10 @@ class DTL_CONTAINERS_API memory_window {
   [[nodiscard]] size_type size() const noexcept { return impl_ ? impl_->size() : 0; }
   [[nodiscard]] bool valid() const noexcept { return impl_ && impl_->valid(); }
   [[nodiscard]] explicit operator bool() const noexcept { return valid(); }
+  /// How this rank may access target now (none for an invalid window).
+  [[nodiscard]] rma_access_epoch access_epoch(rank_t target) const noexcept {
+    return valid() ? impl_->access_epoch(target) : rma_access_epoch::none;
+  }
   [[nodiscard]] void* native_handle() const noexcept { return impl_ ? impl_->native_handle() : nullptr; }
   [[nodiscard]] window_info info() const noexcept {
     return impl_ ? window_info{impl_->base(), impl_->size(), false, impl_->native_handle()} : window_info{};
