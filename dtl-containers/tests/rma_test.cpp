@@ -408,6 +408,22 @@ TEST_SUITE("mpi.rma") {
     CHECK(null_base.error().code() == status_code::invalid_argument);
   }
 
+  TEST_CASE("a fence that one rank refuses is refused on every rank, never left waiting") {
+    const auto ctx = world();
+    const int n = ctx.size(), me = ctx.rank();
+    int_window w(ctx, 1);
+    REQUIRE(ctx.barrier().has_value());
+    // Rank 0 still holds a lock of the next rank when every rank fences.
+    if (me == 0) REQUIRE(w.window.lock((me + 1) % n, dtl::rma_lock_mode::shared).has_value());
+    const dtl::status refused = status_of(w.window.fence());
+    CHECK(refused.code() == dtl::status_code::invalid_state);
+    if (me == 0) REQUIRE(w.window.unlock((me + 1) % n).has_value());
+    REQUIRE(w.window.fence().has_value());
+    REQUIRE(dtl::rma::put((me + 1) % n, 0, std::int64_t{me}, w.window).has_value());
+    REQUIRE(w.window.fence().has_value());
+    CHECK(w.data[0] == (me + n - 1) % n);
+  }
+
   TEST_CASE("ranks exposing different sizes: each target's own size bounds its accesses") {
     const auto ctx = world();
     const int n = ctx.size(), me = ctx.rank();

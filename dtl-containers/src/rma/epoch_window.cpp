@@ -66,11 +66,17 @@ status epoch_window::check_access(rank_t target, size_type offset, size_type byt
   return {};
 }
 
+// Every rank learns whether any rank refused its fence before any rank enters MPI_Win_fence.
 result<void> epoch_window::fence(int assert_flags) {
-  if (epoch_.all_locked || epoch_.lock_count > 0)
+  const bool ready = !epoch_.all_locked && epoch_.lock_count == 0;
+  DTL_ASSIGN_OR_RETURN(const bool all_ready, transport_->all_ready(ready));
+  if (!ready)
     return status(status_code::invalid_state,
-                  "fence inside a passive-target epoch: unlock() or unlock_all() first (a fence is collective: "
-                  "every rank's fence must be free of locks)");
+                  "fence inside a passive-target epoch: unlock() or unlock_all() first (the fence was refused on "
+                  "every rank)");
+  if (!all_ready)
+    return status(status_code::invalid_state,
+                  "fence refused: another rank still holds a lock of the window (unlock before fencing)");
   DTL_TRY(transport_->fence(assert_flags));
   epoch_.fence_open = true;
   epoch_.fence_accessed = false;

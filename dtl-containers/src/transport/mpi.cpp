@@ -344,18 +344,30 @@ MPI_Op rma_op(rma_reduce_op op) noexcept {
 
 class mpi_rma_window final : public rma_window {
  public:
-  mpi_rma_window(MPI_Win win, void* base, std::vector<std::uint64_t> extents, int rank) noexcept
-      : win_(win), base_(base), extents_(std::move(extents)), rank_(rank) {}
+  /// comm: the window's ranks, for the agreement ahead of a fence (the window frees it).
+  mpi_rma_window(MPI_Win win, MPI_Comm comm, void* base, std::vector<std::uint64_t> extents, int rank) noexcept
+      : win_(win), comm_(comm), base_(base), extents_(std::move(extents)), rank_(rank) {}
   ~mpi_rma_window() override {
     auto turn = take_turn();
     if (!turn) return;  // a thread that may not call MPI: the window goes with MPI_Finalize
-    if (!finalized()) MPI_Win_free(&win_);
+    if (finalized()) return;
+    MPI_Win_free(&win_);
+    MPI_Comm_free(&comm_);
   }
   void* base() const noexcept override { return base_; }
   const std::vector<std::uint64_t>& extents() const noexcept override { return extents_; }
   int rank() const noexcept override { return rank_; }
   void* native() noexcept override { return &win_; }
 
+  result<bool> all_ready(bool ready) override {
+    DTL_MPI_TURN(turn);
+    int all = ready ? 1 : 0;
+    DTL_TRY(run_collective(
+        turn, "MPI_Allreduce (the ranks' agreement to fence)", comm_,
+        [&] { return MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm_); },
+        [&](MPI_Request* r) { return MPI_Iallreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm_, r); }));
+    return all == 1;
+  }
   // A fence is a blocking collective that holds the turn, as MPI_Win_create does (docs/containers.md).
   status fence(int assert_flags) override {
     return call("MPI_Win_fence", [&] { return MPI_Win_fence(assert_flags, win_); });
@@ -419,6 +431,7 @@ class mpi_rma_window final : public rma_window {
     return {};
   }
   MPI_Win win_;
+  MPI_Comm comm_;
   void* base_;
   std::vector<std::uint64_t> extents_;
   int rank_;
@@ -1023,7 +1036,16 @@ class mpi_comm final : public comm_backend {
       DTL_MPI_TRY(MPI_Win_create(bytes != 0 ? base : nullptr, extent, 1, MPI_INFO_NULL, comm_, &win));
     }
     DTL_ASSIGN_OR_RETURN(std::vector<std::uint64_t> extents, window_extents(turn, win, bytes));
-    return std::unique_ptr<rma_window>(std::make_unique<mpi_rma_window>(win, base, std::move(extents), rank_));
+    MPI_Comm agreement = MPI_COMM_NULL;
+    status duplicated = run_collective(
+        turn, "MPI_Comm_dup (a window's agreement)", comm_, [&] { return MPI_Comm_dup(comm_, &agreement); },
+        [&](MPI_Request* r) { return start_comm_dup(comm_, &agreement, r); });
+    if (!duplicated.ok()) {
+      MPI_Win_free(&win);
+      return duplicated;
+    }
+    return std::unique_ptr<rma_window>(
+        std::make_unique<mpi_rma_window>(win, agreement, base, std::move(extents), rank_));
   }
 
   const void* native() const noexcept override { return &comm_; }

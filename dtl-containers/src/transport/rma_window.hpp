@@ -30,6 +30,9 @@ class rma_window {
   /// A pointer to the MPI_Win; nullptr without MPI.
   [[nodiscard]] virtual void* native() noexcept = 0;
 
+  /// Whether every rank passes ready (collective, ahead of a fence: a rank that refuses its fence must not
+  /// leave the others waiting in theirs).
+  virtual result<bool> all_ready(bool ready) = 0;
   virtual status fence(int assert_flags) = 0;
   virtual status lock(int target, rma_lock_mode mode) = 0;
   virtual status unlock(int target) = 0;

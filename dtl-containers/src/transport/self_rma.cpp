@@ -57,6 +57,7 @@ class self_rma_window final : public rma_window {
   int rank() const noexcept override { return 0; }
   void* native() noexcept override { return nullptr; }
 
+  result<bool> all_ready(bool ready) override { return ready; }
   status fence(int) override { return {}; }
   status lock(int, rma_lock_mode) override { return {}; }
   status unlock(int) override { return {}; }
