@@ -6,8 +6,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstddef>
+#include <iterator>
+#include <mutex>
+#include <vector>
 
 namespace dtl::detail {
 
@@ -23,24 +27,60 @@ bool bitwise(rma_reduce_op op) noexcept {
   return op == rma_reduce_op::band || op == rma_reduce_op::bor || op == rma_reduce_op::bxor;
 }
 
+// The windows not yet released, in the order they were made.
+std::mutex g_open_mutex;
+std::vector<epoch_window*> g_open;
+
 }  // namespace
 
 epoch_window::epoch_window(std::unique_ptr<rma_window> transport) : transport_(std::move(transport)) {
   epoch_.locked.assign(transport_->extents().size(), 0);
+  const std::lock_guard lock(g_open_mutex);
+  g_open.push_back(this);
 }
 
 epoch_window::~epoch_window() {
+  {
+    const std::lock_guard lock(g_open_mutex);
+    std::erase(g_open, this);
+  }
+  release();
+}
+
+void epoch_window::release() noexcept {
+  if (!transport_) return;
   // MPI_Win_free wants no passive-target epoch open at this origin.
   if (epoch_.all_locked) (void)transport_->unlock_all();
   for (std::size_t t = 0; t < epoch_.locked.size() && epoch_.lock_count > 0; ++t)
     if (epoch_.locked[t] != 0) (void)transport_->unlock(static_cast<int>(t));
+  epoch_ = epoch_state{};
+  transport_.reset();
+}
+
+void release_rma_windows() noexcept {
+  std::vector<epoch_window*> mpi_windows;
+  {
+    const std::lock_guard lock(g_open_mutex);
+    // A window over this process alone (no MPI_Win) has nothing to release before MPI_Finalize.
+    const auto over_mpi = [](const epoch_window* w) { return w->native_handle() != nullptr; };
+    std::copy_if(g_open.begin(), g_open.end(), std::back_inserter(mpi_windows), over_mpi);
+    std::erase_if(g_open, over_mpi);
+  }
+  for (epoch_window* w : mpi_windows) w->release();
+}
+
+status epoch_window::live() const {
+  if (!transport_)
+    return status(status_code::invalid_state, "the memory_window was released when its environment ended");
+  return {};
 }
 
 size_type epoch_window::size() const noexcept {
-  return transport_->extents()[static_cast<std::size_t>(transport_->rank())];
+  return transport_ ? transport_->extents()[static_cast<std::size_t>(transport_->rank())] : 0;
 }
 
 status epoch_window::check_target(rank_t target, const char* what) const {
+  DTL_TRY(live());
   if (target < 0 || static_cast<std::size_t>(target) >= epoch_.locked.size())
     return status(status_code::invalid_rank,
                   fmt::format("{}: rank {} is outside the window's ranks [0, {})", what, target, epoch_.locked.size()));
@@ -48,7 +88,8 @@ status epoch_window::check_target(rank_t target, const char* what) const {
 }
 
 rma_access_epoch epoch_window::access_epoch(rank_t target) const noexcept {
-  if (target < 0 || static_cast<std::size_t>(target) >= epoch_.locked.size()) return rma_access_epoch::none;
+  if (!transport_ || target < 0 || static_cast<std::size_t>(target) >= epoch_.locked.size())
+    return rma_access_epoch::none;
   if (epoch_.all_locked || epoch_.locked[static_cast<std::size_t>(target)] != 0) return rma_access_epoch::passive;
   return epoch_.fence_open ? rma_access_epoch::fence : rma_access_epoch::none;
 }
@@ -68,6 +109,7 @@ status epoch_window::check_access(rank_t target, size_type offset, size_type byt
 
 // Every rank learns whether any rank refused its fence before any rank enters MPI_Win_fence.
 result<void> epoch_window::fence(int assert_flags) {
+  DTL_TRY(live());
   const bool ready = !epoch_.all_locked && epoch_.lock_count == 0;
   DTL_ASSIGN_OR_RETURN(const bool all_ready, transport_->all_ready(ready));
   if (!ready)
@@ -112,6 +154,7 @@ result<void> epoch_window::unlock(rank_t target) {
 }
 
 result<void> epoch_window::lock_all() {
+  DTL_TRY(live());
   if (epoch_.all_locked || epoch_.lock_count > 0)
     return status(status_code::invalid_state, "lock_all() while this rank holds a lock of the window");
   if (epoch_.fence_open && epoch_.fence_accessed)
@@ -123,6 +166,7 @@ result<void> epoch_window::lock_all() {
 }
 
 result<void> epoch_window::unlock_all() {
+  DTL_TRY(live());
   if (!epoch_.all_locked) return status(status_code::invalid_state, "unlock_all() without lock_all()");
   DTL_TRY(transport_->unlock_all());
   epoch_.all_locked = false;
@@ -141,6 +185,7 @@ result<void> epoch_window::flush_one(rank_t target, bool local) {
 }
 
 result<void> epoch_window::flush_every(bool local) {
+  DTL_TRY(live());
   if (!epoch_.all_locked && epoch_.lock_count == 0)
     return status(status_code::invalid_state, fmt::format("{} outside a passive-target epoch: lock first",
                                                           local ? "flush_local_all" : "flush_all"));

@@ -24,13 +24,16 @@ struct epoch_state {
 class epoch_window final : public memory_window_impl {
  public:
   explicit epoch_window(std::unique_ptr<rma_window> transport);
-  /// Ends the passive-target epochs still open, then frees the window (collective).
+  /// release(), unless the environment's end released the window already.
   ~epoch_window() override;
+  /// Ends the passive-target epochs still open, then frees the window (collective); later calls return
+  /// invalid_state.
+  void release() noexcept;
 
-  void* base() const noexcept override { return transport_->base(); }
+  void* base() const noexcept override { return transport_ ? transport_->base() : nullptr; }
   size_type size() const noexcept override;
-  bool valid() const noexcept override { return true; }
-  void* native_handle() const noexcept override { return transport_->native(); }
+  bool valid() const noexcept override { return transport_ != nullptr; }
+  void* native_handle() const noexcept override { return transport_ ? transport_->native() : nullptr; }
 
   rma_access_epoch access_epoch(rank_t target) const noexcept override;
 
@@ -68,6 +71,8 @@ class epoch_window final : public memory_window_impl {
                          rma_request_handle& request) override;
 
  private:
+  /// invalid_state once released.
+  status live() const;
   status check_target(rank_t target, const char* what) const;
   /// The target, the bytes and the epoch of an access of `bytes` at `offset` of target's region.
   status check_access(rank_t target, size_type offset, size_type bytes, const char* what);
@@ -79,5 +84,10 @@ class epoch_window final : public memory_window_impl {
   std::unique_ptr<rma_window> transport_;
   epoch_state epoch_;
 };
+
+/// Releases every MPI window still open (environment_state::end, before MPI_Finalize): a window that
+/// outlives its environment must not leave an epoch open in MPI_Finalize nor call MPI after it. Every rank
+/// ends its environment, and windows are made collectively, so the ranks free them in the same order.
+void release_rma_windows() noexcept;
 
 }  // namespace dtl::detail

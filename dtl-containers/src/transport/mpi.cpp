@@ -427,6 +427,8 @@ class mpi_rma_window final : public rma_window {
   template <class Call>
   status call(const char* what, Call mpi_call) {
     DTL_MPI_TURN(turn);
+    // A window that outlives its environment (e.g. its locks released by its destructor) calls no MPI.
+    if (finalized()) return status(status_code::invalid_state, fmt::format("{} after MPI_Finalize", what));
     if (const int e = mpi_call(); e != MPI_SUCCESS) return mpi_status(e, what);
     return {};
   }
