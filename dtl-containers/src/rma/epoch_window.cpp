@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstddef>
-#include <iterator>
 #include <mutex>
 #include <vector>
 
@@ -57,16 +56,14 @@ void epoch_window::release() noexcept {
   transport_.reset();
 }
 
+// Under the lock: a window that another thread destroys meanwhile waits for its release here.
 void release_rma_windows() noexcept {
-  std::vector<epoch_window*> mpi_windows;
-  {
-    const std::lock_guard lock(g_open_mutex);
-    // A window over this process alone (no MPI_Win) has nothing to release before MPI_Finalize.
-    const auto over_mpi = [](const epoch_window* w) { return w->native_handle() != nullptr; };
-    std::copy_if(g_open.begin(), g_open.end(), std::back_inserter(mpi_windows), over_mpi);
-    std::erase_if(g_open, over_mpi);
-  }
-  for (epoch_window* w : mpi_windows) w->release();
+  const std::lock_guard lock(g_open_mutex);
+  // A window over this process alone (no MPI_Win) has nothing to release before MPI_Finalize.
+  const auto over_mpi = [](const epoch_window* w) { return w->native_handle() != nullptr; };
+  for (epoch_window* w : g_open)
+    if (over_mpi(w)) w->release();
+  std::erase_if(g_open, [](const epoch_window* w) { return !w->valid(); });
 }
 
 status epoch_window::live() const {
