@@ -11,6 +11,7 @@
 // nothing; below 1: DTL is slower). Exits 77 (skip) on fewer than 2 ranks.
 // Usage: mpiexec -n 2 dtl-comm-bench [samples]   (default 201, at least 200)
 #include "bench_build.hpp"
+#include "comm/bench_compare.hpp"
 
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/communication/environment.hpp>
@@ -27,64 +28,7 @@
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-constexpr int warm_up_samples = 20;
-constexpr int default_samples = 201;
-
-[[noreturn]] void fail(const std::string& what) {
-  std::fprintf(stderr, "benchmark failed: %s\n", what.c_str());
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::exit(1);
-}
-
-void check_mpi(int err, const char* what) {
-  if (err != MPI_SUCCESS) fail(std::string(what) + " failed");
-}
-
-template <class R>
-void check(const R& r, const char* what) {
-  if (!r.has_value()) fail(std::string(what) + ": " + r.error().to_string());
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2.0;
-}
-
-struct measured {
-  double raw_us;
-  double dtl_us;
-};
-
-/// Medians (microseconds per call) of `samples` samples of `batch` calls of raw and dtl, alternating.
-measured compare(MPI_Comm sync, int samples, int batch, const std::function<void()>& raw,
-                 const std::function<void()>& dtl) {
-  auto sample = [&](const std::function<void()>& op) {
-    check_mpi(MPI_Barrier(sync), "MPI_Barrier");
-    const auto t0 = clock_type::now();
-    for (int i = 0; i < batch; ++i) op();
-    return std::chrono::duration<double, std::micro>(clock_type::now() - t0).count() / batch;
-  };
-  std::vector<double> r, d;
-  for (int i = 0; i < warm_up_samples + samples; ++i) {
-    const double raw_us = sample(raw);
-    const double dtl_us = sample(dtl);
-    if (i < warm_up_samples) continue;
-    r.push_back(raw_us);
-    d.push_back(dtl_us);
-  }
-  return {median(std::move(r)), median(std::move(d))};
-}
-
-const char* level_name(int level) {
-  switch (level) {
-    case MPI_THREAD_SINGLE: return "single";
-    case MPI_THREAD_FUNNELED: return "funneled";
-    case MPI_THREAD_SERIALIZED: return "serialized";
-    default: return "multiple";
-  }
-}
+using namespace bench;
 
 std::string elements(std::size_t n) { return n >= (1u << 20) ? std::to_string(n >> 20) + "M" : std::to_string(n); }
 
@@ -106,11 +50,7 @@ int main(int argc, char** argv) {
 
   if (root) {
     warn_if_unoptimized_build();
-    char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-    int length = 0;
-    MPI_Get_library_version(version, &length);
-    std::string mpi(version, static_cast<std::size_t>(length));
-    mpi.resize(std::min(mpi.find_first_of("\n,"), mpi.size()));
+    const std::string mpi = mpi_library();
     std::printf(
         "dtl::context collectives on %d ranks, host buffers (%s, thread level %s), %s build, median of %d "
         "samples after %d warm-up (rank 0)\n",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "comm/job.hpp"
 #include "comm/state.hpp"
+#include "rma/epoch_window.hpp"
 #include "transport/mpi_runtime.hpp"
 
 #include <dtl/containers/communication/abort.hpp>
@@ -37,6 +38,7 @@ status environment_state::end() {
   }
   for (auto& weak : made)
     if (auto state = weak.lock()) state->end();
+  release_rma_windows();
   return owns_mpi ? mpi_runtime::finish() : status{};
 }
 

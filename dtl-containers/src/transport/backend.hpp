@@ -5,6 +5,7 @@
 // Buffers are host memory, or device memory when the caller knows MPI is GPU-aware.
 
 #include "comm/agreement_record.hpp"
+#include "transport/rma_window.hpp"
 
 #include <dtl/containers/communication/collective_types.hpp>
 #include <dtl/containers/communication/detail/window.hpp>
@@ -111,6 +112,9 @@ class comm_backend {
   virtual result<std::unique_ptr<comm_backend>> split(int color, int key) = 0;
   /// Exposes [base, base + bytes) of every rank (collective). bytes may be 0 on some ranks.
   virtual result<std::shared_ptr<window>> create_window(void* base, std::size_t bytes) = 0;
+  /// A window of dtl::memory_window over [base, base + bytes) of every rank (collective); base == nullptr
+  /// with bytes > 0: the window allocates the bytes, zeroed.
+  virtual result<std::unique_ptr<rma_window>> create_rma_window(void* base, std::size_t bytes) = 0;
   /// The MPI_Comm (as a pointer to it), or nullptr for a single process.
   [[nodiscard]] virtual const void* native() const noexcept = 0;
   /// Frees the MPI communicator (before MPI is finalised); later calls return invalid_state. Idempotent.

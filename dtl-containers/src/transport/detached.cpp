@@ -56,6 +56,7 @@ class detached_comm final : public comm_backend {
   status check_message(std::size_t bytes) const override { return check_address_space(bytes, "a message"); }
   result<std::unique_ptr<comm_backend>> split(int, int) override { return can_communicate(); }
   result<std::shared_ptr<window>> create_window(void*, std::size_t) override { return can_communicate(); }
+  result<std::unique_ptr<rma_window>> create_rma_window(void*, std::size_t) override { return can_communicate(); }
   const void* native() const noexcept override { return nullptr; }
   void release() noexcept override {}
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The MPI communicator, and bringing MPI up and down. The only file that includes mpi.h.
+// The MPI communicator, its one-sided windows, and bringing MPI up and down. The only file that
+// includes mpi.h.
 #include "comm/host_combine.hpp"
 #include "comm/job.hpp"
 #include "comm/state.hpp"
 #include "transport/backend.hpp"
 #include "transport/mpi_runtime.hpp"
+#include "transport/rma_window.hpp"
 
 #include <dtl/containers/communication/context.hpp>
 
@@ -305,6 +307,136 @@ class mpi_window final : public window {
   }
   MPI_Win win_;
   std::vector<std::uint64_t> extents_;
+};
+
+// --- one-sided windows of dtl::memory_window (src/rma/ has checked every argument and epoch) ---
+
+MPI_Datatype rma_type(rma_datatype type) noexcept {
+  switch (type) {
+    case rma_datatype::u8: return MPI_UINT8_T;
+    case rma_datatype::i8: return MPI_INT8_T;
+    case rma_datatype::u16: return MPI_UINT16_T;
+    case rma_datatype::i16: return MPI_INT16_T;
+    case rma_datatype::u32: return MPI_UINT32_T;
+    case rma_datatype::i32: return MPI_INT32_T;
+    case rma_datatype::u64: return MPI_UINT64_T;
+    case rma_datatype::i64: return MPI_INT64_T;
+    case rma_datatype::f32: return MPI_FLOAT;
+    case rma_datatype::f64: return MPI_DOUBLE;
+  }
+  return MPI_BYTE;
+}
+
+MPI_Op rma_op(rma_reduce_op op) noexcept {
+  switch (op) {
+    case rma_reduce_op::sum: return MPI_SUM;
+    case rma_reduce_op::prod: return MPI_PROD;
+    case rma_reduce_op::min: return MPI_MIN;
+    case rma_reduce_op::max: return MPI_MAX;
+    case rma_reduce_op::band: return MPI_BAND;
+    case rma_reduce_op::bor: return MPI_BOR;
+    case rma_reduce_op::bxor: return MPI_BXOR;
+    case rma_reduce_op::replace: return MPI_REPLACE;
+    case rma_reduce_op::no_op: return MPI_NO_OP;
+  }
+  return MPI_NO_OP;
+}
+
+class mpi_rma_window final : public rma_window {
+ public:
+  /// comm: the window's ranks, for the agreement ahead of a fence (the window frees it).
+  mpi_rma_window(MPI_Win win, MPI_Comm comm, void* base, std::vector<std::uint64_t> extents, int rank) noexcept
+      : win_(win), comm_(comm), base_(base), extents_(std::move(extents)), rank_(rank) {}
+  ~mpi_rma_window() override {
+    auto turn = take_turn();
+    if (!turn) return;  // a thread that may not call MPI: the window goes with MPI_Finalize
+    if (finalized()) return;
+    MPI_Win_free(&win_);
+    MPI_Comm_free(&comm_);
+  }
+  void* base() const noexcept override { return base_; }
+  const std::vector<std::uint64_t>& extents() const noexcept override { return extents_; }
+  int rank() const noexcept override { return rank_; }
+  void* native() noexcept override { return &win_; }
+
+  result<bool> all_ready(bool ready) override {
+    DTL_MPI_TURN(turn);
+    int all = ready ? 1 : 0;
+    DTL_TRY(run_collective(
+        turn, "MPI_Allreduce (the ranks' agreement to fence)", comm_,
+        [&] { return MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm_); },
+        [&](MPI_Request* r) { return MPI_Iallreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, comm_, r); }));
+    return all == 1;
+  }
+  // A fence is a blocking collective that holds the turn, as MPI_Win_create does (docs/containers.md).
+  status fence(int assert_flags) override {
+    return call("MPI_Win_fence", [&] { return MPI_Win_fence(assert_flags, win_); });
+  }
+  status lock(int target, rma_lock_mode mode) override {
+    const int kind = mode == rma_lock_mode::shared ? MPI_LOCK_SHARED : MPI_LOCK_EXCLUSIVE;
+    return call("MPI_Win_lock", [&] { return MPI_Win_lock(kind, target, 0, win_); });
+  }
+  status unlock(int target) override {
+    return call("MPI_Win_unlock", [&] { return MPI_Win_unlock(target, win_); });
+  }
+  status lock_all() override {
+    return call("MPI_Win_lock_all", [&] { return MPI_Win_lock_all(0, win_); });
+  }
+  status unlock_all() override {
+    return call("MPI_Win_unlock_all", [&] { return MPI_Win_unlock_all(win_); });
+  }
+  status flush(int target, bool local) override {
+    if (target == all_ranks)
+      return local ? call("MPI_Win_flush_local_all", [&] { return MPI_Win_flush_local_all(win_); })
+                   : call("MPI_Win_flush_all", [&] { return MPI_Win_flush_all(win_); });
+    return local ? call("MPI_Win_flush_local", [&] { return MPI_Win_flush_local(target, win_); })
+                 : call("MPI_Win_flush", [&] { return MPI_Win_flush(target, win_); });
+  }
+
+  status put(const void* origin, std::size_t bytes, int target, std::size_t offset) override {
+    const int n = static_cast<int>(bytes);
+    return call("MPI_Put", [&] { return MPI_Put(origin, n, MPI_BYTE, target, disp(offset), n, MPI_BYTE, win_); });
+  }
+  status get(void* origin, std::size_t bytes, int target, std::size_t offset) override {
+    const int n = static_cast<int>(bytes);
+    return call("MPI_Get", [&] { return MPI_Get(origin, n, MPI_BYTE, target, disp(offset), n, MPI_BYTE, win_); });
+  }
+  status accumulate(const void* origin, void* result, std::size_t count, rma_datatype type, int target,
+                    std::size_t offset, rma_reduce_op op) override {
+    const int n = static_cast<int>(count);
+    const MPI_Datatype t = rma_type(type);
+    if (result == nullptr)
+      return call("MPI_Accumulate",
+                  [&] { return MPI_Accumulate(origin, n, t, target, disp(offset), n, t, rma_op(op), win_); });
+    if (n == 1)
+      return call("MPI_Fetch_and_op",
+                  [&] { return MPI_Fetch_and_op(origin, result, t, target, disp(offset), rma_op(op), win_); });
+    return call("MPI_Get_accumulate", [&] {
+      return MPI_Get_accumulate(origin, n, t, result, n, t, target, disp(offset), n, t, rma_op(op), win_);
+    });
+  }
+  status compare_and_swap(const void* origin, const void* compare, void* result, rma_datatype type, int target,
+                          std::size_t offset) override {
+    return call("MPI_Compare_and_swap", [&] {
+      return MPI_Compare_and_swap(origin, compare, result, rma_type(type), target, disp(offset), win_);
+    });
+  }
+
+ private:
+  static MPI_Aint disp(std::size_t offset) noexcept { return static_cast<MPI_Aint>(offset); }
+  template <class Call>
+  status call(const char* what, Call mpi_call) {
+    DTL_MPI_TURN(turn);
+    // A window that outlives its environment (e.g. its locks released by its destructor) calls no MPI.
+    if (finalized()) return status(status_code::invalid_state, fmt::format("{} after MPI_Finalize", what));
+    if (const int e = mpi_call(); e != MPI_SUCCESS) return mpi_status(e, what);
+    return {};
+  }
+  MPI_Win win_;
+  MPI_Comm comm_;
+  void* base_;
+  std::vector<std::uint64_t> extents_;
+  int rank_;
 };
 
 // --- point-to-point ---
@@ -861,13 +993,9 @@ class mpi_comm final : public comm_backend {
     return make(sub, turn);
   }
 
-  result<std::shared_ptr<window>> create_window(void* base, std::size_t bytes) override {
-    DTL_MPI_TURN(turn);
-    DTL_TRY(usable());
-    MPI_Win win = MPI_WIN_NULL;
-    // A rank without elements exposes nothing; MPI wants a valid pointer only for a non-empty window.
-    DTL_MPI_TRY(
-        MPI_Win_create(bytes != 0 ? base : nullptr, static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, comm_, &win));
+  /// A new window's error handler (MPI_ERRORS_RETURN), and the bytes each rank exposes in it (collective);
+  /// frees the window on failure.
+  result<std::vector<std::uint64_t>> window_extents(mpi_turn& turn, MPI_Win& win, std::size_t bytes) {
     std::vector<std::uint64_t> extents(static_cast<std::size_t>(size_));
     extents[static_cast<std::size_t>(rank_)] = bytes;
     const int e = MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
@@ -884,7 +1012,42 @@ class mpi_comm final : public comm_backend {
       MPI_Win_free(&win);
       return waited;
     }
+    return extents;
+  }
+
+  result<std::shared_ptr<window>> create_window(void* base, std::size_t bytes) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    MPI_Win win = MPI_WIN_NULL;
+    // A rank without elements exposes nothing; MPI wants a valid pointer only for a non-empty window.
+    DTL_MPI_TRY(
+        MPI_Win_create(bytes != 0 ? base : nullptr, static_cast<MPI_Aint>(bytes), 1, MPI_INFO_NULL, comm_, &win));
+    DTL_ASSIGN_OR_RETURN(std::vector<std::uint64_t> extents, window_extents(turn, win, bytes));
     return std::shared_ptr<window>(std::make_shared<mpi_window>(win, std::move(extents)));
+  }
+
+  result<std::unique_ptr<rma_window>> create_rma_window(void* base, std::size_t bytes) override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    MPI_Win win = MPI_WIN_NULL;
+    const auto extent = static_cast<MPI_Aint>(bytes);
+    if (base == nullptr && bytes != 0) {
+      DTL_MPI_TRY(MPI_Win_allocate(extent, 1, MPI_INFO_NULL, comm_, &base, &win));
+      std::memset(base, 0, bytes);
+    } else {
+      DTL_MPI_TRY(MPI_Win_create(bytes != 0 ? base : nullptr, extent, 1, MPI_INFO_NULL, comm_, &win));
+    }
+    DTL_ASSIGN_OR_RETURN(std::vector<std::uint64_t> extents, window_extents(turn, win, bytes));
+    MPI_Comm agreement = MPI_COMM_NULL;
+    status duplicated = run_collective(
+        turn, "MPI_Comm_dup (a window's agreement)", comm_, [&] { return MPI_Comm_dup(comm_, &agreement); },
+        [&](MPI_Request* r) { return start_comm_dup(comm_, &agreement, r); });
+    if (!duplicated.ok()) {
+      MPI_Win_free(&win);
+      return duplicated;
+    }
+    return std::unique_ptr<rma_window>(
+        std::make_unique<mpi_rma_window>(win, agreement, base, std::move(extents), rank_));
   }
 
   const void* native() const noexcept override { return &comm_; }

@@ -219,6 +219,9 @@ class self_comm final : public comm_backend {
   result<std::shared_ptr<window>> create_window(void* base, std::size_t bytes) override {
     return std::shared_ptr<window>(std::make_shared<self_window>(base, bytes));
   }
+  result<std::unique_ptr<rma_window>> create_rma_window(void* base, std::size_t bytes) override {
+    return make_self_rma_window(base, bytes);
+  }
   const void* native() const noexcept override { return nullptr; }
   void release() noexcept override {}
 

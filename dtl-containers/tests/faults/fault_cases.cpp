@@ -5,6 +5,7 @@
 #include <dtl/containers/communication/abort.hpp>
 #include <dtl/containers/communication/environment.hpp>
 #include <dtl/containers/distributed_vector.hpp>
+#include <dtl/communication/memory_window.hpp>
 
 #include <chrono>
 #include <csignal>
@@ -259,6 +260,32 @@ int halo_in_flight_at_end(int& argc, char**& argv, bool end_it) {
 int halo_end_after_environment(int& argc, char**& argv) { return halo_in_flight_at_end(argc, argv, true); }
 int halo_destroyed_after_environment(int& argc, char**& argv) { return halo_in_flight_at_end(argc, argv, false); }
 
+// A one-sided window that outlives its environment while it holds a lock_all epoch: its destructor
+// releases the epoch and frees the window without calling MPI after MPI_Finalize.
+int rma_window_after_environment(int& argc, char**& argv) {
+  std::vector<std::int64_t> region(4, 0);
+  std::optional<dtl::memory_window> window;
+  int rank = -1;
+  {
+    dtl::environment env(argc, argv);
+    rank = env.rank();
+    const auto ctx = env.make_world_context();
+    auto made = dtl::memory_window::create(ctx, region.data(), region.size() * sizeof(std::int64_t));
+    if (!made || !made->lock_all()) {
+      std::fprintf(stderr, "rank %d: the window or its lock_all failed\n", rank);
+      return 1;
+    }
+    window.emplace(std::move(*made));
+  }  // the environment ends here, the epoch open
+  if (auto late = window->unlock_all(); late) {
+    std::fprintf(stderr, "rank %d: unlock_all after the environment ended succeeded\n", rank);
+    return 1;
+  }
+  window.reset();
+  std::printf("rank %d: the window is gone\n", rank);
+  return 0;
+}
+
 struct fault_case {
   std::string_view name;
   int (*run)(int& argc, char**& argv);
@@ -284,6 +311,7 @@ constexpr fault_case cases[] = {
     {"setting-one-rank-timeout", setting_one_rank},
     {"halo-end-after-environment", halo_end_after_environment},
     {"halo-destroyed-after-environment", halo_destroyed_after_environment},
+    {"rma-window-after-environment", rma_window_after_environment},
 };
 
 }  // namespace
