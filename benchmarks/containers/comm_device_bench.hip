@@ -9,7 +9,9 @@
 //       the periodic halo self-exchange of one 16384-float row against the raw 4-call group, and a
 //       16384^2 float Jacobi step against a hand-written 5-point kernel (+ the raw halo copies)
 //   mpirun -n 2 dtl-comm-device-bench [runs]   two ranks sharing the GPU (MPI, staged through pinned
-//       memory): sendrecv, alltoallv and the halo exchange against raw MPI staged by hand
+//       memory): sendrecv, alltoallv and the halo exchange against raw MPI staged by hand; global_view
+//       get/put of the other rank's device elements (8 B; 1 MiB through its window) against
+//       hipMemcpyAsync through the other rank's block opened by hand (HIP IPC)
 //
 // Prints two tables (rates: higher is better; latencies in microseconds) and writes them as CSV into
 // $DTL_BENCH_CSV_DIR. Exits 77 without a GPU.
@@ -17,6 +19,7 @@
 #include "bench_support.hpp"
 #include "raw_mpi.hpp"
 
+#include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/dtl.hpp>
 
 #if DTL_CONTAINERS_HAS_NCCL
@@ -258,6 +261,65 @@ void one_rank(const dtl::context& ctx, int runs) {
   report_latency(ctx, latency, "comm-device-1rank-latency.csv");
 }
 
+/// global_view get/put of one element to the other rank's device block (8 B) and the device window under
+/// it (1 MiB, to and from pinned memory), through HIP IPC, against hipMemcpyAsync + hipStreamSynchronize
+/// through the other rank's block opened by hand (hipIpcOpenMemHandle).
+void one_sided_ipc(const dtl::context& ctx, int runs, std::vector<row>& rows, std::vector<latency_row>& latency) {
+  constexpr std::size_t mib = std::size_t{1} << 20, per_rank = mib / sizeof(double);
+  const int me = ctx.rank(), peer = 1 - me;
+  dtl::distributed_vector<double, dtl::device_only_runtime> v(2 * per_rank, 1.0 + me, ctx);
+  auto g = v.global_view();
+  const std::size_t theirs = v.partition().local_range(peer).value().begin;
+  auto opened = dtl::detail::open_device_window(ctx, v.device_id(), v.local_data(), mib);
+  if (!opened) fail("open_device_window: " + opened.error().to_string());
+  const std::shared_ptr<dtl::detail::window> w = *opened;
+  // The raw side: the other rank's block, opened by hand (the vector's space gives whole hipMalloc blocks).
+  hipIpcMemHandle_t mine{}, other{};
+  check(hipIpcGetMemHandle(&mine, v.local_data()), "hipIpcGetMemHandle");
+  raw_mpi::sendrecv(&mine, &other, sizeof mine, peer);
+  void* opened_raw = nullptr;
+  check(hipIpcOpenMemHandle(&opened_raw, other, hipIpcMemLazyEnablePeerAccess), "hipIpcOpenMemHandle");
+  auto* remote = static_cast<std::byte*>(opened_raw);
+  hipStream_t stream = nullptr;
+  check(hipStreamCreateWithFlags(&stream, hipStreamNonBlocking), "hipStreamCreateWithFlags");
+  const auto raw_copy = [&](void* dst, const void* src, std::size_t bytes) {
+    check(hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, stream), "hipMemcpyAsync");
+    check(hipStreamSynchronize(stream), "hipStreamSynchronize");
+  };
+  auto ok = [](const dtl::status& s, const char* what) {
+    if (!s.ok()) fail(std::string(what) + ": " + s.to_string());
+  };
+
+  double x = 0;
+  const auto [raw_get, dtl_get] = compare(
+      ctx, runs, [&] { raw_copy(&x, remote + sizeof(double), sizeof(double)); },
+      [&] { x = g[theirs + 1].get().value(); });
+  const auto [raw_put, dtl_put] = compare(
+      ctx, runs, [&] { raw_copy(remote + sizeof(double), &x, sizeof(double)); },
+      [&] {
+        if (auto put = g[theirs + 1].put(x); !put) ok(put.error(), "global_view put");
+      });
+  const std::string where = ", the other rank's device block, 2 ranks sharing the GPU (IPC)";
+  latency.push_back({"global_view get, 8 B" + where, raw_get * 1e6, dtl_get * 1e6, "hipMemcpyAsync + sync (IPC)", 2.0});
+  latency.push_back({"global_view put, 8 B" + where, raw_put * 1e6, dtl_put * 1e6, "hipMemcpyAsync + sync (IPC)", 2.0});
+
+  std::byte* host = pinned_bytes(mib);
+  const auto [raw_big_get, dtl_big_get] = compare(
+      ctx, runs, [&] { raw_copy(host, remote, mib); }, [&] { ok(w->get(peer, 0, host, mib), "window get"); });
+  const auto [raw_big_put, dtl_big_put] = compare(
+      ctx, runs, [&] { raw_copy(remote, host, mib); }, [&] { ok(w->put(peer, 0, host, mib), "window put"); });
+  rows.push_back({"global_view's window get, 1 MiB to pinned" + where, mib / raw_big_get / 1e9, mib / dtl_big_get / 1e9,
+                  "GB/s", "hipMemcpyAsync + sync (IPC)", 0.95});
+  rows.push_back({"global_view's window put, 1 MiB from pinned" + where, mib / raw_big_put / 1e9,
+                  mib / dtl_big_put / 1e9, "GB/s", "hipMemcpyAsync + sync (IPC)", 0.95});
+
+  raw_mpi::barrier();  // every access is done before the mappings go
+  check(hipIpcCloseMemHandle(opened_raw), "hipIpcCloseMemHandle");
+  check(hipStreamDestroy(stream), "hipStreamDestroy");
+  check(hipHostFree(host), "hipHostFree");
+  w->release();  // collective
+}
+
 void two_ranks_sharing(const dtl::context& ctx, int runs) {
   std::vector<row> rows;
   std::vector<latency_row> latency;
@@ -331,6 +393,7 @@ void two_ranks_sharing(const dtl::context& ctx, int runs) {
                        dtl_s * 1e6, "hipMemcpy x4 + MPI_Sendrecv", 1.0});
     check(hipHostFree(h), "hipHostFree");
   }
+  one_sided_ipc(ctx, runs, rows, latency);
   report(ctx, rows, "comm-device-2ranks.csv");
   report_latency(ctx, latency, "comm-device-2ranks-latency.csv");
 }

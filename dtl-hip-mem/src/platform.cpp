@@ -79,6 +79,14 @@ constexpr auto used_now = hipMemPoolAttrUsedMemCurrent;
 
 result<int> stream_device(hipStream_t) { return current_device(); }
 
+result<allocation_extent> allocation_of(const void* ptr) {
+  hipDeviceptr_t base = nullptr;
+  std::size_t bytes = 0;
+  if (const hipError_t e = hipMemGetAddressRange(&base, &bytes, const_cast<void*>(ptr)); e != hipSuccess)
+    return to_status(e, fmt::format("hipMemGetAddressRange({})", ptr));
+  return allocation_extent{base, bytes};
+}
+
 #elif defined(__HIP_PLATFORM_NVIDIA__)
 
 const char* name() noexcept { return "nvidia"; }
@@ -89,6 +97,10 @@ std::string arch_name(const hipDeviceProp_t& prop) {
 
 // HIP 5.2's hipPointerGetAttributes wrapper returns hipErrorInvalidValue for pageable and for managed
 // memory and always says isManaged = 0, so ask CUDA directly.
+result<allocation_extent> allocation_of(const void*) {
+  return status(status_code::not_supported, "the CUDA runtime does not say where an allocation starts");
+}
+
 result<pointer_attributes> query_pointer(const void* ptr) {
   cudaPointerAttributes attr{};
   const cudaError_t e = cudaPointerGetAttributes(&attr, ptr);

@@ -47,4 +47,9 @@ result<int> stream_device(hipStream_t stream);
 /// host_pageable; no HIP error is left pending for the calling thread.
 result<pointer_attributes> query_pointer(const void* ptr);
 
+/// The runtime allocation that a non-null `ptr` points into (see dtl::hip::find_allocation). AMD:
+/// hipMemGetAddressRange. NVIDIA: not_supported, for there it is a driver-API call (cuMemGetAddressRange)
+/// and this library links the runtime alone.
+result<allocation_extent> allocation_of(const void* ptr);
+
 }  // namespace dtl::hip::platform

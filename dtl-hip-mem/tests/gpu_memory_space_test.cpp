@@ -14,6 +14,7 @@
 #include <dtl/hip/pointer.hpp>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <thread>
 #include <utility>
@@ -110,6 +111,22 @@ TEST_SUITE("gpu.memory_space") {
     CHECK(s.live_allocations == 0);
     CHECK(s.total_allocations == 1);
     CHECK(hip_current_device() == before);
+  }
+
+  TEST_CASE("find_allocation: an interior pointer's allocation starts where the space's block does") {
+    hip_memory_space space;
+    const auto allocated = space.allocate(4096);
+    REQUIRE(allocated.has_value());
+    auto* block = static_cast<std::byte*>(*allocated);
+    for (const std::size_t at : {std::size_t{0}, std::size_t{100}, std::size_t{4095}}) {
+      CAPTURE(at);
+      const auto found = find_allocation(block + at);
+      REQUIRE(found.has_value());
+      CHECK(found->base == block);
+      CHECK(found->bytes >= 4096);
+    }
+    CHECK(find_allocation(nullptr).error() == status_code::invalid_argument);
+    space.deallocate(block, 4096);
   }
 
   TEST_CASE("the guide's snippet: allocate(1024), check, deallocate") {

@@ -4,6 +4,7 @@
 #include "comm/collectives.hpp"
 #include "comm/state.hpp"
 #include "gpu_comm/device_support.hpp"
+#include "gpu_comm/ipc_window.hpp"
 
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/communication/context_like.hpp>
@@ -92,6 +93,26 @@ result<std::shared_ptr<window>> open_window(const context& ctx, void* base, std:
   DTL_TRY(call.agree({}));
   DTL_ASSIGN_OR_RETURN(std::shared_ptr<window> w, call.state().comm->create_window(base, bytes));
   call.state().track(w);
+  return w;
+}
+
+result<std::shared_ptr<window>> open_device_window(const context& ctx, int device, void* base, std::size_t bytes) {
+  collective_call call(context_access::state(ctx), {"global_view (opening its window on device memory)"});
+  DTL_TRY(call.usable());
+  DTL_TRY(call.agree({}));
+  context_state& state = call.state();
+  // Every rank takes the same branch: whether MPI takes device memory was agreed when the context was made.
+  std::shared_ptr<window> remote;
+  std::string no_remote;
+  if (device_support::mpi_takes_device_memory(*state.resources)) {
+    DTL_ASSIGN_OR_RETURN(remote, state.comm->create_window(base, bytes));
+  } else {
+    no_remote = "this context's MPI is not GPU-aware (" + device_support::path_reason(*state.resources) +
+                "); use gather() or copy_to_host()";
+  }
+  DTL_ASSIGN_OR_RETURN(std::shared_ptr<window> w, ipc_window::open(*state.comm, *state.resources, device, base, bytes,
+                                                                   std::move(remote), std::move(no_remote)));
+  state.track(w);
   return w;
 }
 

@@ -64,11 +64,6 @@ result<int> context_or_current_device(const context& ctx) {
   return current;
 }
 
-bool mpi_takes_device_memory(const context& ctx) noexcept {
-  const context_state* state = context_access::state(ctx);
-  return state != nullptr && device_support::mpi_takes_device_memory(*state->resources);
-}
-
 }  // namespace detail
 
 std::shared_ptr<host_memory_space> shared_host_memory_space() {

@@ -71,11 +71,6 @@
 
 namespace dtl {
 
-namespace detail {
-/// Whether MPI may be handed this context's device memory (a GPU-aware MPI, confirmed by a probe).
-[[nodiscard]] DTL_CONTAINERS_API bool mpi_takes_device_memory(const context& ctx) noexcept;
-}  // namespace detail
-
 template <class T, PlacementPolicy P = host_only>
 class distributed_vector {
   static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>,
@@ -195,9 +190,12 @@ class distributed_vector {
   distributed_vector(const distributed_vector&) = delete;
   distributed_vector& operator=(const distributed_vector&) = delete;
   /// Frees this rank's segment, once the device work left running on it is done (a failure of that work
-  /// goes to dtl::report_unhandled()). Collective when global_view() was used (it frees the MPI window).
+  /// goes to dtl::report_unhandled()). Collective when global_view() was used (it releases the window).
   ~distributed_vector() {
     if (status s = settle(); !s.ok()) report_unhandled(s);
+    // Before the block goes (its views may keep the window): once every rank has released it, no rank
+    // reaches this block through it, and a pool's block handed out again is safe from it.
+    if (window_) window_->release();
   }
 
   // --- sizes and the partition ---
@@ -609,16 +607,11 @@ class distributed_vector {
   }
 
   void open_window() {
-    // Every rank takes the same branch: whether MPI takes device memory was agreed when the context was made.
-    const bool device_memory = !P::host_accessible;
-    if (device_memory && num_ranks() > 1 && !detail::mpi_takes_device_memory(ctx_)) {
-      window_error_ = status(status_code::not_supported,
-                             "global_view: remote elements of device memory need a GPU-aware MPI, and this "
-                             "context's MPI is not (" +
-                                 ctx_.device_collective_reason() + "); use gather() or copy_to_host()");
-      return;
-    }
-    auto w = detail::open_window(ctx_, local_data(), local_size() * sizeof(T));
+    // Device blocks of several ranks: HIP IPC within a node, MPI beyond it where MPI is GPU-aware.
+    const bool device_blocks = !P::host_accessible && num_ranks() > 1;
+    const std::size_t bytes = local_size() * sizeof(T);
+    auto w = device_blocks ? detail::open_device_window(ctx_, device_, local_data(), bytes)
+                           : detail::open_window(ctx_, local_data(), bytes);
     if (w.has_value())
       window_ = std::move(w).value();
     else

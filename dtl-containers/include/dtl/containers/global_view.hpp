@@ -6,11 +6,13 @@
 //   dtl::result<float> x = g[i].get();   // from whichever rank owns element i
 //   DTL_TRY(g[j].put(2.0f));
 //
-// SLOW by design: each get() or put() of a remote element is a one-sided MPI access (lock, get or put,
-// unlock), about a network round trip. Use it for the odd element, never in a loop over many: algorithms,
-// local_view() / device_view(), gather() and copy_to_host() move data in bulk. Local elements are read and
-// written directly (device memory through a copy). Remote device memory needs a GPU-aware MPI; otherwise
-// its get()/put() return not_supported (the message says why), and local access still works.
+// SLOW by design: each get() or put() of a remote element is a one-sided access (MPI: lock, get or put,
+// unlock, about a network round trip; HIP IPC: a copy the host waits for). Use it for the odd element,
+// never in a loop over many: algorithms, local_view() / device_view(), gather() and copy_to_host() move
+// data in bulk. Local elements are read and written directly (device memory through a copy). Remote
+// device memory: a rank on this node through HIP IPC (a copy on this rank's stream, the owner takes no
+// part; its GPU is this rank's or a peer), a rank on another node through MPI when MPI is GPU-aware;
+// otherwise get()/put() return not_supported (the message says why), and local access still works.
 // A view belongs to its vector's layout: after a resize() or redistribute(), or once the vector is gone
 // (destroyed or assigned over), every get() and put() returns invalid_state, on every rank.
 

@@ -8,6 +8,7 @@
 #include <dtl/core/placement.hpp>
 #include <dtl/core/result.hpp>
 
+#include <cstddef>
 #include <string_view>
 
 namespace dtl::hip {
@@ -41,5 +42,18 @@ struct pointer_attributes {
 /// the runtime fails. A pointer the runtime does not know counts as host_pageable.
 /// Never leaves an error pending in HIP's per-thread "last error".
 [[nodiscard]] DTL_HIP_MEM_API result<pointer_attributes> query_pointer(const void* ptr);
+
+/// One allocation as the runtime made it (a hipMalloc): what an IPC handle (hipIpcGetMemHandle) names,
+/// whole, so that a block inside it is shared as its allocation's handle and its offset from `base`.
+struct allocation_extent {
+  const void* base = nullptr;
+  std::size_t bytes = 0;
+};
+
+/// The allocation that device memory `ptr` points into. AMD: the runtime's answer. NVIDIA, whose
+/// runtime does not say: the region a dtl-hip-mem space or pool handed out (each is one allocation;
+/// a pool's runtime backing hands out parts of the runtime's pool, which IPC handles do not reach
+/// anyway), else not_supported. invalid_argument for nullptr; backend_not_available without a device.
+[[nodiscard]] DTL_HIP_MEM_API result<allocation_extent> find_allocation(const void* ptr);
 
 }  // namespace dtl::hip

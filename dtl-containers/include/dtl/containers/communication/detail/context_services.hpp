@@ -19,6 +19,12 @@ namespace dtl::detail {
 [[nodiscard]] DTL_CONTAINERS_API result<std::shared_ptr<window>> open_window(const context& ctx, void* base,
                                                                              std::size_t bytes);
 
+/// open_window for device memory of `device` (collective): ranks on this node reach each other's regions
+/// through HIP IPC, a copy on the caller's stream; the others through an MPI window where MPI is
+/// GPU-aware, else not_supported, saying why (src/gpu_comm/ipc_window.hpp).
+[[nodiscard]] DTL_CONTAINERS_API result<std::shared_ptr<window>> open_device_window(const context& ctx, int device,
+                                                                                    void* base, std::size_t bytes);
+
 /// Root receives bytes_per_rank[r] bytes from each rank r, in rank order (host buffers; collective).
 /// `local` is this rank's own failure so far (the root's failed allocation, say): it takes part in the
 /// agreement, so that every rank returns it instead of waiting for this one.

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Private: the window of a device block (global_view on device placements). Ranks on this node reach
+// each other's blocks through HIP IPC: a copy on the caller's stream, without the owner taking part.
+// Ranks elsewhere go through `remote`, an MPI window on the device blocks (GPU-aware MPI only), or are
+// refused. ipc_window_hip.cpp implements it; ipc_window_none.cpp (builds without HIP) refuses.
+
+#include "gpu_comm/device_support.hpp"
+#include "transport/backend.hpp"
+
+#include <dtl/containers/communication/detail/window.hpp>
+#include <dtl/core/result.hpp>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace dtl::detail::ipc_window {
+
+/// Exposes device memory [base, base + bytes) of `device` (collective over `comm`: one allgather of each
+/// rank's IPC handle, node and GPU). Only the allgather can fail it; what keeps one rank's block out of
+/// IPC's reach (another node, memory IPC cannot share, GPUs that are not peers) becomes that rank's
+/// route: `remote` when there is one, else not_supported saying why (`no_remote` says why there is no
+/// `remote`). The window is released collectively, before any rank's block is freed.
+[[nodiscard]] result<std::shared_ptr<window>> open(comm_backend& comm, device_resources& resources, int device,
+                                                   void* base, std::size_t bytes, std::shared_ptr<window> remote,
+                                                   std::string no_remote);
+
+}  // namespace dtl::detail::ipc_window
