@@ -8,6 +8,9 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+#include <string>
+
 namespace dtl::hip {
 
 namespace {
@@ -78,6 +81,17 @@ result<int> attribute(hipDeviceAttribute_t attr, int device, const char* what) {
   return value;
 }
 
+result<std::string> pci_bus_id(int device) {
+  char text[32] = {};  // "dddd:bb:dd.f" and its terminator, with room to spare
+  if (const hipError_t e = hipDeviceGetPCIBusId(text, static_cast<int>(sizeof text), device); e != hipSuccess)
+    return to_status(e, fmt::format("hipDeviceGetPCIBusId on device {}", device));
+  std::string id(text);
+  // NVIDIA's runtime gives "00000000:C1:00.0"; sysfs (and AMD) "0000:c1:00.0": one spelling for both.
+  if (const auto colon = id.find(':'); colon != std::string::npos && colon > 4) id.erase(0, colon - 4);
+  for (char& c : id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return id;
+}
+
 }  // namespace
 
 result<memory_info> get_memory_info(int device) {
@@ -114,9 +128,21 @@ result<device_properties> get_device_properties(int device) {
   p.concurrent_managed_access = concurrent != 0;
   p.pageable_memory_access = pageable != 0;
 
+  DTL_ASSIGN_OR_RETURN(p.pci_bus_id, pci_bus_id(device));
+
   DTL_ASSIGN_OR_RETURN(const memory_info mem, get_memory_info(device));
   p.free_memory = mem.free;
   return p;
+}
+
+result<bool> can_access_peer(int device, int peer) {
+  DTL_TRY(check_device(device));
+  DTL_TRY(check_device(peer));
+  if (device == peer) return true;  // the runtime answers 0 for a device and itself
+  int can = 0;
+  if (const hipError_t e = hipDeviceCanAccessPeer(&can, device, peer); e != hipSuccess)
+    return to_status(e, fmt::format("hipDeviceCanAccessPeer({}, {})", device, peer));
+  return can != 0;
 }
 
 result<int> runtime_version() {

@@ -47,10 +47,15 @@ struct device_properties {
   bool managed_memory = false;             // hipMallocManaged gives real managed memory
   bool concurrent_managed_access = false;  // host and device may touch managed memory at once; prefetch works
   bool pageable_memory_access = false;     // the device can read plain host memory (HMM / ATS)
+  std::string pci_bus_id;  // "0000:c1:00.0" (hipDeviceGetPCIBusId, lower case as Linux's sysfs spells it)
 };
 
 /// Reads the properties of `device`; leaves the current device unchanged.
 [[nodiscard]] DTL_HIP_MEM_API result<device_properties> get_device_properties(int device);
+
+/// Whether `device` can access `peer`'s memory directly (hipDeviceCanAccessPeer); true for a device and
+/// itself. Checks both ids first (check_device).
+[[nodiscard]] DTL_HIP_MEM_API result<bool> can_access_peer(int device, int peer);
 
 struct memory_info {
   std::size_t free = 0;
