@@ -45,6 +45,9 @@ CONTAINERS_PARTS = [
     # distributed_vector and the other containers, their views, halo and detail/
     ("containers", ["src/containers/*", "src/halo/*", "include/dtl/containers/*"],
      ["shared", "gpu", "communication"]),
+    # this node's hardware, affinity, distances, and the ranks of a context on their nodes (upstream's
+    # dtl/topology/ paths)
+    ("topology", ["src/topology/*", "include/dtl/topology/*"], ["shared", "communication"]),
 ]
 # Includes that break a part's rule for now: (file, included file) -> why. One that is no longer there is
 # reported too, so the list only shrinks.

@@ -303,6 +303,18 @@ result<context> context::split(int color, int key) const {
   return detail::make_context(state_->environment, std::move(sub), state_->device);
 }
 
+result<context> context::node_local() const {
+  detail::collective_call call(state_.get(), {"node_local"});
+  DTL_TRY(call.usable());
+  // Every rank made it in the same call, so every rank returns here alike.
+  if (state_->node_local) return detail::context_access::make(state_->node_local);
+  DTL_TRY(call.agree({}));
+  DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::comm_backend> node, state_->comm->split_shared());
+  DTL_ASSIGN_OR_RETURN(context made, detail::make_context(state_->environment, std::move(node), state_->device));
+  state_->node_local = detail::context_access::shared_state(made);
+  return made;
+}
+
 result<context> context::on_device(int device) const {
   detail::collective_call call(state_.get(), {"on_device"});
   DTL_TRY(call.usable());

@@ -79,6 +79,9 @@ struct context_state {
   // Point-to-point transfers in flight (p2p.cpp), stepped together; the context's thread only.
   std::vector<p2p_transfer*> p2p_pending;
 
+  // The node-local context (context::node_local()), once made; under the collective turn.
+  std::shared_ptr<context_state> node_local;
+
   context_state(std::shared_ptr<environment_state> env, std::unique_ptr<comm_backend> c, int dev,
                 device_resources_ptr res) noexcept
       : environment(std::move(env)), comm(std::move(c)), device(dev), resources(std::move(res)) {}
@@ -102,6 +105,7 @@ struct context_access {
   /// The context's state, or nullptr for an empty context (moved from, or left out by split()).
   static context_state* state(const context& ctx) noexcept { return ctx.state_.get(); }
   static std::weak_ptr<context_state> weak_state(const context& ctx) noexcept { return ctx.state_; }
+  static std::shared_ptr<context_state> shared_state(const context& ctx) noexcept { return ctx.state_; }
 };
 
 /// The collective this thread is in ("barrier", "allreduce", ...), or nullptr: for the timeout's message.

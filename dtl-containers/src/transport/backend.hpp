@@ -110,6 +110,9 @@ class comm_backend {
 
   /// A null pointer for a rank that passes undefined_color (it is in no sub-communicator).
   virtual result<std::unique_ptr<comm_backend>> split(int color, int key) = 0;
+  /// The ranks that share this rank's node (MPI_Comm_split_type, MPI_COMM_TYPE_SHARED: they can share
+  /// memory), ordered by their rank here. Collective.
+  virtual result<std::unique_ptr<comm_backend>> split_shared() = 0;
   /// Exposes [base, base + bytes) of every rank (collective). bytes may be 0 on some ranks.
   virtual result<std::shared_ptr<window>> create_window(void* base, std::size_t bytes) = 0;
   /// A window of dtl::memory_window over [base, base + bytes) of every rank (collective); base == nullptr

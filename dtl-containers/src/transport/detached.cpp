@@ -55,6 +55,7 @@ class detached_comm final : public comm_backend {
   int max_tag() const noexcept override { return INT_MAX; }
   status check_message(std::size_t bytes) const override { return check_address_space(bytes, "a message"); }
   result<std::unique_ptr<comm_backend>> split(int, int) override { return can_communicate(); }
+  result<std::unique_ptr<comm_backend>> split_shared() override { return can_communicate(); }
   result<std::shared_ptr<window>> create_window(void*, std::size_t) override { return can_communicate(); }
   result<std::unique_ptr<rma_window>> create_rma_window(void*, std::size_t) override { return can_communicate(); }
   const void* native() const noexcept override { return nullptr; }

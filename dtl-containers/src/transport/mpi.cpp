@@ -992,6 +992,13 @@ class mpi_comm final : public comm_backend {
     if (sub == MPI_COMM_NULL) return std::unique_ptr<comm_backend>();
     return make(sub, turn);
   }
+  result<std::unique_ptr<comm_backend>> split_shared() override {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    MPI_Comm node = MPI_COMM_NULL;
+    DTL_MPI_TRY(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node));
+    return make(node, turn);
+  }
 
   /// A new window's error handler (MPI_ERRORS_RETURN), and the bytes each rank exposes in it (collective);
   /// frees the window on failure.

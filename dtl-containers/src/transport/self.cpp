@@ -216,6 +216,9 @@ class self_comm final : public comm_backend {
     if (color < 0) return status(status_code::invalid_argument, fmt::format("split color {} is negative", color));
     return std::unique_ptr<comm_backend>(std::make_unique<self_comm>());
   }
+  result<std::unique_ptr<comm_backend>> split_shared() override {
+    return std::unique_ptr<comm_backend>(std::make_unique<self_comm>());
+  }
   result<std::shared_ptr<window>> create_window(void* base, std::size_t bytes) override {
     return std::shared_ptr<window>(std::make_shared<self_window>(base, bytes));
   }

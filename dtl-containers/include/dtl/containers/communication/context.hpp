@@ -90,6 +90,13 @@ class DTL_CONTAINERS_API context {
   [[nodiscard]] result<context> split(int color, int key) const;
   [[nodiscard]] result<context> split(int color) const { return split(color, rank()); }
 
+  /// The ranks of this context on this rank's node (those that can share memory: MPI_Comm_split_type
+  /// with MPI_COMM_TYPE_SHARED), ordered by their rank here, on this context's device. Made by the first
+  /// call, which is collective; later calls (and copies of this context) return the same context without
+  /// communicating. Upstream DTL calls such a communicator node_comm. Ranks, GPUs and nodes as a table:
+  /// <dtl/topology/node.hpp>.
+  [[nodiscard]] result<context> node_local() const;
+
   /// A context over the same ranks on `device` (dtl::no_device: none), with a communicator of its own.
   /// Collective (ranks may name different devices); a device this rank lacks is invalid_argument or
   /// backend_not_available, on every rank.
