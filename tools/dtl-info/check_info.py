@@ -6,8 +6,11 @@ text       `dtl-info` exits 0 and prints the build, then every device or why the
 json       `dtl-info --json` prints one JSON object with every field; without a device it says why.
 bandwidth  `dtl-info --bandwidth --json` measures every device (exit 77, SKIP, without a device).
 bandwidth-text  `dtl-info --bandwidth` exits 0 and prints a measurement per device, or that there is none.
+topology   `dtl-info --topology` (one rank) prints one node with its CPUs, NUMA nodes and GPUs (each with a
+           PCI bus id), and one rank's row; with --json it is a bad argument (exit 2).
 """
 import json
+import re
 import subprocess
 import sys
 
@@ -73,6 +76,17 @@ def main(exe, mode):
             bw = d["bandwidth"]
             for way in ("host_to_device", "device_to_host", "device_to_device"):
                 check(bw[way]["error"] is None and bw[way]["gbps"] > 0, f"device {d['id']} {way} measured")
+    elif mode == "topology":
+        out = run(exe, "--topology")
+        check(out.startswith("dtl-info topology: 1 rank on 1 node\n"), "one rank on one node")
+        check("\nNode 0 (" in out and "): rank 0\n" in out, "node 0 holds rank 0")
+        check(re.search(r"\n  CPUs +[1-9]\d* logical, [1-9]\d* cores", out), "the node's CPUs")
+        check(re.search(r"\n  NUMA node 0 +CPUs \d", out), "NUMA node 0 and its CPUs")
+        gpus = re.findall(r"\n  GPU \d+ +.*, PCI ([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]),", out)
+        check(gpus or "\n  GPUs              none\n" in out, "GPUs with their PCI bus ids, or none")
+        check(re.search(r"\nRanks\n.*\n +0 +0 +0  \S+ +(none|\d+)  ", out), "rank 0's row: node 0, local rank 0")
+        check(subprocess.run([exe, "--topology", "--json"], capture_output=True).returncode == 2,
+              "--topology --json is a bad argument")
     else:
         sys.exit(f"unknown mode {mode}")
 

@@ -5,11 +5,14 @@
 //   dtl-info               the build, the HIP runtime, every device and peer access between devices
 //   dtl-info --bandwidth   also a quick host-to-device, device-to-host and device-to-device measurement
 //   dtl-info --json        the same as one JSON object, for scripts
+//   dtl-info --topology    the nodes, their CPUs, NUMA nodes and GPUs (PCI bus ids, peers), and each rank's
+//                          node, local rank, GPU and CPUs; under mpiexec for a job's ranks (topology_report.hpp)
 //
 // Exit status: 0 when the report was made (also when there is no device: the report says why, and
-// --bandwidth says that there was nothing to measure), 2 for a bad argument.
+// --bandwidth says that there was nothing to measure), 2 for a bad argument, 1 when --topology fails.
 #include "dtl-info-config.hpp"
 #include "info.hpp"
+#include "topology_report.hpp"
 
 #include <fmt/format.h>
 
@@ -169,26 +172,41 @@ void print_json(const build_info& build, const report& r) {
 int main(int argc, char** argv) {
   bool json = false;
   bool bandwidth = false;
+  bool topology = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--json") {
       json = true;
     } else if (arg == "--bandwidth") {
       bandwidth = true;
+    } else if (arg == "--topology") {
+      topology = true;
     } else if (arg == "--version") {
       fmt::print("dtl-info {}\n", DTL_INFO_VERSION);
       return 0;
     } else if (arg == "--help" || arg == "-h") {
       fmt::print(
-          "usage: dtl-info [--bandwidth] [--json] [--version]\n"
+          "usage: dtl-info [--bandwidth] [--json] [--version] | --topology\n"
           "Prints how dtl was built and the HIP devices of this machine.\n"
           "  --bandwidth  also measure host<->device and device<->device copies\n"
-          "  --json       one JSON object instead of text\n");
+          "  --json       one JSON object instead of text\n"
+          "  --topology   the nodes' CPUs, NUMA nodes and GPUs, and each rank's place (under mpiexec: every rank)\n");
       return 0;
     } else {
       fmt::print(stderr, "dtl-info: unknown argument '{}' (try --help)\n", arg);
       return 2;
     }
+  }
+  if (topology) {
+    if (json || bandwidth) {
+      fmt::print(stderr, "dtl-info: --topology is a report of its own (text), without --json or --bandwidth\n");
+      return 2;
+    }
+    if (const dtl::status s = dtl_info::print_topology(argc, argv); !s.ok()) {
+      fmt::print(stderr, "dtl-info --topology: {}\n", s.to_string());
+      return 1;
+    }
+    return 0;
   }
   const build_info build;
   const report r = dtl_info::probe(bandwidth);
