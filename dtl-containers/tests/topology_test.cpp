@@ -5,6 +5,7 @@
 // with their PCI bus ids, peers and the ranks that share one (suite gpu.topology, needs a GPU).
 #include "test_environment.hpp"
 
+#include <backends/mpi/mpi_topology.hpp>
 #include <dtl/topology/topology.hpp>
 
 #include <algorithm>
@@ -230,6 +231,29 @@ TEST_SUITE("mpi.topology") {
     }
     if (visible_devices() == 0)
       for (int r = 0; r < world.size(); ++r) CHECK(layout.ranks_sharing_gpu(r).empty());
+  }
+
+  TEST_CASE("upstream's mpi_topology tells the same nodes") {
+    const dtl::context world = test_support::world();
+    const topo::node_layout layout = topo::node_layout::of(world).value();
+    const dtl::mpi::mpi_topology up = dtl::mpi::mpi_topology::discover(world).value();
+    REQUIRE(up.world_size() == world.size());
+    CHECK(static_cast<int>(up.num_nodes()) == layout.node_count());
+    for (int r = 0; r < world.size(); ++r) {
+      CHECK(static_cast<int>(up.node_of(r)) == layout.node_of(r));
+      CHECK(up.local_rank_of(r) == layout.local_rank_of(r));
+      CHECK(up.can_use_shared_memory(world.rank(), r) == layout.same_node(world.rank(), r));
+    }
+    CHECK(up.ranks_on_node(up.num_nodes()).empty());
+    // A permutation of the ranks that keeps each node's ranks together.
+    std::vector<int> order = dtl::mpi::optimize_rank_ordering(up, {});
+    REQUIRE(static_cast<int>(order.size()) == world.size());
+    for (std::size_t i = 1; i < order.size(); ++i) CHECK(up.node_of(order[i - 1]) <= up.node_of(order[i]));
+    std::sort(order.begin(), order.end());
+    std::vector<int> all(order.size());
+    std::iota(all.begin(), all.end(), 0);
+    CHECK(order == all);
+    CHECK(dtl::mpi::comm_volume_matrix(up).size() == up.num_nodes());
   }
 
   TEST_CASE("a sub-context has its own layout and node-local context") {

@@ -102,7 +102,7 @@ result<memory_info> get_memory_info(int device) {
   return info;
 }
 
-result<device_properties> get_device_properties(int device) {
+result<device_properties> get_static_device_properties(int device) {
   if (status s = check_device(device); !s.ok()) return s;
   hipDeviceProp_t prop{};
   if (const hipError_t e = hipGetDeviceProperties(&prop, device); e != hipSuccess)
@@ -129,7 +129,11 @@ result<device_properties> get_device_properties(int device) {
   p.pageable_memory_access = pageable != 0;
 
   DTL_ASSIGN_OR_RETURN(p.pci_bus_id, pci_bus_id(device));
+  return p;
+}
 
+result<device_properties> get_device_properties(int device) {
+  DTL_ASSIGN_OR_RETURN(device_properties p, get_static_device_properties(device));
   DTL_ASSIGN_OR_RETURN(const memory_info mem, get_memory_info(device));
   p.free_memory = mem.free;
   return p;

@@ -23,6 +23,8 @@ TEST_SUITE("device") {
     CHECK(dtl::hip::check_device(-7) == dtl::status_code::invalid_argument);
     CHECK(dtl::hip::resolve_device(-1).error() == dtl::status_code::invalid_argument);
     CHECK(dtl::hip::get_device_properties(-1).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::get_static_device_properties(-1).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::can_access_peer(-1, 0).error() == dtl::status_code::invalid_argument);
     CHECK(dtl::hip::get_memory_info(-2).error() == dtl::status_code::invalid_argument);
     CHECK(dtl::hip::device_guard::enter(-3).error() == dtl::status_code::invalid_argument);
   }
@@ -86,6 +88,8 @@ TEST_SUITE("no_device") {
     CHECK(dtl::hip::current_device().error() == dtl::status_code::backend_not_available);
     CHECK(dtl::hip::check_device(0) == dtl::status_code::backend_not_available);
     CHECK(dtl::hip::get_device_properties(0).error() == dtl::status_code::backend_not_available);
+    CHECK(dtl::hip::get_static_device_properties(0).error() == dtl::status_code::backend_not_available);
+    CHECK(dtl::hip::can_access_peer(0, 0).error() == dtl::status_code::backend_not_available);
     CHECK(dtl::hip::get_memory_info(0).error() == dtl::status_code::backend_not_available);
     CHECK(dtl::hip::device_guard::enter(0).error() == dtl::status_code::backend_not_available);
     CHECK(dtl::hip::current_device_id() == dtl::hip::invalid_device_id);
@@ -113,6 +117,7 @@ TEST_SUITE("gpu.device_ids") {
     CHECK(dtl::hip::check_device(n) == dtl::status_code::invalid_argument);
     CHECK(dtl::hip::device_guard::enter(n).error() == dtl::status_code::invalid_argument);
     CHECK(dtl::hip::get_device_properties(n + 7).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::hip::can_access_peer(0, n).error() == dtl::status_code::invalid_argument);
     CHECK(dtl::hip::resolve_device(n).error() == dtl::status_code::invalid_argument);
     CHECK(dtl::hip::resolve_device(n - 1).value() == n - 1);
     CHECK(dtl::hip::resolve_device(std::nullopt).value() == dtl::hip::current_device().value());

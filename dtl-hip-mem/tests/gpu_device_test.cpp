@@ -8,6 +8,8 @@
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/stream_ref.hpp>
 
+#include <string>
+
 TEST_SUITE("gpu.device") {
   TEST_CASE("properties of every device") {
     for (int d = 0; d < dtl::hip::device_count(); ++d) {
@@ -21,6 +23,18 @@ TEST_SUITE("gpu.device") {
       CHECK(p->free_memory > 0);
       CHECK(p->free_memory <= p->total_memory);
       CHECK(p->multiprocessors > 0);
+      // "dddd:bb:dd.f" in lower case, as sysfs names the PCI device; the static query agrees.
+      CAPTURE(p->pci_bus_id);
+      CHECK(p->pci_bus_id.size() == 12);
+      CHECK(p->pci_bus_id.find_first_not_of("0123456789abcdef:.") == std::string::npos);
+      const auto s = dtl::hip::get_static_device_properties(d);
+      REQUIRE(s.has_value());
+      CHECK(s->pci_bus_id == p->pci_bus_id);
+      CHECK(s->total_memory == p->total_memory);
+      CHECK(s->free_memory == 0);
+      CHECK(dtl::hip::can_access_peer(d, d).value());
+      for (int e = 0; e < dtl::hip::device_count(); ++e)
+        CHECK(dtl::hip::can_access_peer(d, e).value() == dtl::hip::can_access_peer(e, d).value());
       MESSAGE(p->name << " (" << p->arch << "), warp " << p->warp_size << ", " << (p->total_memory >> 20)
                       << " MiB, managed " << p->managed_memory << ", concurrent managed "
                       << p->concurrent_managed_access);

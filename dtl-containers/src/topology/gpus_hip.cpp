@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The GPUs this process sees, from the HIP runtime (dtl-hip-mem's device layer).
+// The GPUs this process sees, from the HIP runtime (dtl-hip-mem's device layer), asking nothing that
+// needs a context on a device: every rank reads every GPU of its node.
 #include "topology/discovery.hpp"
 
 #include <dtl/hip/device.hpp>
@@ -9,7 +10,7 @@ namespace dtl::topology::detail {
 void discover_gpus(hardware_topology& topo) {
   const int count = hip::device_count();
   for (int id = 0; id < count; ++id) {
-    const result<hip::device_properties> props = hip::get_device_properties(id);
+    const result<hip::device_properties> props = hip::get_static_device_properties(id);
     if (!props) continue;  // a device that cannot be queried is left out, as the OS's unknowns are
     gpu_device gpu;
     gpu.id = static_cast<std::uint32_t>(id);

@@ -52,6 +52,9 @@ struct device_properties {
 
 /// Reads the properties of `device`; leaves the current device unchanged.
 [[nodiscard]] DTL_HIP_MEM_API result<device_properties> get_device_properties(int device);
+/// The same without free_memory (left 0), which is the one property that needs a context on the device:
+/// for looking at every device without costing each one a context's memory (on NVIDIA).
+[[nodiscard]] DTL_HIP_MEM_API result<device_properties> get_static_device_properties(int device);
 
 /// Whether `device` can access `peer`'s memory directly (hipDeviceCanAccessPeer); true for a device and
 /// itself. Checks both ids first (check_device).
