@@ -57,7 +57,7 @@ constexpr std::string_view action_name() noexcept {
 
 /// The function Func as an action: its request (the decayed arguments as a tuple), response and id.
 template <auto Func>
-  requires std::is_pointer_v<decltype(Func)> && std::is_function_v<std::remove_pointer_t<decltype(Func)>>
+requires std::is_pointer_v<decltype(Func)> && std::is_function_v<std::remove_pointer_t<decltype(Func)>>
 struct action {
   using func_type = decltype(Func);
   using traits = detail::function_traits<func_type>;
@@ -99,4 +99,5 @@ template <auto Func>
 }  // namespace dtl::remote
 
 /// Declares action_<func>, the action of func, in the current namespace.
-#define DTL_REGISTER_ACTION(func) [[maybe_unused]] inline constexpr ::dtl::remote::action<&func> action_##func {}
+#define DTL_REGISTER_ACTION(func) \
+  [[maybe_unused]] inline constexpr ::dtl::remote::action<&func> action_##func {}

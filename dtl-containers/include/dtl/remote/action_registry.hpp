@@ -18,8 +18,7 @@ namespace dtl::remote {
 
 /// Actions known at compile time.
 template <typename... Actions>
-  requires(Action<Actions> && ...)
-struct action_list {
+requires(Action<Actions>&&...) struct action_list {
   static constexpr size_type size = sizeof...(Actions);
   static constexpr std::array<action_id, size> ids() noexcept { return {Actions::id()...}; }
   static constexpr bool contains(action_id id) noexcept { return index_of(id) >= 0; }
@@ -87,7 +86,8 @@ class action_registry {
   /// Adds h; invalid_argument for an invalid handler, a repeated id or a full registry.
   status add(const action_handler& h) {
     if (!h.valid()) return error_status(status_code::invalid_argument, no_rank, "action_registry: invalid handler");
-    if (contains(h.id())) return error_status(status_code::invalid_argument, no_rank, "action_registry: id already registered");
+    if (contains(h.id()))
+      return error_status(status_code::invalid_argument, no_rank, "action_registry: id already registered");
     if (count_ == N) return error_status(status_code::invalid_argument, no_rank, "action_registry: full");
     handlers_[count_++] = h;
     return ok_status();
@@ -99,6 +99,8 @@ class action_registry {
     return std::nullopt;
   }
   [[nodiscard]] bool contains(action_id id) const noexcept { return find(id).has_value(); }
+  /// The i-th handler added (i < size()).
+  [[nodiscard]] const action_handler& at(size_type i) const noexcept { return handlers_[i]; }
   [[nodiscard]] size_type size() const noexcept { return count_; }
   [[nodiscard]] static constexpr size_type capacity() noexcept { return N; }
 
@@ -134,8 +136,7 @@ class registry_builder {
 
 /// Dispatch over actions known at compile time: f(A{}) for the action whose id is given.
 template <typename... Actions>
-  requires(Action<Actions> && ...)
-class static_action_table {
+requires(Action<Actions>&&...) class static_action_table {
  public:
   static constexpr size_type size = sizeof...(Actions);
   /// True when an action has this id (f was called).

@@ -23,13 +23,15 @@ template <typename... Args>
 concept SerializableArgs = all_serializable_v<Args...>;
 
 template <typename... Args>
-  requires SerializableArgs<Args...>
+requires SerializableArgs<Args...>
 class argument_pack {
  public:
   using tuple_type = std::tuple<std::decay_t<Args>...>;
   static constexpr size_type arity = sizeof...(Args);
 
-  static size_type serialized_size(const std::decay_t<Args>&... args) { return (size_type{0} + ... + dtl::serialized_size(args)); }
+  static size_type serialized_size(const std::decay_t<Args>&... args) {
+    return (size_type{0} + ... + dtl::serialized_size(args));
+  }
   static size_type serialized_size(const tuple_type& args) {
     return std::apply([](const auto&... a) { return serialized_size(a...); }, args);
   }
@@ -66,11 +68,13 @@ class argument_pack {
             if (step == serializer_failed) return false;
             used += step;
             return true;
-          }(field) && ...);
+          }(field) &&
+                  ...);
         },
         out);
     if (!fits || used != size)
-      return error_status(status_code::deserialize_failed, no_rank, "argument_pack: the bytes do not hold the arguments");
+      return error_status(status_code::deserialize_failed, no_rank,
+                          "argument_pack: the bytes do not hold the arguments");
     return out;
   }
 

@@ -14,6 +14,7 @@
 #include <dtl/remote/rpc_request.hpp>
 #include <dtl/serialization/serializer.hpp>
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -35,11 +36,12 @@ inline std::vector<std::byte> with_header(const message_header& h) {
 
 /// A request for A with args, from source_rank; A's arguments must take args.
 template <Action A, typename... Args>
-  requires std::is_invocable_v<decltype(A::function()), const std::decay_t<Args>&...>
-[[nodiscard]] std::vector<std::byte> serialize_request(rank_t source_rank, request_id id, const Args&... args) {
+requires std::is_invocable_v < decltype(A::function()), const std::decay_t<Args>
+&... > [[nodiscard]] std::vector<std::byte> serialize_request(rank_t source_rank, request_id id, const Args&... args) {
   using pack = argument_pack_for<typename A::request_type>;
   const typename A::request_type converted{args...};  // the action's own argument types travel
-  auto bytes = detail::with_header(message_header::make_request(A::id(), id, pack::serialized_size(converted), source_rank));
+  auto bytes =
+      detail::with_header(message_header::make_request(A::id(), id, pack::serialized_size(converted), source_rank));
   pack::serialize(converted, bytes.data() + message_header::serialized_size());
   return bytes;
 }
@@ -72,7 +74,8 @@ template <Serializable T>
     return error_status(status_code::serialization_error, no_rank, "rpc: malformed error payload");
   std::memcpy(&code, payload, sizeof code);
   const auto c = code == 0 ? status_code::internal_error : static_cast<status_code>(code);
-  return error_status(c, no_rank, std::string(reinterpret_cast<const char*>(payload + sizeof code), size - sizeof code));
+  return error_status(c, no_rank,
+                      std::string(reinterpret_cast<const char*>(payload + sizeof code), size - sizeof code));
 }
 
 /// The header of a whole message, when it is one: at least a header, and exactly its payload after it.
@@ -108,12 +111,15 @@ template <typename T>
   }
 }
 
-/// Runs the request in message against registry on my_rank and gives the reply to send back: the
-/// response, or an error reply (not_found for an unknown action, deserialize_failed for arguments that
-/// are not the action's, invalid_format for a damaged message). Nothing for a fire-and-forget message
+/// Runs the request in message against registry (an action_registry, or what finds handlers alike) on my_rank and gives
+/// the reply to send back: the response, or an error reply (not_found for an unknown action, deserialize_failed for
+/// arguments that are not the action's, invalid_format for a damaged message). Nothing for a fire-and-forget message
 /// and for what is not a request (an unusable header cannot be answered).
-template <size_type N>
-[[nodiscard]] std::optional<std::vector<std::byte>> process_rpc_message(const action_registry<N>& registry,
+template <typename Registry>
+requires requires(const Registry& r, action_id id) {
+  { r.find(id) } -> std::same_as<std::optional<action_handler>>;
+}
+[[nodiscard]] std::optional<std::vector<std::byte>> process_rpc_message(const Registry& registry,
                                                                         const std::byte* message, size_type size,
                                                                         rank_t my_rank) {
   auto h = read_header(message, size);
@@ -124,14 +130,16 @@ template <size_type N>
   const auto handler = registry.find(head.action);
   if (!handler.has_value()) {
     if (!answer) return std::nullopt;
-    return serialize_error(head.request, my_rank, static_cast<std::int32_t>(status_code::not_found), "rpc: unknown action");
+    return serialize_error(head.request, my_rank, static_cast<std::int32_t>(status_code::not_found),
+                           "rpc: unknown action");
   }
   const std::byte* payload = message + message_header::serialized_size();
   std::vector<std::byte> reply(message_header::serialized_size() + 256);
   handler_result done{};
   for (;;) {  // a response that does not fit is run again with room for 16 times more (at most 16 MiB)
     const size_type room = reply.size() - message_header::serialized_size();
-    done = handler->invoke_with_result(payload, head.payload_size, reply.data() + message_header::serialized_size(), room);
+    done =
+        handler->invoke_with_result(payload, head.payload_size, reply.data() + message_header::serialized_size(), room);
     if (done.error_code != handler_result::err_buffer_too_small || room >= (size_type{16} << 20)) break;
     reply.resize(message_header::serialized_size() + room * 16);
   }

@@ -76,8 +76,8 @@ struct serializer<std::string> {
 };
 
 template <typename E>
-  requires(!std::is_same_v<E, bool> && Serializable<E> && std::default_initializable<E>)
-struct serializer<std::vector<E>> {
+requires(!std::is_same_v<E, bool> && Serializable<E> &&
+         std::default_initializable<E>) struct serializer<std::vector<E>> {
   static size_type size(const std::vector<E>& v) {
     size_type total = sizeof(std::uint64_t);
     for (const E& e : v) total += serializer<E>::size(e);
@@ -105,9 +105,11 @@ struct serializer<std::vector<E>> {
 };
 
 template <typename A, typename B>
-  requires(!std::is_trivially_copyable_v<std::pair<A, B>> && Serializable<A> && Serializable<B>)
-struct serializer<std::pair<A, B>> {
-  static size_type size(const std::pair<A, B>& p) { return serializer<A>::size(p.first) + serializer<B>::size(p.second); }
+requires(!std::is_trivially_copyable_v<std::pair<A, B>> && Serializable<A> &&
+         Serializable<B>) struct serializer<std::pair<A, B>> {
+  static size_type size(const std::pair<A, B>& p) {
+    return serializer<A>::size(p.first) + serializer<B>::size(p.second);
+  }
   static size_type write(const std::pair<A, B>& p, std::byte* out) {
     const size_type first = serializer<A>::write(p.first, out);
     return first + serializer<B>::write(p.second, out + first);
@@ -134,7 +136,7 @@ size_type serialize(const T& v, std::byte* out) {
 
 /// Reads a T from the size bytes at in; deserialize_failed when they do not hold one.
 template <Serializable T>
-  requires std::default_initializable<T>
+requires std::default_initializable<T>
 [[nodiscard]] result<T> try_deserialize(const std::byte* in, size_type size) {
   T v{};
   if (serializer<T>::read(in, size, v) == serializer_failed)
@@ -144,7 +146,7 @@ template <Serializable T>
 
 /// Upstream's unchecked form: the value, or T{} when the bytes do not hold one (try_deserialize says why).
 template <Serializable T>
-  requires std::default_initializable<T>
+requires std::default_initializable<T>
 [[nodiscard]] T deserialize(const std::byte* in, size_type size) {
   auto r = try_deserialize<T>(in, size);
   return r.has_value() ? std::move(r.value()) : T{};
