@@ -2,8 +2,8 @@
 // Upstream DTL's remote operations (dtl/remote/) on host ranks (run with 1, 2 and 3 MPI ranks): the
 // serializer and argument packs on short and damaged bytes, the registry's refusals, the messages'
 // failure replies, then calls between ranks: every rank calls every rank (itself too), void and
-// fire-and-forget actions, strings, an action that throws, and the failures a caller gets back as a
-// status (an unknown action, arguments that are not the action's, a target outside the context).
+// fire-and-forget actions, strings, futures (call_async), an action that throws, and the failures a caller gets back as
+// a status (an unknown action, arguments that are not the action's, a target outside the context).
 #include "doctest.hpp"
 #include "test_environment.hpp"
 
@@ -182,6 +182,25 @@ TEST_SUITE("remote calls between ranks") {
     CHECK(read_response<int>(damaged->data(), damaged->size()).error().code() == dtl::status_code::deserialize_failed);
     // The context still works afterwards.
     CHECK(call<&add>(rpc, last, 2, 3).value() == 5);
+    CHECK(rpc.fence().has_value());
+  }
+
+  TEST_CASE("call_async: futures that polling completes, fence waits for them") {
+    const auto ctx = test_support::world();
+    auto rpc = make_rpc_context(ctx, registry()).value();
+    std::vector<dtl::futures::distributed_future<int>> sums;
+    for (int target = 0; target < ctx.size(); ++target)
+      sums.push_back(call_async<&add>(rpc, target, ctx.rank(), target));
+    auto late = call_async<&add>(rpc, ctx.size() - 1, 20, 22);   // left to fence
+    auto refused = call_async<&add>(rpc, ctx.size() + 3, 1, 1);  // refused at once
+    CHECK(refused.is_ready());
+    CHECK(refused.get_result().error().code() == dtl::status_code::invalid_rank);
+    for (int target = 0; target < ctx.size(); ++target)
+      CHECK(sums[static_cast<std::size_t>(target)].get_result().value() == ctx.rank() + target);
+    CHECK(rpc.fence().has_value());
+    CHECK(late.get_result().value() == 42);
+    auto failed = call_async<&always_throws>(rpc, 0, 1);
+    CHECK(failed.get_result().error().code() == dtl::status_code::operation_failed);
     CHECK(rpc.fence().has_value());
   }
 

@@ -74,9 +74,24 @@ struct rpc_context::impl {
   std::list<outgoing> sends;   // a list: the entries do not move while their sends are in flight
   std::map<request_id, std::vector<std::byte>> replies;
   request_id next_request = 1;
-  rank_t waiting_on = no_rank;  // the target of the call in progress (calls block: one at a time)
-  request_id waiting_for = invalid_request_id;
+  std::map<request_id, rank_t> outstanding;  // calls whose reply has not come, and their targets
   bool epoch_open = false;
+
+  [[nodiscard]] bool awaits(rank_t peer) const {
+    return std::any_of(outstanding.begin(), outstanding.end(),
+                       [peer](const auto& call) { return call.second == peer; });
+  }
+
+  /// Sends a request and records that its reply is awaited.
+  [[nodiscard]] status start_call(rank_t target, const message_header& head, std::span<const std::byte> args) {
+    if (auto s = open_epoch(); !s.ok()) return s;
+    channel& ch = peers[static_cast<std::size_t>(target)];
+    if (ch.ended && !ch.posted)  // the target is in its fence: its reply comes after its marker
+      if (auto s = post_header_recv(target); !s.ok()) return s;
+    if (auto s = post_send(target, head, args); !s.ok()) return s;
+    outstanding[head.request] = target;
+    return ok_status();
+  }
 
   [[nodiscard]] status post_header_recv(rank_t peer) {
     auto r = ctx.irecv(&peers[static_cast<std::size_t>(peer)].header, 1, peer, header_tag);
@@ -129,13 +144,14 @@ struct rpc_context::impl {
     ch.posted = false;
     if (h.msg_type == fence_type) {
       ch.ended = true;  // only the reply to a call still waiting on it may follow
-      if (waiting_on == peer && !replies.contains(waiting_for))
+      if (awaits(peer))
         if (auto s = post_header_recv(peer); !s.ok()) return s;
       return size_type{0};
     }
     if (h.msg_type == message_header::response_type || h.msg_type == message_header::error_type) {
       replies[h.request] = whole_message(h, payload);
-      if (!ch.ended)
+      outstanding.erase(h.request);
+      if (!ch.ended || awaits(peer))
         if (auto s = post_header_recv(peer); !s.ok()) return s;
       return size_type{0};
     }
@@ -192,7 +208,7 @@ struct rpc_context::impl {
   }
 };
 
-rpc_context::rpc_context(std::unique_ptr<impl> state) noexcept : impl_(std::move(state)) {}
+rpc_context::rpc_context(std::shared_ptr<impl> state) noexcept : impl_(std::move(state)) {}
 rpc_context::rpc_context(rpc_context&&) noexcept = default;
 rpc_context& rpc_context::operator=(rpc_context&&) noexcept = default;
 
@@ -202,7 +218,7 @@ rpc_context::~rpc_context() {
   // state (and the buffers they point into) is abandoned, and the mistake reported.
   report_unhandled(error_status(status_code::invalid_state, impl_->ctx.rank(),
                                 "rpc_context destroyed between fences: its receives are abandoned (end with fence())"));
-  static_cast<void>(impl_.release());
+  static_cast<void>(new std::shared_ptr<impl>(std::move(impl_)));  // kept alive, never freed
 }
 
 rank_t rpc_context::rank() const noexcept { return impl_ ? impl_->ctx.rank() : no_rank; }
@@ -212,32 +228,45 @@ namespace {
 status moved_from() { return error_status(status_code::invalid_state, no_rank, "rpc_context: moved from"); }
 }  // namespace
 
-result<std::vector<std::byte>> rpc_context::call_raw(rank_t target, action_id id, std::span<const std::byte> args) {
+result<request_id> rpc_context::start_call(rank_t target, action_id id, std::span<const std::byte> args) {
   if (!impl_) return moved_from();
   if (auto s = impl_->check_target(target); !s.ok()) return s;
   const request_id rid = impl_->next_request++;
   const auto head = message_header::make_request(id, rid, args.size(), rank());
-  if (target == rank()) {
+  if (target == rank()) {  // runs here at once; its reply waits for take_reply like any other
     auto reply = impl_->run_here(head, args);
     if (!reply.has_value()) return error_status(status_code::internal_error, target, "rpc: no reply to a request");
-    return std::move(*reply);
+    impl_->replies[rid] = std::move(*reply);
+    return rid;
   }
-  if (auto s = impl_->open_epoch(); !s.ok()) return s;
-  auto& ch = impl_->peers[static_cast<std::size_t>(target)];
-  if (ch.ended && !ch.posted)  // the target is in its fence: its reply comes after its marker
-    if (auto s = impl_->post_header_recv(target); !s.ok()) return s;
-  if (auto s = impl_->post_send(target, head, args); !s.ok()) return s;
-  impl_->waiting_on = target;
-  impl_->waiting_for = rid;
+  if (auto s = impl_->start_call(target, head, args); !s.ok()) return s;
+  return rid;
+}
+
+result<std::optional<std::vector<std::byte>>> rpc_context::take_reply(impl& state, request_id id) {
+  auto it = state.replies.find(id);
+  if (it == state.replies.end()) {
+    if (auto n = state.step(); !n.has_value()) return n.error();
+    it = state.replies.find(id);
+    if (it == state.replies.end()) return std::optional<std::vector<std::byte>>{};
+  }
+  auto reply = std::move(it->second);
+  state.replies.erase(it);
+  return std::optional(std::move(reply));
+}
+
+result<std::optional<std::vector<std::byte>>> rpc_context::take_reply(request_id id) {
+  if (!impl_) return moved_from();
+  return take_reply(*impl_, id);
+}
+
+result<std::vector<std::byte>> rpc_context::call_raw(rank_t target, action_id id, std::span<const std::byte> args) {
+  auto rid = start_call(target, id, args);
+  if (!rid.has_value()) return rid.error();
   for (;;) {
-    auto n = impl_->step();
-    if (auto it = impl_->replies.find(rid); it != impl_->replies.end() || !n.has_value()) {
-      impl_->waiting_on = no_rank;
-      if (!n.has_value()) return n.error();
-      auto reply = std::move(it->second);
-      impl_->replies.erase(it);
-      return reply;
-    }
+    auto reply = take_reply(rid.value());
+    if (!reply.has_value()) return reply.error();
+    if (reply.value().has_value()) return std::move(*reply.value());
     std::this_thread::yield();
   }
 }
@@ -263,6 +292,10 @@ result<size_type> rpc_context::progress() {
 result<void> rpc_context::fence() {
   if (!impl_) return moved_from();
   if (auto s = impl_->open_epoch(); !s.ok()) return s;
+  while (!impl_->outstanding.empty()) {  // this rank's own calls are answered before its marker goes
+    if (auto n = impl_->step(); !n.has_value()) return n.error();
+    std::this_thread::yield();
+  }
   message_header marker;
   marker.msg_type = fence_type;
   marker.source_rank = rank();
@@ -286,7 +319,7 @@ result<void> rpc_context::fence() {
 result<rpc_context> make_rpc_context_from(const context& ctx, std::vector<action_handler> handlers) {
   auto own = ctx.split(0);  // collective: RPC messages never meet the program's
   if (!own.has_value()) return own.error();
-  auto state = std::make_unique<rpc_context::impl>(std::move(own.value()));
+  auto state = std::make_shared<rpc_context::impl>(std::move(own.value()));
   state->handlers.handlers = std::move(handlers);
   state->peers = std::vector<rpc_context::impl::channel>(static_cast<std::size_t>(state->ctx.size()));
   return rpc_context(std::move(state));

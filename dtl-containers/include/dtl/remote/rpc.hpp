@@ -6,6 +6,7 @@
 //   auto reg = dtl::remote::registry_builder<8>{}.add<dtl::remote::action<&add>>().build();  // same on every rank
 //   auto rpc = dtl::remote::make_rpc_context(ctx, reg).value();   // collective
 //   auto sum = dtl::remote::call<&add>(rpc, peer, 1, 2);          // result<int>
+//   auto later = dtl::remote::call_async<&add>(rpc, peer, 3, 4);   // distributed_future<int>
 //   rpc.fence();                                                   // collective: serve until all calls end
 //
 // A rank runs the requests sent to it only while it is inside an rpc call of its own: call (while it
@@ -19,12 +20,15 @@
 #include <dtl/containers/export.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/types.hpp>
+#include <dtl/futures/distributed_future.hpp>
+#include <dtl/futures/progress.hpp>
 #include <dtl/remote/action.hpp>
 #include <dtl/remote/action_registry.hpp>
 #include <dtl/remote/argument_pack.hpp>
 #include <dtl/remote/rpc_serialization.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <memory>
 #include <span>
 #include <type_traits>
@@ -34,6 +38,8 @@ namespace dtl::remote {
 
 class DTL_CONTAINERS_API rpc_context {
  public:
+  struct impl;  // src/remote/rpc_context.cpp
+
   rpc_context(rpc_context&&) noexcept;
   rpc_context& operator=(rpc_context&&) noexcept;
   rpc_context(const rpc_context&) = delete;
@@ -48,19 +54,26 @@ class DTL_CONTAINERS_API rpc_context {
   /// comes; the whole reply message (read_response reads it). invalid_rank when target is outside the
   /// context. A call to this rank runs here at once.
   [[nodiscard]] result<std::vector<std::byte>> call_raw(rank_t target, action_id id, std::span<const std::byte> args);
+  /// call_raw in two halves: start_call sends the request (a call to this rank runs at once) and gives
+  /// its id; take_reply moves transfers on once, then gives the reply once it is in (after which the id
+  /// is forgotten), or nothing yet.
+  [[nodiscard]] result<request_id> start_call(rank_t target, action_id id, std::span<const std::byte> args);
+  [[nodiscard]] result<std::optional<std::vector<std::byte>>> take_reply(request_id id);
+  /// take_reply on the state of a context, which weak_state() gives to callbacks that may outlive it.
+  [[nodiscard]] static result<std::optional<std::vector<std::byte>>> take_reply(impl& state, request_id id);
+  [[nodiscard]] std::weak_ptr<impl> weak_state() const noexcept { return impl_; }
   /// The same without a reply (fire and forget): the handler runs on target, whose failures are dropped.
   [[nodiscard]] result<void> send_raw(rank_t target, action_id id, std::span<const std::byte> args);
   /// Runs the requests that have arrived; how many.
   [[nodiscard]] result<size_type> progress();
-  /// Collective: serves requests until every rank has called fence (each one's calls are then answered).
+  /// Collective: waits for this rank's calls (call_async's too), then serves requests until every rank
+  /// has called fence.
   [[nodiscard]] result<void> fence();
-
-  struct impl;
 
  private:
   friend result<rpc_context> make_rpc_context_from(const context& ctx, std::vector<action_handler> handlers);
-  explicit rpc_context(std::unique_ptr<impl> state) noexcept;
-  std::unique_ptr<impl> impl_;
+  explicit rpc_context(std::shared_ptr<impl> state) noexcept;
+  std::shared_ptr<impl> impl_;  // call_async's progress callbacks hold it weakly
 };
 
 /// Collective over ctx: an rpc_context serving handlers (the registry's, which every rank builds alike).
@@ -91,6 +104,59 @@ requires std::is_invocable_v<decltype(Func), const Args&...>
   auto reply = rpc.call_raw(target, A::id(), request);
   if (!reply.has_value()) return reply.error();
   return read_response<typename A::response_type>(reply.value().data(), reply.value().size());
+}
+
+namespace detail {
+/// Waiting on an rpc future polls the progress engine (the caller's: header code), which steps the
+/// rpc_context.
+class engine_driver final : public futures::detail::progress_driver {
+ public:
+  void drive() noexcept override { static_cast<void>(futures::poll()); }
+};
+}  // namespace detail
+
+/// Func(args...) run on target, as a future (upstream's call): ready once the reply is in, which
+/// dtl::futures::poll(), or waiting on the future, brings about.
+template <auto Func, typename... Args>
+requires std::is_invocable_v<decltype(Func), const Args&...>
+[[nodiscard]] futures::distributed_future<typename action<Func>::response_type> call_async(rpc_context& rpc,
+                                                                                           rank_t target,
+                                                                                           const Args&... args) {
+  using A = action<Func>;
+  using R = typename A::response_type;
+  futures::distributed_promise<R> promise;
+  auto future = promise.get_future();
+  auto started = rpc.start_call(target, A::id(), detail::request_bytes<A>(args...));
+  if (!started.has_value()) {
+    promise.set_error(started.error());
+    return future;
+  }
+  future.state()->add_driver(std::make_shared<detail::engine_driver>());
+  // Registered from this header: the engine that the program's futures::poll() runs.
+  futures::progress_engine::instance().register_callback([weak = rpc.weak_state(), id = started.value(),
+                                                          promise]() mutable {
+    const auto state = weak.lock();
+    if (!state) {
+      promise.set_error(error_status(status_code::canceled, no_rank, "rpc: the rpc_context ended before the reply"));
+      return false;
+    }
+    auto reply = rpc_context::take_reply(*state, id);
+    if (reply.has_value() && !reply.value().has_value()) return true;  // not yet
+    if (!reply.has_value()) {
+      promise.set_error(reply.error());
+      return false;
+    }
+    auto value = read_response<R>(reply.value()->data(), reply.value()->size());
+    if (!value.has_value()) {
+      promise.set_error(value.error());
+    } else if constexpr (std::is_void_v<R>) {
+      promise.set_value();
+    } else {
+      promise.set_value(std::move(value.value()));
+    }
+    return false;
+  });
+  return future;
 }
 
 /// Func(args...) run on target, without waiting for it (nor learning of its failures).
