@@ -2,15 +2,17 @@
 // Upstream DTL's remote operations (dtl/remote/) on host ranks (run with 1, 2 and 3 MPI ranks): the
 // serializer and argument packs on short and damaged bytes, the registry's refusals, the messages'
 // failure replies, then calls between ranks: every rank calls every rank (itself too), void and
-// fire-and-forget actions, strings, futures (call_async), an action that throws, and the failures a caller gets back as
-// a status (an unknown action, arguments that are not the action's, a target outside the context).
+// fire-and-forget actions, strings, futures (call_async), active messages, an action that throws, and the failures a
+// caller gets back as a status (an unknown action, arguments that are not the action's, a target outside the context).
 #include "doctest.hpp"
 #include "test_environment.hpp"
 
 #include <dtl/remote/action.hpp>
 #include <dtl/remote/action_registry.hpp>
+#include <dtl/remote/active_message.hpp>
 #include <dtl/remote/argument_pack.hpp>
 #include <dtl/remote/dynamic_handler.hpp>
+#include <dtl/remote/progress.hpp>
 #include <dtl/remote/rpc.hpp>
 #include <dtl/remote/rpc_serialization.hpp>
 #include <dtl/serialization/serializer.hpp>
@@ -39,6 +41,8 @@ std::vector<double> scaled(std::vector<double> v, double by) {
   for (double& x : v) x *= by;
   return v;
 }
+
+void halo_arrived() {}  // names an active message (not an action of the registry)
 
 /// The same registry on every rank.
 auto registry() {
@@ -202,6 +206,40 @@ TEST_SUITE("remote calls between ranks") {
     auto failed = call_async<&always_throws>(rpc, 0, 1);
     CHECK(failed.get_result().error().code() == dtl::status_code::operation_failed);
     CHECK(rpc.fence().has_value());
+  }
+
+  TEST_CASE("active messages: handlers of bytes, with and without a reply") {
+    const auto ctx = test_support::world();
+    auto rpc = make_rpc_context(ctx, registry()).value();
+    std::vector<int> sources;
+    CHECK(register_am_handler<&halo_arrived>(rpc, [&](dtl::rank_t from, std::span<const std::byte> bytes) {
+            sources.push_back(from + static_cast<int>(bytes.size()));
+          }).ok());
+    const dtl::remote::action_id echo = 0x5eed;
+    CHECK(register_am_handler_with_reply(rpc, echo, [](dtl::rank_t, std::span<const std::byte> bytes) {
+            return std::vector<std::byte>(bytes.rbegin(), bytes.rend());
+          }).ok());
+    // Refused: an action's id, a taken id, an empty handler.
+    CHECK(register_am_handler<&add>(rpc, [](dtl::rank_t, std::span<const std::byte>) {}).code() ==
+          dtl::status_code::invalid_argument);
+    CHECK(register_am_handler_with_reply(rpc, echo, [](dtl::rank_t, std::span<const std::byte>) {
+            return std::vector<std::byte>{};
+          }).code() == dtl::status_code::invalid_argument);
+    CHECK(register_am_handler(rpc, 77, am_handler{}).code() == dtl::status_code::invalid_argument);
+    CHECK(rpc.fence().has_value());  // every rank has registered
+
+    const int next = (ctx.rank() + 1) % ctx.size();
+    const std::vector<std::byte> bytes{std::byte{1}, std::byte{2}, std::byte{3}};
+    CHECK(send_am<&halo_arrived>(rpc, next, bytes).has_value());
+    CHECK(send_am_with_reply(rpc, next, echo, bytes).value() ==
+          std::vector<std::byte>{std::byte{3}, std::byte{2}, std::byte{1}});
+    CHECK(send_am_with_reply(rpc, next, 0x5eee, bytes).error().code() == dtl::status_code::not_found);
+    CHECK(make_all_progress(rpc).has_value());
+    CHECK(rpc.fence().has_value());
+    const int previous = (ctx.rank() + ctx.size() - 1) % ctx.size();
+    CHECK(sources == std::vector<int>{previous + 3});
+    CHECK(unregister_am_handler<&halo_arrived>(rpc));
+    CHECK_FALSE(unregister_am_handler<&halo_arrived>(rpc));
   }
 
   TEST_CASE("a rank with no calls of its own serves through fence") {

@@ -70,6 +70,7 @@ struct rpc_context::impl {
 
   context ctx;
   handler_list handlers;
+  std::map<action_id, active_handler> active;  // active messages' handlers, by id
   std::vector<channel> peers;  // by rank (this rank's entry unused); never resized: receives point into it
   std::list<outgoing> sends;   // a list: the entries do not move while their sends are in flight
   std::map<request_id, std::vector<std::byte>> replies;
@@ -130,8 +131,25 @@ struct rpc_context::impl {
   /// The reply to a request (nothing for fire-and-forget) from this rank's handlers.
   [[nodiscard]] std::optional<std::vector<std::byte>> run_here(const message_header& h,
                                                                std::span<const std::byte> payload) const {
+    if (const auto am = active.find(h.action); am != active.end()) return run_active(am->second, h, payload);
     const auto message = whole_message(h, payload);
     return process_rpc_message(handlers, message.data(), message.size(), ctx.rank());
+  }
+
+  /// An active message's handler: its bytes are the reply (none for fire-and-forget); a throw is
+  /// operation_failed, as an action's.
+  [[nodiscard]] std::optional<std::vector<std::byte>> run_active(const active_handler& handler, const message_header& h,
+                                                                 std::span<const std::byte> payload) const {
+    std::vector<std::byte> out;
+    try {
+      out = handler(h.source_rank, payload);
+    } catch (...) {
+      if (h.msg_type != message_header::request_type) return std::nullopt;
+      return serialize_error(h.request, ctx.rank(), static_cast<std::int32_t>(status_code::operation_failed),
+                             "rpc: the active message's handler failed");
+    }
+    if (h.msg_type != message_header::request_type) return std::nullopt;
+    return whole_message(message_header::make_response(h.request, out.size(), ctx.rank()), out);
   }
 
   /// One message from peer has fully arrived.
@@ -282,6 +300,17 @@ result<void> rpc_context::send_raw(rank_t target, action_id id, std::span<const 
   if (auto s = impl_->open_epoch(); !s.ok()) return s;
   return impl_->post_send(target, head, args);
 }
+
+status rpc_context::register_active(action_id id, active_handler handler) {
+  if (!impl_) return moved_from();
+  if (id == invalid_action_id || !handler || impl_->handlers.find(id).has_value() || impl_->active.contains(id))
+    return error_status(status_code::invalid_argument, rank(),
+                        "rpc: an active message needs a handler and an id that no action or handler has");
+  impl_->active.emplace(id, std::move(handler));
+  return ok_status();
+}
+
+bool rpc_context::unregister_active(action_id id) { return impl_ && impl_->active.erase(id) > 0; }
 
 result<size_type> rpc_context::progress() {
   if (!impl_) return moved_from();

@@ -28,6 +28,7 @@
 #include <dtl/remote/rpc_serialization.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <memory>
 #include <span>
@@ -69,6 +70,14 @@ class DTL_CONTAINERS_API rpc_context {
   /// Collective: waits for this rank's calls (call_async's too), then serves requests until every rank
   /// has called fence.
   [[nodiscard]] result<void> fence();
+
+  /// Active messages (active_message.hpp): handler runs here for requests naming id, on their bytes,
+  /// and what it returns is the reply. invalid_argument for id 0, an empty handler, or an id that an
+  /// action or another handler has. Every rank registers before the fence that precedes their use.
+  using active_handler = std::function<std::vector<std::byte>(rank_t source, std::span<const std::byte> payload)>;
+  [[nodiscard]] status register_active(action_id id, active_handler handler);
+  /// false when no handler had id.
+  bool unregister_active(action_id id);
 
  private:
   friend result<rpc_context> make_rpc_context_from(const context& ctx, std::vector<action_handler> handlers);
