@@ -4,6 +4,8 @@
 // sample after a barrier on a separate communicator, so that drift cancels; medians in microseconds per
 // call; failures end the job.
 
+#include "bench_median.hpp"
+
 #include <mpi.h>
 
 #include <algorithm>
@@ -33,12 +35,6 @@ inline void check_mpi(int err, const char* what) {
 template <class R>
 void check(const R& r, const char* what) {
   if (!r.has_value()) fail(std::string(what) + ": " + r.error().to_string());
-}
-
-inline double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2.0;
 }
 
 struct measured {

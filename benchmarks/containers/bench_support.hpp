@@ -3,6 +3,8 @@
 // What the device benchmarks share: failing loudly, timing raw against DTL (alternating, medians, the
 // slowest rank), and the table with its CSV.
 
+#include "bench_median.hpp"
+
 #include <dtl/containers/communication/context.hpp>
 
 #include <hip/hip_runtime_api.h>
@@ -29,12 +31,6 @@ inline void check(hipError_t e, const char* what) {
 template <class R>
 void check(const R& r, const char* what) {
   if (!r.has_value()) fail(std::string(what) + ": " + r.error().to_string());
-}
-
-inline double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2.0;
 }
 
 /// One timed call of `body`, waited for. With several ranks it starts at a barrier and counts the

@@ -15,6 +15,7 @@
 // without a HIP device. Usage: dtl-hip-exec-bench [runs]   (default 15)
 #include "bench_build.hpp"
 #include "bench_kernels.hpp"
+#include "bench_median.hpp"
 
 #include <dtl/hip/device.hpp>
 #include <dtl/hip/exec.hpp>
@@ -66,12 +67,6 @@ T take(dtl::result<T> r, const char* what) {
 }
 
 double micros(clock_type::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2.0;
-}
 
 /// Runs `measure` (which returns microseconds per operation) `runs` times; the median.
 template <class F>

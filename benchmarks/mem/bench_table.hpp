@@ -2,6 +2,8 @@
 #pragma once
 // Timing, rows, the printed table and the CSV of the memory benchmark.
 
+#include "bench_median.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -17,12 +19,6 @@ using clock_type = std::chrono::steady_clock;
 [[noreturn]] inline void fail(const std::string& what) {
   std::fprintf(stderr, "benchmark failed: %s\n", what.c_str());
   std::exit(1);
-}
-
-inline double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2.0;
 }
 
 /// Microseconds per call of `op`, over `iterations` calls.
