@@ -417,8 +417,10 @@ class mpi_rma_window final : public rma_window {
   }
   status compare_and_swap(const void* origin, const void* compare, void* result, rma_datatype type, int target,
                           std::size_t offset) override {
+    // SimGrid's SMPI declares compare_addr without const (MPI-3 has it const); MPI only reads it.
     return call("MPI_Compare_and_swap", [&] {
-      return MPI_Compare_and_swap(origin, compare, result, rma_type(type), target, disp(offset), win_);
+      return MPI_Compare_and_swap(origin, const_cast<void*>(compare), result, rma_type(type), target, disp(offset),
+                                  win_);
     });
   }
 
