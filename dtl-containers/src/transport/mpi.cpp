@@ -311,22 +311,6 @@ class mpi_window final : public window {
 
 // --- one-sided windows of dtl::memory_window (src/rma/ has checked every argument and epoch) ---
 
-MPI_Datatype rma_type(rma_datatype type) noexcept {
-  switch (type) {
-    case rma_datatype::u8: return MPI_UINT8_T;
-    case rma_datatype::i8: return MPI_INT8_T;
-    case rma_datatype::u16: return MPI_UINT16_T;
-    case rma_datatype::i16: return MPI_INT16_T;
-    case rma_datatype::u32: return MPI_UINT32_T;
-    case rma_datatype::i32: return MPI_INT32_T;
-    case rma_datatype::u64: return MPI_UINT64_T;
-    case rma_datatype::i64: return MPI_INT64_T;
-    case rma_datatype::f32: return MPI_FLOAT;
-    case rma_datatype::f64: return MPI_DOUBLE;
-  }
-  return MPI_BYTE;
-}
-
 MPI_Op rma_op(rma_reduce_op op) noexcept {
   switch (op) {
     case rma_reduce_op::sum: return MPI_SUM;
@@ -404,7 +388,7 @@ class mpi_rma_window final : public rma_window {
   status accumulate(const void* origin, void* result, std::size_t count, rma_datatype type, int target,
                     std::size_t offset, rma_reduce_op op) override {
     const int n = static_cast<int>(count);
-    const MPI_Datatype t = rma_type(type);
+    const MPI_Datatype t = mpi_type(type);
     if (result == nullptr)
       return call("MPI_Accumulate",
                   [&] { return MPI_Accumulate(origin, n, t, target, disp(offset), n, t, rma_op(op), win_); });
@@ -419,7 +403,7 @@ class mpi_rma_window final : public rma_window {
                           std::size_t offset) override {
     // SimGrid's SMPI declares compare_addr without const (MPI-3 has it const); MPI only reads it.
     return call("MPI_Compare_and_swap", [&] {
-      return MPI_Compare_and_swap(origin, const_cast<void*>(compare), result, rma_type(type), target, disp(offset),
+      return MPI_Compare_and_swap(origin, const_cast<void*>(compare), result, mpi_type(type), target, disp(offset),
                                   win_);
     });
   }

@@ -7,6 +7,7 @@
 // element type an accumulate combines, is DTL HIP's own.
 
 #include <dtl/backend/concepts/communicator.hpp>
+#include <dtl/containers/communication/collective_types.hpp>
 #include <dtl/core/types.hpp>
 
 #include <concepts>
@@ -30,39 +31,20 @@ enum class rma_lock_mode { exclusive, shared };
 /// stores o; no_op leaves t (a get_accumulate with no_op is an atomic read).
 enum class rma_reduce_op { sum, prod, min, max, band, bor, bxor, replace, no_op };
 
-/// The element type an accumulate combines. The byte-sized forms (memory_window's untyped calls) combine
-/// unsigned bytes; dtl::rma's typed calls pass the type of their element (rma_datatype_of).
-enum class rma_datatype { u8, i8, u16, i16, u32, i32, u64, i64, f32, f64 };
+/// The element type an accumulate combines: the collectives' element types (collective_types.hpp). The
+/// byte-sized forms (memory_window's untyped calls) combine unsigned bytes; dtl::rma's typed calls pass the
+/// type of their element (rma_datatype_of).
+using rma_datatype = detail::datatype;
 
 /// The size of one element of `type`, in bytes.
-[[nodiscard]] constexpr std::size_t rma_datatype_size(rma_datatype type) noexcept {
-  switch (type) {
-    case rma_datatype::u8:
-    case rma_datatype::i8: return 1;
-    case rma_datatype::u16:
-    case rma_datatype::i16: return 2;
-    case rma_datatype::u32:
-    case rma_datatype::i32:
-    case rma_datatype::f32: return 4;
-    default: return 8;
-  }
-}
+[[nodiscard]] inline std::size_t rma_datatype_size(rma_datatype type) noexcept { return detail::datatype_size(type); }
 
 /// T's rma_datatype: integers and floating point by size and signedness; anything else combines as
 /// unsigned bytes (as the untyped calls do).
 template <class T>
 [[nodiscard]] constexpr rma_datatype rma_datatype_of() noexcept {
-  using U = std::remove_cv_t<T>;
-  if constexpr (std::is_same_v<U, float> && sizeof(U) == 4) {
-    return rma_datatype::f32;
-  } else if constexpr (std::is_same_v<U, double> && sizeof(U) == 8) {
-    return rma_datatype::f64;
-  } else if constexpr (std::is_integral_v<U> && !std::is_same_v<U, bool> && sizeof(U) <= 8) {
-    constexpr bool s = std::is_signed_v<U>;
-    if constexpr (sizeof(U) == 1) return s ? rma_datatype::i8 : rma_datatype::u8;
-    if constexpr (sizeof(U) == 2) return s ? rma_datatype::i16 : rma_datatype::u16;
-    if constexpr (sizeof(U) == 4) return s ? rma_datatype::i32 : rma_datatype::u32;
-    if constexpr (sizeof(U) == 8) return s ? rma_datatype::i64 : rma_datatype::u64;
+  if constexpr (detail::has_datatype_v<T>) {
+    return detail::datatype_of<std::remove_cv_t<T>>();
   } else {
     return rma_datatype::u8;
   }
