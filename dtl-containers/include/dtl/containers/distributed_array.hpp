@@ -27,6 +27,7 @@
 #include <dtl/containers/views.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/result.hpp>
+#include <dtl/core/traits.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/core/types.hpp>
 
@@ -232,5 +233,7 @@ template <class T, size_type N, class... Policies>
 struct is_distributed_array<distributed_array<T, N, Policies...>> : std::true_type {};
 template <class A>
 inline constexpr bool is_distributed_array_v = is_distributed_array<A>::value;
+template <class T, size_type N, class... Policies>
+struct is_distributed_container<distributed_array<T, N, Policies...>> : std::true_type {};
 
 }  // namespace dtl

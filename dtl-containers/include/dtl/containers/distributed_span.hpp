@@ -24,6 +24,7 @@
 
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/host_device.hpp>
+#include <dtl/core/traits.hpp>
 #include <dtl/core/types.hpp>
 
 #include <concepts>
@@ -196,11 +197,9 @@ template <class Container>
   return distributed_span<const typename Container::value_type>(container);
 }
 
-template <class S>
-struct is_distributed_span : std::false_type {};
 template <class T, size_type E>
 struct is_distributed_span<distributed_span<T, E>> : std::true_type {};
-template <class S>
-inline constexpr bool is_distributed_span_v = is_distributed_span<S>::value;
+template <class T, size_type E>
+struct is_distributed_container<distributed_span<T, E>> : std::true_type {};
 
 }  // namespace dtl

@@ -39,6 +39,7 @@
 #include <dtl/containers/views.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/result.hpp>
+#include <dtl/core/traits.hpp>
 #include <dtl/core/try.hpp>
 #include <dtl/core/types.hpp>
 
@@ -381,11 +382,9 @@ using tensor3d = distributed_tensor<T, 3, Placement...>;
 template <class T, class... Placement>
 using distributed_matrix = distributed_tensor<T, 2, Placement...>;
 
-template <class A>
-struct is_distributed_tensor : std::false_type {};
-template <class T, size_type N, class P>
+template <class T, size_type N, PlacementPolicy P>
 struct is_distributed_tensor<distributed_tensor<T, N, P>> : std::true_type {};
-template <class A>
-inline constexpr bool is_distributed_tensor_v = is_distributed_tensor<A>::value;
+template <class T, size_type N, PlacementPolicy P>
+struct is_distributed_container<distributed_tensor<T, N, P>> : std::true_type {};
 
 }  // namespace dtl

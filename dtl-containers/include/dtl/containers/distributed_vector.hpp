@@ -50,6 +50,7 @@
 #include <dtl/core/placement.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/sync_domain.hpp>
+#include <dtl/core/traits.hpp>
 #include <dtl/core/status_error.hpp>
 #include <dtl/core/try.hpp>
 
@@ -656,5 +657,10 @@ class distributed_vector {
   detail::layout_generation generation_;  // its views check it (null for a moved-from vector)
   sync_state sync_;
 };
+
+template <class T, PlacementPolicy P>
+struct is_distributed_vector<distributed_vector<T, P>> : std::true_type {};
+template <class T, PlacementPolicy P>
+struct is_distributed_container<distributed_vector<T, P>> : std::true_type {};
 
 }  // namespace dtl

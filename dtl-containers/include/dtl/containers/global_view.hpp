@@ -22,6 +22,7 @@
 #include <dtl/containers/detail/layout_generation.hpp>
 #include <dtl/containers/detail/segment_ops.hpp>
 #include <dtl/core/result.hpp>
+#include <dtl/core/traits.hpp>
 #include <dtl/core/try.hpp>
 
 #include <cstddef>
@@ -112,5 +113,10 @@ class global_view {
   status why_no_window_;
   detail::generation_stamp made_in_;
 };
+
+template <class T>
+struct is_global_view<global_view<T>> : std::true_type {};
+template <class T>
+struct is_remote_ref<remote_ref<T>> : std::true_type {};
 
 }  // namespace dtl

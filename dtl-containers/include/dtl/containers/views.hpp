@@ -15,6 +15,7 @@
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/host_device.hpp>
 #include <dtl/core/placement.hpp>
+#include <dtl/core/traits.hpp>
 #include <dtl/core/types.hpp>
 
 #include <cstddef>
@@ -200,5 +201,10 @@ template <class Container>
 [[nodiscard]] auto make_segmented_view(Container& container) {
   return container.segmented_view();
 }
+
+template <class T>
+struct is_local_view<local_view<T>> : std::true_type {};
+template <class T>
+struct is_segmented_view<segmented_view<T>> : std::true_type {};
 
 }  // namespace dtl
