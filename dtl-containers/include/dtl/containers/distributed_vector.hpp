@@ -260,10 +260,10 @@ class distributed_vector {
 
   // --- views ---
   [[nodiscard]] dtl::local_view<T> local_view() noexcept requires(P::host_accessible) {
-    return {local_data(), local_size()};
+    return {local_data(), local_size(), rank(), static_cast<index_t>(global_offset())};
   }
   [[nodiscard]] dtl::local_view<const T> local_view() const noexcept requires(P::host_accessible) {
-    return {local_data(), local_size()};
+    return {local_data(), local_size(), rank(), static_cast<index_t>(global_offset())};
   }
   [[nodiscard]] dtl::device_view<T> device_view() noexcept requires(P::device_accessible) {
     return {local_data(), local_size(), device_};
@@ -273,10 +273,10 @@ class distributed_vector {
   }
   /// The views with the ghosts (local_data_with_ghosts(), local_size_with_ghosts()).
   [[nodiscard]] dtl::local_view<T> local_view_with_ghosts() noexcept requires(P::host_accessible) {
-    return {local_data_with_ghosts(), local_size_with_ghosts()};
+    return {local_data_with_ghosts(), local_size_with_ghosts(), rank(), ghosted_offset()};
   }
   [[nodiscard]] dtl::local_view<const T> local_view_with_ghosts() const noexcept requires(P::host_accessible) {
-    return {local_data_with_ghosts(), local_size_with_ghosts()};
+    return {local_data_with_ghosts(), local_size_with_ghosts(), rank(), ghosted_offset()};
   }
   [[nodiscard]] dtl::device_view<T> device_view_with_ghosts() noexcept requires(P::device_accessible) {
     return {local_data_with_ghosts(), local_size_with_ghosts(), device_};
@@ -639,6 +639,10 @@ class distributed_vector {
   T* owned(void* data) const noexcept { return data != nullptr ? static_cast<T*>(data) + ghosts_.prev : nullptr; }
   const T* owned(const void* data) const noexcept {
     return data != nullptr ? static_cast<const T*>(data) + ghosts_.prev : nullptr;
+  }
+  /// The global index of the first ghost before the block (the block's own when it has none).
+  index_t ghosted_offset() const noexcept {
+    return static_cast<index_t>(global_offset()) - static_cast<index_t>(local_size() == 0 ? 0 : ghosts_.prev);
   }
   static block_partition empty_partition() noexcept { return block_partition::create(0, 1).value(); }
 

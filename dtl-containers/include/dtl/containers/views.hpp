@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Views of a distributed_vector's data:
-//   local_view<T>      this rank's elements, for host code (span-like, with iterators);
-//                      only placements the host can touch have one
+//   local_view<T>      this rank's elements, for host code (local_view.hpp)
 //   device_view<T>     this rank's elements for kernels and device lambdas: pointer, size, device id;
 //                      trivially copyable, pass it by value
 //   segment<T>         one rank's block: rank, global offset, size, and (on the owner) its data
@@ -14,6 +13,7 @@
 
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/host_device.hpp>
+#include <dtl/containers/local_view.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/traits.hpp>
 #include <dtl/core/types.hpp>
@@ -24,36 +24,6 @@
 #include <utility>
 
 namespace dtl {
-
-template <class T>
-class local_view {
- public:
-  using value_type = std::remove_cv_t<T>;
-  using element_type = T;
-  using size_type = std::size_t;
-  using difference_type = std::ptrdiff_t;
-  using pointer = T*;
-  using const_pointer = const T*;
-  using iterator = T*;
-  using const_iterator = const T*;
-  using reference = T&;
-  using const_reference = const T&;
-
-  constexpr local_view() noexcept = default;
-  constexpr local_view(T* data, size_type size) noexcept : data_(data), size_(size) {}
-
-  [[nodiscard]] constexpr T* data() const noexcept { return data_; }
-  [[nodiscard]] constexpr size_type size() const noexcept { return size_; }
-  [[nodiscard]] constexpr bool empty() const noexcept { return size_ == 0; }
-  [[nodiscard]] constexpr iterator begin() const noexcept { return data_; }
-  [[nodiscard]] constexpr iterator end() const noexcept { return data_ + size_; }
-  /// Unchecked, like std::span.
-  [[nodiscard]] constexpr reference operator[](size_type i) const noexcept { return data_[i]; }
-
- private:
-  T* data_ = nullptr;
-  size_type size_ = 0;
-};
 
 template <class T>
 struct device_view {
@@ -202,8 +172,6 @@ template <class Container>
   return container.segmented_view();
 }
 
-template <class T>
-struct is_local_view<local_view<T>> : std::true_type {};
 template <class T>
 struct is_segmented_view<segmented_view<T>> : std::true_type {};
 
