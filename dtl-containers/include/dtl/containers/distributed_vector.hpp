@@ -73,6 +73,15 @@
 namespace dtl {
 
 template <class T, PlacementPolicy P = host_only>
+class distributed_vector;
+
+// Said before the class: its global_view() names global_view<distributed_vector>, which they select.
+template <class T, PlacementPolicy P>
+struct is_distributed_vector<distributed_vector<T, P>> : std::true_type {};
+template <class T, PlacementPolicy P>
+struct is_distributed_container<distributed_vector<T, P>> : std::true_type {};
+
+template <class T, PlacementPolicy P>
 class distributed_vector {
   static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>,
                 "distributed_vector holds trivially copyable, non-const element types");
@@ -103,6 +112,8 @@ class distributed_vector {
   /// With no context at all (upstream's one-rank vector): every element local, on the one-rank context
   /// with no communicator that a context-like object of rank 0 of 1 gives, on every process that builds
   /// it (so an MPI job's ranks each hold all `global_size` elements). Throws as the constructors above.
+  /// An empty vector on the one-rank context below (upstream's default constructor).
+  distributed_vector() : distributed_vector(0) {}
   explicit distributed_vector(size_type global_size)
       : distributed_vector(global_size, value_or_throw(detail::make_detached_context(0, 1))) {}
   distributed_vector(size_type global_size, const T& value)
@@ -265,6 +276,9 @@ class distributed_vector {
   [[nodiscard]] dtl::local_view<const T> local_view() const noexcept requires(P::host_accessible) {
     return {local_data(), local_size(), rank(), static_cast<index_t>(global_offset())};
   }
+  /// This rank's element i (unchecked, as local_view()[i]; upstream's vec.local(i)).
+  [[nodiscard]] T& local(size_type i) noexcept requires(P::host_accessible) { return local_data()[i]; }
+  [[nodiscard]] const T& local(size_type i) const noexcept requires(P::host_accessible) { return local_data()[i]; }
   [[nodiscard]] dtl::device_view<T> device_view() noexcept requires(P::device_accessible) {
     return {local_data(), local_size(), device_};
   }
@@ -291,11 +305,10 @@ class distributed_vector {
 
   /// Every element by global index (slow; see global_view.hpp). Collective the first time it is called
   /// on a vector: every rank calls it.
-  [[nodiscard]] dtl::global_view<T> global_view() {
-    if (status s = settle(); !s.ok()) report_unhandled(s);  // the view reads the elements as they are now
-    if (!window_ && window_error_.ok()) open_window();
-    return dtl::global_view<T>(partition_, rank(), local_data(), P::host_accessible, window_, window_error_,
-                               generation_.stamp());
+  [[nodiscard]] dtl::global_view<distributed_vector> global_view() { return {element_global_view<T>(), *this}; }
+  /// A read-only view (no put()); collective the first time, as the other.
+  [[nodiscard]] dtl::global_view<const distributed_vector> global_view() const {
+    return {element_global_view<const T>(), *this};
   }
 
   // --- bulk copies of this rank's segment ---
@@ -607,12 +620,20 @@ class distributed_vector {
     return local_part{device, std::move(storage)};
   }
 
-  void open_window() {
+  template <class E>
+  dtl::global_view<E> element_global_view() const {
+    if (status s = settle(); !s.ok()) report_unhandled(s);  // the view reads the elements as they are now
+    if (!window_ && window_error_.ok()) open_window();
+    return dtl::global_view<E>(partition_, rank(), const_cast<T*>(local_data()), P::host_accessible, window_,
+                               window_error_, generation_.stamp());
+  }
+
+  void open_window() const {
     // Device blocks of several ranks: HIP IPC within a node, MPI beyond it where MPI is GPU-aware.
     const bool device_blocks = !P::host_accessible && num_ranks() > 1;
     const std::size_t bytes = local_size() * sizeof(T);
-    auto w = device_blocks ? detail::open_device_window(ctx_, device_, local_data(), bytes)
-                           : detail::open_window(ctx_, local_data(), bytes);
+    auto w = device_blocks ? detail::open_device_window(ctx_, device_, const_cast<T*>(local_data()), bytes)
+                           : detail::open_window(ctx_, const_cast<T*>(local_data()), bytes);
     if (w.has_value())
       window_ = std::move(w).value();
     else
@@ -654,17 +675,13 @@ class distributed_vector {
   // The one-rank radix sort's second block, kept for the next sort of this layout (algorithms/sort.hpp);
   // freed with the vector or when its layout changes.
   detail::segment_allocation sort_spare_;
-  std::shared_ptr<detail::window> window_;
-  status window_error_;
+  // Opened by the first global_view() (also of a const vector: the window is a cache of access paths).
+  mutable std::shared_ptr<detail::window> window_;
+  mutable status window_error_;
   dtl::halo ghosts_;
   detail::halo_plan_ptr plan_;            // null without a halo
   detail::layout_generation generation_;  // its views check it (null for a moved-from vector)
   sync_state sync_;
 };
-
-template <class T, PlacementPolicy P>
-struct is_distributed_vector<distributed_vector<T, P>> : std::true_type {};
-template <class T, PlacementPolicy P>
-struct is_distributed_container<distributed_vector<T, P>> : std::true_type {};
 
 }  // namespace dtl

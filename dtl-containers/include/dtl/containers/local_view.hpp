@@ -50,14 +50,16 @@ class local_view {
       : data_(data), size_(size), rank_(rank), offset_(global_offset) {}
   /// A view of mutable elements converts to one of const elements.
   template <class U>
-  requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>) constexpr local_view(const local_view<U>& other) noexcept
+  requires(std::is_same_v<const U, T> &&
+           !std::is_same_v<U, T>) constexpr local_view(const local_view<U>& other) noexcept
       : local_view(other.data(), other.size(), other.rank(), other.global_offset()) {}
   /// The elements of a contiguous range that outlives the view (an lvalue, or a span).
   template <std::ranges::contiguous_range R>
   requires(std::ranges::sized_range<R> && !is_local_view<std::remove_cvref_t<R>>::value &&
-           (std::is_lvalue_reference_v<R> || std::ranges::borrowed_range<R>) &&
-           std::is_convertible_v<std::remove_reference_t<std::ranges::range_reference_t<R>> (*)[], T (*)[]>)
-  constexpr local_view(R&& range) noexcept  // NOLINT(bugprone-forwarding-reference-overload): constrained
+           (std::is_lvalue_reference_v<R> || std::ranges::borrowed_range<R>)&&std::is_convertible_v<
+               std::remove_reference_t<std::ranges::range_reference_t<R>> (*)[],
+               T (*)[]>) constexpr local_view(R&& range) noexcept  // NOLINT(bugprone-forwarding-reference-overload):
+                                                                   // constrained
       : local_view(std::ranges::data(range), std::ranges::size(range)) {}
 
   [[nodiscard]] constexpr T* data() const noexcept { return data_; }
@@ -93,9 +95,7 @@ class local_view {
   /// The global index of the view's first element.
   [[nodiscard]] constexpr index_t global_offset() const noexcept { return offset_; }
   /// The global index of the view's element i.
-  [[nodiscard]] constexpr index_t to_global(size_type i) const noexcept {
-    return offset_ + static_cast<index_t>(i);
-  }
+  [[nodiscard]] constexpr index_t to_global(size_type i) const noexcept { return offset_ + static_cast<index_t>(i); }
 
   /// The first min(count, size()) elements.
   [[nodiscard]] constexpr local_view first(size_type count) const noexcept { return subview(0, count); }

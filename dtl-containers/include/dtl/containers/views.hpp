@@ -2,8 +2,7 @@
 #pragma once
 // Views of a distributed_vector's data:
 //   local_view<T>      this rank's elements, for host code (local_view.hpp)
-//   device_view<T>     this rank's elements for kernels and device lambdas: pointer, size, device id;
-//                      trivially copyable, pass it by value
+//   device_view<T>     this rank's elements for kernels and device lambdas (device_view.hpp)
 //   segment<T>         one rank's block: rank, global offset, size, and (on the owner) its data
 //   segmented_view<T>  every rank's block in rank order, for code that walks all blocks
 // segment and segmented_view also carry upstream DTL's names (seg.size(), seg[i], seg.to_global(i),
@@ -12,6 +11,7 @@
 // element type; spell it `auto`.)
 
 #include <dtl/containers/block_partition.hpp>
+#include <dtl/containers/device_view.hpp>
 #include <dtl/containers/host_device.hpp>
 #include <dtl/containers/local_view.hpp>
 #include <dtl/core/placement.hpp>
@@ -24,25 +24,6 @@
 #include <utility>
 
 namespace dtl {
-
-template <class T>
-struct device_view {
-  using value_type = std::remove_cv_t<T>;
-  using size_type = std::size_t;
-
-  T* ptr = nullptr;
-  size_type count = 0;
-  int device_id = no_device;
-
-  [[nodiscard]] DTL_HOST_DEVICE constexpr T* data() const noexcept { return ptr; }
-  [[nodiscard]] DTL_HOST_DEVICE constexpr size_type size() const noexcept { return count; }
-  [[nodiscard]] DTL_HOST_DEVICE constexpr bool empty() const noexcept { return count == 0; }
-  [[nodiscard]] DTL_HOST_DEVICE constexpr int device() const noexcept { return device_id; }
-  [[nodiscard]] DTL_HOST_DEVICE constexpr T* begin() const noexcept { return ptr; }
-  [[nodiscard]] DTL_HOST_DEVICE constexpr T* end() const noexcept { return ptr + count; }
-  /// Unchecked; dereference in device code only (or on the host for managed memory).
-  [[nodiscard]] DTL_HOST_DEVICE constexpr T& operator[](size_type i) const noexcept { return ptr[i]; }
-};
 
 /// A segment's element count, readable both ways: as a value (`seg.size`, DTL HIP's spelling) and as
 /// a call (`seg.size()`, upstream DTL's). A data member and a member function cannot share a name.

@@ -25,6 +25,6 @@ template <PlacementPolicy P>
 inline constexpr bool requires_device_storable_v = P::device_accessible;
 
 template <class T, class P>
-concept ValidElementForPlacement = PlacementPolicy<P> && (!requires_device_storable_v<P> || DeviceStorable<T>);
+concept ValidElementForPlacement = PlacementPolicy<P> &&(!requires_device_storable_v<P> || DeviceStorable<T>);
 
 }  // namespace dtl

@@ -18,8 +18,8 @@
 namespace dtl {
 
 template <class T>
-struct is_trivially_serializable
-    : std::bool_constant<std::is_trivially_copyable_v<T> && std::is_standard_layout_v<T>> {};
+struct is_trivially_serializable : std::bool_constant<std::is_trivially_copyable_v<T> && std::is_standard_layout_v<T>> {
+};
 template <class T>
 inline constexpr bool is_trivially_serializable_v = is_trivially_serializable<T>::value;
 
