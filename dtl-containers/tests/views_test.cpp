@@ -5,6 +5,7 @@
 
 #include <dtl/containers/containers.hpp>
 #include <dtl/core/concepts.hpp>
+#include <dtl/views/views.hpp>
 
 #include <algorithm>
 #include <numeric>
@@ -64,5 +65,61 @@ TEST_SUITE("views") {
     static_assert(dtl::is_segmented_view_v<dtl::segmented_view<int>>);
     static_assert(dtl::DistributedContainer<dtl::distributed_vector<int>>);
     CHECK(dtl::is_distributed_tensor_v<dtl::distributed_tensor<int, 2>>);
+  }
+  TEST_CASE("global_view<Container>: ownership, local access, the container, read-only when const") {
+    dtl::distributed_vector<int> v(100, 5, rank_of{1, 4});
+    dtl::global_view<dtl::distributed_vector<int>> g(v);
+    CHECK(&g.container() == &v);
+    CHECK(g.owner(30) == 1);
+    CHECK(g.owner(100) == dtl::no_rank);
+    CHECK(g.to_local(26) == 1);
+    CHECK(g.to_local(3) == -1);
+    CHECK(g.my_rank() == 1);
+    CHECK(g.num_ranks() == 4);
+    REQUIRE(g[30].put(9).has_value());
+    CHECK(v.local(5) == 9);
+    CHECK(g[30].remote_capability() == dtl::remote_access_capability::local_only);
+    CHECK(g[3].is_remote());
+    CHECK(g[3].owner_rank() == 0);
+    const auto& cv = v;
+    auto read = cv.global_view();
+    static_assert(std::is_same_v<decltype(read[0]), dtl::remote_ref<const int>>);
+    CHECK(read[30].get().value() == 9);
+    // Its iterators walk the global indices and outlive the view.
+    auto it = std::next(dtl::global_view<dtl::distributed_vector<int>>(v).begin(), 29);
+    CHECK(it.is_local());
+    CHECK((*++it).get().value() == 9);
+    CHECK(dtl::global_iterator<dtl::distributed_vector<int>>(&v, 99).owner() == 3);
+    CHECK(g.end() - g.begin() == 100);
+  }
+  TEST_CASE("remote_ref by hand: a local address, or nothing to reach the owner with") {
+    int x = 1;
+    dtl::remote_ref<int> here(0, 7, &x);
+    REQUIRE(here.put(4).has_value());
+    CHECK(x == 4);
+    CHECK(here.async_get().get_result().value() == 4);
+    dtl::remote_ref<int> there(2, 8, nullptr, true);
+    CHECK(there.remote_transport_available());
+    CHECK(there.remote_capability() == dtl::remote_access_capability::remote_transport_unavailable);
+    CHECK(there.get().error().code() == dtl::status_code::not_supported);
+    static_assert(!std::is_convertible_v<dtl::remote_ref<int>, int>);
+  }
+  TEST_CASE("subviews, pipes and the view traits") {
+    std::vector<int> data(12);
+    std::iota(data.begin(), data.end(), 0);
+    auto local = dtl::make_local_view(data);
+    auto picked = local | dtl::slice(2, 8) | dtl::stride(3);  // 2, 5, 8
+    CHECK(picked.size() == 3);
+    CHECK(picked[2] == 8);
+    auto rest = dtl::drop(local, 10);
+    CHECK(rest.size() == 2);
+    CHECK(rest.subrange(1, 5).front() == 11);
+    CHECK((local | dtl::take_n(20)).size() == 12);
+    dtl::device_view<int> dv{data.data(), data.size(), dtl::no_device};
+    CHECK(dv.last(3).data() == data.data() + 9);
+    CHECK(dv.subview(20, 1).empty());
+    static_assert(dtl::may_communicate_v<dtl::strided_view<dtl::global_view<int>>>);
+    static_assert(dtl::is_stl_safe_v<decltype(picked)>);
+    static_assert(dtl::is_batching_view_v<dtl::chunk_view<std::vector<int>>>);
   }
 }

@@ -20,9 +20,10 @@
 // otherwise get()/put() return not_supported (the message says why), and local access still works.
 // A view belongs to its vector's layout: after a resize() or redistribute(), or once the vector is gone
 // (destroyed or assigned over), every get() and put() returns invalid_state, on every rank. Its
-// remote_refs refer to the view: keep it alive while they are used.
+// remote_refs and iterators share its access path: each may outlive the view.
 
 #include <dtl/containers/detail/global_access.hpp>
+#include <dtl/containers/global_iterator.hpp>
 #include <dtl/containers/remote_ref.hpp>
 #include <dtl/core/traits.hpp>
 #include <dtl/core/types.hpp>
@@ -45,33 +46,34 @@ class global_view {
   /// `window` may be null: then `why_no_window` says why remote elements cannot be reached. `made_in`:
   /// the vector's layout generation, which every access checks.
   global_view(block_partition partition, int rank, T* local, bool local_on_host, std::shared_ptr<detail::window> window,
-              status why_no_window, detail::generation_stamp made_in) noexcept
-      : access_(partition, rank, const_cast<value_type*>(local), sizeof(T), local_on_host, std::move(window),
-                std::move(why_no_window), std::move(made_in)) {}
+              status why_no_window, detail::generation_stamp made_in)
+      : access_(std::make_shared<const detail::global_access>(partition, rank, const_cast<value_type*>(local),
+                                                              sizeof(T), local_on_host, std::move(window),
+                                                              std::move(why_no_window), std::move(made_in))) {}
 
   [[nodiscard]] remote_ref<T> operator[](size_type global_index) const noexcept {
-    return remote_ref<T>(&access_, global_index);
+    return remote_ref<T>(access_, global_index);
   }
-  [[nodiscard]] size_type size() const noexcept { return access_.partition().global_size(); }
+  [[nodiscard]] size_type size() const noexcept { return access_->partition().global_size(); }
   [[nodiscard]] bool empty() const noexcept { return size() == 0; }
 
   /// The rank holding element i (no_rank past the end).
   [[nodiscard]] rank_t owner(index_t i) const noexcept {
-    return i < 0 ? no_rank : access_.partition().owner(static_cast<size_type>(i)).value_or(no_rank);
+    return i < 0 ? no_rank : access_->partition().owner(static_cast<size_type>(i)).value_or(no_rank);
   }
   [[nodiscard]] bool is_local(index_t i) const noexcept { return owner(i) == my_rank() && my_rank() != no_rank; }
   /// Element i's index in this rank's block (-1 when another rank holds it).
   [[nodiscard]] index_t to_local(index_t i) const noexcept {
     if (!is_local(i)) return -1;
-    return i - static_cast<index_t>(access_.partition().local_range(my_rank()).value_or(index_range{}).begin);
+    return i - static_cast<index_t>(access_->partition().local_range(my_rank()).value_or(index_range{}).begin);
   }
-  [[nodiscard]] rank_t num_ranks() const noexcept { return access_.partition().ranks(); }
-  [[nodiscard]] rank_t my_rank() const noexcept { return access_.rank() < 0 ? no_rank : access_.rank(); }
+  [[nodiscard]] rank_t num_ranks() const noexcept { return access_->partition().ranks(); }
+  [[nodiscard]] rank_t my_rank() const noexcept { return access_->rank() < 0 ? no_rank : access_->rank(); }
   /// Whether other ranks' elements can be reached (else their get() and put() return the reason).
-  [[nodiscard]] bool remote_access_available() const noexcept { return access_.remote_available(); }
+  [[nodiscard]] bool remote_access_available() const noexcept { return access_->remote_available(); }
 
  private:
-  detail::global_access access_;
+  std::shared_ptr<const detail::global_access> access_;  // shared with its remote_refs
 };
 
 /// A distributed_vector's global view (upstream's spelling global_view<Container>): the view by element
@@ -89,6 +91,8 @@ class global_view<C>
   global_view(element_view view, C& container) noexcept : element_view(std::move(view)), container_(&container) {}
 
   [[nodiscard]] C& container() const noexcept { return *container_; }
+  [[nodiscard]] global_iterator<C> begin() const { return global_iterator<C>(*this, 0); }
+  [[nodiscard]] global_iterator<C> end() const { return global_iterator<C>(*this, static_cast<index_t>(this->size())); }
 
  private:
   C* container_;

@@ -26,8 +26,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace dtl {
 
@@ -115,10 +117,10 @@ class remote_ref {
  private:
   friend class global_view<value_type>;
   friend class global_view<const value_type>;
-  remote_ref(const detail::global_access* source, std::size_t index) noexcept
+  remote_ref(std::shared_ptr<const detail::global_access> source, std::size_t index) noexcept
       : owner_(source->partition().owner(index).value_or(no_rank)),
         index_(static_cast<index_t>(index)),
-        source_(source) {}
+        source_(std::move(source)) {}
 
   status access(value_type* value, bool write) const {
     if (source_ != nullptr) return source_->access(index(), value, write);
@@ -144,7 +146,7 @@ class remote_ref {
   bool transport_ = false;
   memory_window_impl* window_ = nullptr;
   size_type window_offset_ = 0;
-  const detail::global_access* source_ = nullptr;  // the global_view's, for a ref it made
+  std::shared_ptr<const detail::global_access> source_;  // the global_view's, for a ref it made
 };
 
 template <class T>
