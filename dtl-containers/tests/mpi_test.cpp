@@ -157,6 +157,29 @@ TEST_SUITE("mpi") {
     REQUIRE(ctx.barrier().has_value());
   }
 
+  TEST_CASE("global_view's iterators, ownership and read-only view over the ranks") {
+    const auto ctx = world();
+    dtl::distributed_vector<int> v(11, ctx);
+    REQUIRE(dtl::iota(v, 0).has_value());
+    auto g = v.global_view();
+    const auto& cv = v;
+    auto read = cv.global_view();  // a const vector's view: the same window
+    REQUIRE(ctx.barrier().has_value());
+    int sum = 0;
+    for (auto it = g.begin(); it != g.end(); ++it) {
+      CHECK(it.is_local() == (it.owner() == ctx.rank()));
+      sum += (*it).get().value();
+    }
+    CHECK(sum == 55);
+    const dtl::remote_ref<const int> last = read[10];
+    CHECK(last.owner_rank() == ctx.size() - 1);
+    CHECK(last.remote_capability() == (ctx.rank() == ctx.size() - 1 ? dtl::remote_access_capability::local_only
+                                                                     : dtl::remote_access_capability::remote_rma));
+    CHECK(last.get().value() == 10);
+    CHECK(g.to_local(static_cast<dtl::index_t>(v.global_offset())) == (v.local_size() == 0 ? -1 : 0));
+    REQUIRE(ctx.barrier().has_value());
+  }
+
   TEST_CASE("gather and clone") {
     const auto ctx = world();
     dtl::distributed_vector<int> v(13, ctx);
