@@ -174,7 +174,7 @@ TEST_SUITE("mpi") {
     const dtl::remote_ref<const int> last = read[10];
     CHECK(last.owner_rank() == ctx.size() - 1);
     CHECK(last.remote_capability() == (ctx.rank() == ctx.size() - 1 ? dtl::remote_access_capability::local_only
-                                                                     : dtl::remote_access_capability::remote_rma));
+                                                                    : dtl::remote_access_capability::remote_rma));
     CHECK(last.get().value() == 10);
     CHECK(g.to_local(static_cast<dtl::index_t>(v.global_offset())) == (v.local_size() == 0 ? -1 : 0));
     REQUIRE(ctx.barrier().has_value());

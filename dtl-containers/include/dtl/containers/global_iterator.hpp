@@ -29,8 +29,8 @@ class remote_ref;
 template <class Container>
 class global_iterator {
  public:
-  using element_type =
-      std::conditional_t<std::is_const_v<Container>, const typename Container::value_type, typename Container::value_type>;
+  using element_type = std::conditional_t<std::is_const_v<Container>, const typename Container::value_type,
+                                          typename Container::value_type>;
   using value_type = remote_ref<element_type>;
   using reference = remote_ref<element_type>;
   using difference_type = std::ptrdiff_t;
@@ -40,9 +40,9 @@ class global_iterator {
 
   global_iterator() = default;
   /// Element `global_index` of *container (opens the container's global view).
-  global_iterator(Container* container, index_t global_index)
-      : view_(container->global_view()), index_(global_index) {}
-  global_iterator(global_view<element_type> view, index_t global_index) : view_(std::move(view)), index_(global_index) {}
+  global_iterator(Container* container, index_t global_index) : view_(container->global_view()), index_(global_index) {}
+  global_iterator(global_view<element_type> view, index_t global_index)
+      : view_(std::move(view)), index_(global_index) {}
 
   /// Not on a default-constructed iterator (it has no container).
   [[nodiscard]] reference operator*() const { return (*view_)[static_cast<std::size_t>(index_)]; }

@@ -64,7 +64,7 @@ namespace detail {
 /// What a subview can be taken of: a random-access view with a size.
 template <class View>
 concept subviewable = std::ranges::random_access_range<const std::remove_cvref_t<View>> &&
-                      std::ranges::sized_range<const std::remove_cvref_t<View>>;
+    std::ranges::sized_range<const std::remove_cvref_t<View>>;
 }  // namespace detail
 
 template <detail::subviewable View>
