@@ -12,7 +12,8 @@
 // A future is copyable (copies share one state, as upstream's do) and completes once. get() waits,
 // returns the value (moved out of the state) and leaves this future empty; it throws dtl::status_error
 // (a std::runtime_error) carrying the failure's status. get_result() is its non-throwing twin. Both
-// take an optional timeout (status_code::timeout; the future stays valid), as dtl::hip::future's do. then()
+// take an optional timeout (status_code::timeout; the future stays valid), as dtl::hip::future's do; wait()
+// gives up after the configured wait timeout (diagnostics.hpp) and throws timeout_exception. then()
 // runs its continuation when the input is ready: at once if it already is, else on the thread that
 // completes the input; its exception or the input's error fails the returned future. Waiting needs no
 // progress loop: host futures block on a condition variable; futures of GPU work (made by
@@ -22,6 +23,7 @@
 #include <dtl/core/result.hpp>
 #include <dtl/core/status.hpp>
 #include <dtl/core/status_error.hpp>
+#include <dtl/futures/diagnostics.hpp>
 #include <dtl/futures/shared_state.hpp>
 
 #include <chrono>
@@ -119,9 +121,17 @@ class distributed_future {
     return state->take();
   }
 
-  /// Blocks until ready; an invalid future returns at once.
+  /// Blocks until ready; an invalid future returns at once. Gives up after effective_wait_timeout()
+  /// (diagnostics.hpp; 30 s unless configured, as upstream) and throws timeout_exception then.
   void wait() const {
-    if (state_) (void)state_->wait_until(std::chrono::steady_clock::time_point::max());
+    if (!state_ || state_->ready()) return;
+    const timeout_config config = global_timeout_config();
+    const auto limit = effective_wait_timeout(config);
+    if (limit <= limit.zero()) {
+      (void)state_->wait_until(std::chrono::steady_clock::time_point::max());
+    } else if (!state_->wait_until(detail::deadline_after(limit))) {
+      detail::throw_wait_timeout(config, limit);
+    }
   }
 
   /// ready, error (failed, or an invalid future) or timeout (still pending after `timeout`).
@@ -248,5 +258,6 @@ using futures::distributed_promise;
 using futures::future_status;
 using futures::make_failed_distributed_future;
 using futures::make_ready_distributed_future;
+using futures::shared_state;
 using futures::when_any_result;
 }  // namespace dtl

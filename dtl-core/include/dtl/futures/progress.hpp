@@ -64,6 +64,8 @@ class progress_engine {
       std::atomic<bool>& flag;
       ~release() { flag.store(false, std::memory_order_release); }
     } unlock_polling{polling_};
+    passes_.fetch_add(1, std::memory_order_relaxed);
+    last_pass_.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
 
     std::vector<entry> pass;
     {
@@ -100,6 +102,14 @@ class progress_engine {
     return callbacks_.size();
   }
 
+  /// Passes made so far (polls that found another thread polling do not count).
+  [[nodiscard]] size_type poll_count() const noexcept { return passes_.load(std::memory_order_relaxed); }
+  /// When the last pass began (the clock's epoch before the first).
+  [[nodiscard]] std::chrono::steady_clock::time_point last_poll_time() const noexcept {
+    return std::chrono::steady_clock::time_point(
+        std::chrono::steady_clock::duration(last_pass_.load(std::memory_order_relaxed)));
+  }
+
  private:
   struct entry {
     size_type id;
@@ -113,6 +123,8 @@ class progress_engine {
   std::vector<entry> callbacks_;
   size_type next_id_{1};
   std::atomic<bool> polling_{false};
+  std::atomic<size_type> passes_{0};
+  std::atomic<std::chrono::steady_clock::rep> last_pass_{0};
 };
 
 /// One pass over the registered callbacks; the explicit polling call of upstream's API.

@@ -29,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -337,9 +338,30 @@ class valued_state<Base, void> : public Base {
   [[nodiscard]] result<void> take() const { return this->outcome(); }
 };
 
-/// A state with a value of type T on success.
+/// A state with a value of type T on success. Futures share one through a shared_ptr; upstream also lets
+/// a program own one and complete and read it directly (dtl::futures::shared_state), hence the names below.
 template <class T>
-class shared_state final : public valued_state<state_core, T> {};
+class shared_state final : public valued_state<state_core, T> {
+ public:
+  [[nodiscard]] bool is_ready() const noexcept { return this->ready(); }
+  /// Fails the state; false if it was already completed.
+  bool set_error(status error) noexcept { return this->fail(std::move(error)); }
+  /// Blocks until ready.
+  void wait() { (void)this->wait_until(std::chrono::steady_clock::time_point::max()); }
+  /// Waits, then the value (moved out) or the error.
+  [[nodiscard]] result<T> get_result() {
+    wait();
+    return this->take();
+  }
+  /// Waits, then the value (moved out); throws dtl::status_error carrying the failure.
+  T get() {
+    if constexpr (std::is_void_v<T>) {
+      value_or_throw(get_result());
+    } else {
+      return value_or_throw(get_result());
+    }
+  }
+};
 
 /// The count behind every when_all (these futures' and dtl::hip's): each input's arrival counts down,
 /// and the (n+1)-th arrival, the caller's own once every input is registered, runs `done`.
@@ -377,4 +399,6 @@ void deliver(shared_state<U>& out, Thunk&& thunk) noexcept {
 }
 
 }  // namespace detail
+
+using detail::shared_state;  // upstream's name for it
 }  // namespace dtl::futures
