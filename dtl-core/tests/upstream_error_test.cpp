@@ -2,7 +2,10 @@
 // Upstream DTL's spellings of status and result, through upstream's include paths (docs/upstream.md).
 #include "doctest.hpp"
 
+#include <dtl/error/collective_error.hpp>
+#include <dtl/error/error_code.hpp>
 #include <dtl/error/error_type.hpp>
+#include <dtl/error/failure_handler.hpp>
 #include <dtl/error/result.hpp>
 #include <dtl/error/status.hpp>
 
@@ -141,5 +144,60 @@ TEST_SUITE("upstream_error") {
     dtl::result<void>(dtl::status_code::send_failed).or_else([&](const dtl::status&) { ++seen; });
     dtl::result<void>().or_else([&](const dtl::status&) { ++seen; });
     CHECK(seen == 1);
+  }
+
+  TEST_CASE("result's named constructors") {
+    static_assert(std::is_same_v<dtl::error_code, dtl::status_code>);
+    CHECK(dtl::result<std::string>::success_in_place(2, 'z').value() == "zz");
+    CHECK(dtl::result<int>::success(4).value() == 4);
+    CHECK(dtl::result<int>::failure(dtl::status(dtl::status_code::timeout)).error().code() == dtl::status_code::timeout);
+    CHECK(dtl::result<void>::success().has_value());
+    CHECK(dtl::result<void>::failure(dtl::status(dtl::status_code::canceled)).has_error());
+  }
+
+  TEST_CASE("collective_error gathers the failed ranks") {
+    dtl::collective_error e(3);
+    e.add_error(0, dtl::status{});  // not a failure
+    CHECK(e.all_succeeded());
+    CHECK(e.to_string().find("succeeded on all 3") != std::string::npos);
+    e.add_error(2, dtl::status(dtl::status_code::send_failed, "link down"));
+    e.add_error(1, dtl::status(dtl::status_code::timeout));
+    e.add_error(0, dtl::status(dtl::status_code::timeout));
+    CHECK(e.error_count() == 3);
+    CHECK(e.first_error().code() == dtl::status_code::send_failed);
+    CHECK(e.most_common_error() == dtl::status_code::timeout);
+    const dtl::status summary = e.summary();
+    CHECK(summary.code() == dtl::status_code::timeout);
+    CHECK(summary.message() == "3 of 3 ranks failed");
+    CHECK(e.to_string().find("rank 2: ") != std::string::npos);
+    CHECK(e.to_string().find("link down") != std::string::npos);
+  }
+
+  TEST_CASE("failure handlers: categories, the first choice, the defaults") {
+    using dtl::failure_category;
+    CHECK(dtl::categorize_failure(dtl::status_code::connection_lost) == failure_category::transient);
+    CHECK(dtl::categorize_failure(dtl::status_code::recv_failed) == failure_category::communication);
+    CHECK(dtl::categorize_failure(dtl::status_code::out_of_memory) == failure_category::resource);
+    CHECK(dtl::categorize_failure(dtl::status_code::invalid_format) == failure_category::corruption);
+    CHECK(dtl::categorize_failure(dtl::status_code::out_of_bounds) == failure_category::non_recoverable);
+    auto& manager = dtl::failure_handler_manager::instance();
+    manager.clear_handlers();
+    const dtl::failure_context broken{dtl::status(dtl::status_code::send_failed), failure_category::communication, 0, 1,
+                                      "send", false};
+    CHECK(manager.handle_failure(broken).action == dtl::recovery_action::abort);
+    {
+      const dtl::scoped_failure_handler pass([](const dtl::failure_context&) {
+        return dtl::failure_result{dtl::recovery_action::none, 0, ""};
+      });
+      const dtl::scoped_failure_handler skip([](const dtl::failure_context& f) {
+        return dtl::failure_result{f.failed_rank == 1 ? dtl::recovery_action::skip : dtl::recovery_action::none, 0, ""};
+      });
+      CHECK(manager.handle_failure(broken).action == dtl::recovery_action::skip);
+    }
+    auto transient = broken;
+    transient.category = failure_category::transient;
+    const auto retry = manager.handle_failure(transient);
+    CHECK(retry.action == dtl::recovery_action::retry);
+    CHECK(retry.retry_count == 3);
   }
 }

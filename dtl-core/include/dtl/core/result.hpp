@@ -78,6 +78,16 @@ class [[nodiscard]] result {
       requires(!std::same_as<std::remove_cv_t<T>, status_code>)
       : result(status(code, std::string{}, where), where) {}
 
+  /// Upstream's named constructors: a value, a value made in place, an error.
+  [[nodiscard]] static result success(T value) { return result(std::in_place, std::move(value)); }
+  template <class... Args>
+  [[nodiscard]] static result success_in_place(Args&&... args) {
+    return result(std::in_place, std::forward<Args>(args)...);
+  }
+  [[nodiscard]] static result failure(status error, std::source_location where = std::source_location::current()) {
+    return result(std::move(error), where);
+  }
+
   [[nodiscard]] bool has_value() const noexcept { return storage_.index() == 0; }
   [[nodiscard]] bool has_error() const noexcept { return !has_value(); }
   explicit operator bool() const noexcept { return has_value(); }
@@ -262,6 +272,10 @@ class [[nodiscard]] result<void> {
   /// An error of this code (ok: success), as upstream's result(status_code).
   result(status_code code, std::source_location where = std::source_location::current())  // NOLINT
       : status_(code, std::string{}, where) {}
+
+  /// Upstream's named constructors: success, and an error (an ok status stays success here).
+  [[nodiscard]] static result success() noexcept { return {}; }
+  [[nodiscard]] static result failure(status error) noexcept { return result(std::move(error)); }
 
   [[nodiscard]] bool has_value() const noexcept { return status_.ok(); }
   [[nodiscard]] bool has_error() const noexcept { return !has_value(); }
