@@ -669,6 +669,16 @@ TEST_SUITE("mpi.upstream_free_functions") {
     CHECK(*ranks == world.size());
   }
 
+  TEST_CASE("a default-constructed communicator is the world's, as upstream's") {
+    dtl::default_communicator world{};
+    auto ctx = test_support::world();
+    CHECK(world.rank() == ctx.rank());
+    CHECK(world.size() == ctx.size());
+    dtl::result<int> ranks = dtl::allreduce(world, 2, std::plus<int>{});
+    REQUIRE(ranks.has_value());
+    CHECK(*ranks == 2 * world.size());
+  }
+
   TEST_CASE("dtl::reduce: the vector forms beside the communicator forms") {
     auto ctx = test_support::world();
     auto& comm = ctx.get<dtl::mpi_domain>().communicator();

@@ -55,6 +55,11 @@ struct request_handle {
   [[nodiscard]] bool valid() const noexcept { return handle != nullptr; }
 };
 
+namespace detail {
+/// A context of every rank of the live environment, on its device (collective); invalid_state without one.
+[[nodiscard]] DTL_CONTAINERS_API result<context> try_make_current_world_context();
+}  // namespace detail
+
 namespace mpi {
 
 using dtl::communication_error;  // upstream throws dtl::mpi::communication_error
@@ -65,6 +70,9 @@ class mpi_comm_adapter {
 
   /// A communicator over the ranks of `ctx` (a copy of it: they share one state).
   explicit mpi_comm_adapter(context ctx) noexcept : ctx_(std::move(ctx)) {}
+  /// Upstream's world communicator: every rank of the live dtl::environment. Collective (it makes a
+  /// context); throws communication_error (invalid_state) without a live environment.
+  mpi_comm_adapter() : ctx_(world_or_throw()) {}
 
   [[nodiscard]] rank_t rank() const noexcept { return ctx_.rank(); }
   [[nodiscard]] rank_t size() const noexcept { return ctx_.size(); }
@@ -271,6 +279,7 @@ class mpi_comm_adapter {
   static void check(const result<void>& r) {
     if (!r) throw communication_error(r.error());
   }
+  static context world_or_throw() { return take(detail::try_make_current_world_context()); }
   template <class T>
   static T take(result<T> r) {
     if (!r) throw communication_error(std::move(r).error());

@@ -19,17 +19,10 @@
 
 namespace dtl {
 
-namespace detail {
-/// A context of every rank of the live environment, on its device (collective).
-[[nodiscard]] DTL_CONTAINERS_API result<context> try_make_current_world_context();
-}  // namespace detail
-
 using default_communicator = mpi::mpi_comm_adapter;
 
 [[deprecated("Use environment::make_world_context()")]] [[nodiscard]] inline default_communicator world_comm() {
-  result<context> ctx = detail::try_make_current_world_context();
-  if (!ctx) throw communication_error(std::move(ctx).error());
-  return default_communicator(std::move(ctx).value());
+  return default_communicator();
 }
 
 }  // namespace dtl
