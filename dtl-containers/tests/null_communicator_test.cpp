@@ -76,4 +76,29 @@ TEST_SUITE("null_communicator") {
     CHECK(from_self.count == 0);
     CHECK_FALSE(comm.iprobe(0, 0).first);
   }
+
+  TEST_CASE("receives take any_source and any_tag as rank 0 and tag 0") {
+    dtl::null_communicator comm;
+    std::vector<int> data(3, 7);
+    dtl::result<dtl::message_status> got = dtl::recv(comm, std::span<int>(data), dtl::any_source, dtl::any_tag);
+    REQUIRE(got.has_value());
+    CHECK(got->source == 0);
+    CHECK(got->tag == 0);
+    CHECK(got->count == 3);
+    CHECK(data == std::vector<int>(3, 7));  // nothing moved
+    int one = 0;
+    CHECK(dtl::recv(comm, one, 0, 5)->tag == 5);
+  }
+
+  TEST_CASE("the logical and bitwise reductions of one rank") {
+    dtl::null_communicator comm;
+    std::vector<int> flags = {0, 3, -1};
+    REQUIRE(dtl::allreduce_inplace(comm, std::span<int>(flags), dtl::reduce_land<int>{}).has_value());
+    CHECK(flags == std::vector<int>{0, 3, -1});  // one rank's values as they are, as MPI's
+    std::vector<unsigned> bits = {0xF0u, 0x0Fu};
+    REQUIRE(dtl::allreduce_inplace(comm, std::span<unsigned>(bits), dtl::reduce_bxor<unsigned>{}).has_value());
+    CHECK(bits == std::vector<unsigned>{0xF0u, 0x0Fu});
+    static_assert(dtl::reduce_band<unsigned char>::identity() == 0xFF);
+    static_assert(dtl::reduce_bor<int>{}(4, 1) == 5 && dtl::reduce_lor<int>{}(0, 9) == 1);
+  }
 }

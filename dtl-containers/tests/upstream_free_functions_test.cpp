@@ -256,6 +256,55 @@ TEST_SUITE("mpi.upstream_free_functions") {
     CHECK(*top == static_cast<short>(n - 1));
   }
 
+  TEST_CASE("the logical and bitwise reductions: small (in the agreement) and large (MPI's own), scans too") {
+    auto ctx = test_support::world();
+    auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+    const int n = comm.size(), me = comm.rank();
+    const auto bits_of = [](int r, std::size_t i) { return (1u << r) | (i % 2 == 0 ? 0x100u : 0u); };
+    const auto flag_of = [](int r, std::size_t i) { return r == 0 && i % 3 == 0 ? 0u : 2u; };
+    for (const std::size_t count : {std::size_t{3}, std::size_t{5000}}) {
+      std::vector<unsigned> bits(count), flags(count), all_or(count, 0), all_and(count, ~0u), all_xor(count, 0),
+          mine_or(count, 0), before_and(count, ~0u), all_land(count, 1), all_lor(count, 0);
+      for (std::size_t i = 0; i < count; ++i) {
+        bits[i] = bits_of(me, i);
+        flags[i] = flag_of(me, i);
+        for (int r = 0; r < n; ++r) {
+          all_or[i] |= bits_of(r, i);
+          all_and[i] &= bits_of(r, i);
+          all_xor[i] ^= bits_of(r, i);
+          all_land[i] = all_land[i] && flag_of(r, i) != 0 ? 1u : 0u;
+          all_lor[i] = all_lor[i] || flag_of(r, i) != 0 ? 1u : 0u;
+          if (r <= me) mine_or[i] |= bits_of(r, i);
+          if (r < me) before_and[i] &= bits_of(r, i);
+        }
+      }
+      const std::span<const unsigned> in(bits), in_flags(flags);
+      std::vector<unsigned> out(count);
+      REQUIRE(dtl::allreduce(comm, in, std::span<unsigned>(out), std::bit_or<unsigned>{}).has_value());
+      CHECK(out == all_or);
+      REQUIRE(dtl::allreduce(comm, in, std::span<unsigned>(out), dtl::reduce_band<unsigned>{}).has_value());
+      CHECK(out == all_and);
+      REQUIRE(dtl::allreduce(comm, in, std::span<unsigned>(out), dtl::reduce_bxor<unsigned>{}).has_value());
+      CHECK(out == all_xor);
+      // 1 or 0; on one rank its values as they are, as MPI's.
+      REQUIRE(dtl::allreduce(comm, in_flags, std::span<unsigned>(out), dtl::reduce_land<unsigned>{}).has_value());
+      CHECK(out == (n == 1 ? flags : all_land));
+      REQUIRE(dtl::allreduce(comm, in_flags, std::span<unsigned>(out), std::logical_or<unsigned>{}).has_value());
+      CHECK(out == (n == 1 ? flags : all_lor));
+      REQUIRE(dtl::scan(comm, in, std::span<unsigned>(out), std::bit_or<unsigned>{}).has_value());
+      CHECK(out == mine_or);
+      REQUIRE(dtl::exscan(comm, in, std::span<unsigned>(out), dtl::reduce_band<unsigned>{}).has_value());
+      CHECK(out == before_and);  // rank 0: band's identity, all ones
+    }
+    // Floating-point elements: refused on every rank (the typed free functions refuse them at compile time).
+    const std::vector<double> reals(2, 1.0);
+    std::vector<double> sink(2);
+    const dtl::result<void> refused = ctx.allreduce(reals.data(), sink.data(), 2, dtl::reduce_op::bor);
+    REQUIRE_FALSE(refused.has_value());
+    CHECK(refused.error().code() == dtl::status_code::invalid_argument);
+    CHECK(dtl::reduce_op_name(dtl::reduce_op::bxor) == "bxor");
+  }
+
   TEST_CASE("scan and exscan: sum, max, a promoted type") {
     auto ctx = test_support::world();
     auto& comm = ctx.get<dtl::mpi_domain>().communicator();

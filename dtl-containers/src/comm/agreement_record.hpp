@@ -20,7 +20,7 @@ namespace dtl::detail {
 enum class payload_kind : std::uint8_t { none = 0, bitwise_or = 1, conflict = 255 };
 
 [[nodiscard]] constexpr payload_kind reduction_payload(datatype type, reduce_op op) noexcept {
-  return static_cast<payload_kind>(2 + static_cast<int>(type) * 4 + static_cast<int>(op));
+  return static_cast<payload_kind>(2 + static_cast<int>(type) * reduce_op_count + static_cast<int>(op));
 }
 
 // At most 256 bytes in all: Open MPI's shared-memory transport sends up to 256 bytes inline, and a

@@ -131,8 +131,9 @@ struct prepared_collective {
   bool device = false;
 };
 
-/// This rank's checks: `caller` (the caller's own failure so far) first, then the root, null buffers,
-/// and whether the buffers are device memory (both or neither). `state` may be null (an empty context).
+/// This rank's checks: `caller` (the caller's own failure so far) first, then the root, the reduction,
+/// null buffers, and whether the buffers are device memory (both or neither). `state` may be null (an
+/// empty context).
 prepared_collective prepare_collective(const context_state* state, const collective_desc& d, const collective_args& a,
                                        const status& caller);
 

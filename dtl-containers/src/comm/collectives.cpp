@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <tuple>
 #include <vector>
 
@@ -239,6 +240,13 @@ T identity_of(reduce_op op) noexcept {
     case reduce_op::product: return T(1);
     case reduce_op::min: return limits::has_infinity ? limits::infinity() : limits::max();
     case reduce_op::max: return limits::has_infinity ? -limits::infinity() : limits::lowest();
+    case reduce_op::land: return T(1);
+    case reduce_op::band:
+      if constexpr (std::is_integral_v<T>) return static_cast<T>(~T(0));
+      break;
+    case reduce_op::lor:
+    case reduce_op::bor:
+    case reduce_op::bxor: break;
   }
   return T(0);
 }
@@ -604,8 +612,8 @@ result<void> context::allgatherv_raw(const void* send, std::size_t count, void* 
 result<void> context::scan_raw(const void* send, void* recv, std::size_t count, detail::datatype type, reduce_op op,
                                bool exclusive) const {
   const char* what = exclusive ? "exscan" : "scan";
-  status local;
-  if (count != 0 && (send == nullptr || recv == nullptr))
+  status local = detail::check_reduction(type, op);
+  if (local.ok() && count != 0 && (send == nullptr || recv == nullptr))
     local = detail::invalid(fmt::format("{}: a buffer is nullptr", what));
   if (local.ok() && count != 0) {
     result<bool> device = detail::on_device(send, recv);

@@ -2,6 +2,7 @@
 #include "comm/agreement_record.hpp"
 #include "comm/collective_dispatch.hpp"
 #include "comm/collectives.hpp"
+#include "comm/host_combine.hpp"
 #include "comm/state.hpp"
 #include "gpu_comm/device_support.hpp"
 #include "gpu_comm/ipc_window.hpp"
@@ -173,6 +174,7 @@ prepared_collective prepare_collective(const context_state* state, const collect
     p.local = status(status_code::invalid_argument,
                      fmt::format("a collective's count of {} elements of {} bytes overflows size_t", a.count,
                                  datatype_size(a.type)));
+  if (p.local.ok() && d.reduces) p.local = check_reduction(a.type, a.op);
   if (!p.local.ok() || a.count == 0) return p;
   if (a.send == nullptr)
     p.local = status(status_code::invalid_argument, "a collective's send buffer is nullptr");
@@ -393,6 +395,11 @@ std::string_view reduce_op_name(reduce_op op) noexcept {
     case reduce_op::product: return "product";
     case reduce_op::min: return "min";
     case reduce_op::max: return "max";
+    case reduce_op::land: return "land";
+    case reduce_op::lor: return "lor";
+    case reduce_op::band: return "band";
+    case reduce_op::bor: return "bor";
+    case reduce_op::bxor: return "bxor";
   }
   return "unknown";
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "comm/host_combine.hpp"
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -18,8 +20,20 @@ T apply(T a, T b, reduce_op op) noexcept {
   if constexpr (std::is_integral_v<T>) {
     using U = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
     const U x = static_cast<U>(a), y = static_cast<U>(b);
-    return static_cast<T>(op == reduce_op::sum ? x + y : x * y);
+    switch (op) {
+      case reduce_op::sum: return static_cast<T>(x + y);
+      case reduce_op::product: return static_cast<T>(x * y);
+      case reduce_op::land: return static_cast<T>(x != 0 && y != 0);
+      case reduce_op::lor: return static_cast<T>(x != 0 || y != 0);
+      case reduce_op::band: return static_cast<T>(x & y);
+      case reduce_op::bor: return static_cast<T>(x | y);
+      case reduce_op::bxor: return static_cast<T>(x ^ y);
+      case reduce_op::min:
+      case reduce_op::max: break;  // above
+    }
+    return a;
   } else {
+    if (integers_only(op)) return a;
     return op == reduce_op::sum ? a + b : a * b;
   }
 }
@@ -38,6 +52,12 @@ void combine_as(void* dst, const void* src, std::size_t bytes, reduce_op op) noe
 }
 
 }  // namespace
+
+status check_reduction(datatype type, reduce_op op) {
+  if (!integers_only(op) || (type != datatype::f32 && type != datatype::f64)) return {};
+  return status(status_code::invalid_argument,
+                fmt::format("the reduction {} takes integers, not floating-point elements", reduce_op_name(op)));
+}
 
 void combine_host(void* dst, const void* src, std::size_t bytes, datatype type, reduce_op op) noexcept {
   switch (type) {

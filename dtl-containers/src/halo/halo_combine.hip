@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <type_traits>
 
 namespace dtl::detail {
 
@@ -25,6 +26,22 @@ __global__ void combine_kernel(T* dst, const T* src, std::size_t n, reduce_op op
       case reduce_op::product: dst[i] = static_cast<T>(a * b); break;
       case reduce_op::min: dst[i] = b < a ? b : a; break;
       case reduce_op::max: dst[i] = a < b ? b : a; break;
+      // Integers only (halo_reduce refuses them on floating-point elements).
+      case reduce_op::land:
+        if constexpr (std::is_integral_v<T>) dst[i] = static_cast<T>(a != 0 && b != 0);
+        break;
+      case reduce_op::lor:
+        if constexpr (std::is_integral_v<T>) dst[i] = static_cast<T>(a != 0 || b != 0);
+        break;
+      case reduce_op::band:
+        if constexpr (std::is_integral_v<T>) dst[i] = static_cast<T>(a & b);
+        break;
+      case reduce_op::bor:
+        if constexpr (std::is_integral_v<T>) dst[i] = static_cast<T>(a | b);
+        break;
+      case reduce_op::bxor:
+        if constexpr (std::is_integral_v<T>) dst[i] = static_cast<T>(a ^ b);
+        break;
     }
   }
 }

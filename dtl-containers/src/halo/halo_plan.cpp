@@ -209,6 +209,7 @@ status halo_exchange_end(halo_plan& plan) {
 
 status halo_reduce(halo_plan& plan, datatype type, reduce_op op) {
   DTL_TRY(plan.state->check());
+  DTL_TRY(check_reduction(type, op));
   if (plan.in_flight)
     return status(status_code::invalid_state, "halo reduce: an exchange is in flight; call exchange_end first");
   if (plan.idle()) return {};

@@ -195,6 +195,11 @@ MPI_Op mpi_op(reduce_op op) noexcept {
     case reduce_op::product: return MPI_PROD;
     case reduce_op::min: return MPI_MIN;
     case reduce_op::max: return MPI_MAX;
+    case reduce_op::land: return MPI_LAND;
+    case reduce_op::lor: return MPI_LOR;
+    case reduce_op::band: return MPI_BAND;
+    case reduce_op::bor: return MPI_BOR;
+    case reduce_op::bxor: return MPI_BXOR;
   }
   return MPI_OP_NULL;
 }

@@ -60,8 +60,13 @@ ncclRedOp_t nccl_op(reduce_op op) noexcept {
     case reduce_op::product: return ncclProd;
     case reduce_op::min: return ncclMin;
     case reduce_op::max: return ncclMax;
+    case reduce_op::land:
+    case reduce_op::lor:
+    case reduce_op::band:
+    case reduce_op::bor:
+    case reduce_op::bxor: break;
   }
-  return ncclSum;
+  return ncclSum;  // never used: supports() refuses these
 }
 
 }  // namespace
@@ -99,6 +104,7 @@ result<communicator_ptr> create(comm_backend& comm, int device) {
 }
 
 bool supports(datatype type) noexcept { return type != datatype::i16 && type != datatype::u16; }
+bool supports(reduce_op op) noexcept { return !integers_only(op); }
 
 status allreduce(communicator& comm, const void* send, void* recv, std::size_t count, datatype type, reduce_op op,
                  hipStream_t stream) {

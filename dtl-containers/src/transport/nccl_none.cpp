@@ -15,6 +15,7 @@ bool built() noexcept { return false; }
 const char* library_name() noexcept { return "none"; }
 result<communicator_ptr> create(comm_backend&, int) { return none(); }
 bool supports(datatype) noexcept { return false; }
+bool supports(reduce_op) noexcept { return false; }
 status allreduce(communicator&, const void*, void*, std::size_t, datatype, reduce_op, hipStream_t) { return none(); }
 status reduce(communicator&, const void*, void*, std::size_t, datatype, reduce_op, int, hipStream_t) { return none(); }
 status broadcast(communicator&, void*, std::size_t, int, hipStream_t) { return none(); }

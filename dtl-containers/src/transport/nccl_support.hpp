@@ -27,6 +27,8 @@ const char* library_name() noexcept;
 result<communicator_ptr> create(comm_backend& comm, int device);
 /// Whether the library reduces this type (NCCL has no 16-bit integers).
 bool supports(datatype type) noexcept;
+/// Whether the library has this reduction (not the logical and bitwise ones).
+bool supports(reduce_op op) noexcept;
 
 // Each is enqueued on `stream` (of the communicator's device, current) and returns at once.
 status allreduce(communicator& comm, const void* send, void* recv, std::size_t count, datatype type, reduce_op op,

@@ -11,8 +11,16 @@
 
 namespace dtl {
 
-/// The reductions MPI, RCCL and NCCL perform natively.
-enum class reduce_op { sum, product, min, max };
+/// The reductions MPI performs natively. RCCL and NCCL have the first four; the logical (land, lor: 1
+/// when all / any of the values is nonzero, else 0; one rank's values stay as they are, as MPI's) and
+/// bitwise ones (band, bor, bxor) take integers only, and on device buffers go through MPI.
+enum class reduce_op { sum, product, min, max, land, lor, band, bor, bxor };
+inline constexpr int reduce_op_count = 9;
+
+/// Whether `op` combines integers only (the logical and bitwise operations).
+[[nodiscard]] constexpr bool integers_only(reduce_op op) noexcept {
+  return op != reduce_op::sum && op != reduce_op::product && op != reduce_op::min && op != reduce_op::max;
+}
 
 /// How a context moves device buffers between ranks (host buffers always go through MPI):
 enum class collective_path {
@@ -24,7 +32,7 @@ enum class collective_path {
 
 /// "self", "nccl", "mpi_gpu_aware", "mpi_staged".
 [[nodiscard]] DTL_CONTAINERS_API std::string_view collective_path_name(collective_path path) noexcept;
-/// "sum", "product", "min", "max".
+/// "sum", "product", "min", "max", "land", "lor", "band", "bor", "bxor".
 [[nodiscard]] DTL_CONTAINERS_API std::string_view reduce_op_name(reduce_op op) noexcept;
 
 namespace detail {

@@ -20,6 +20,9 @@ class null_communicator : public mpi::mpi_comm_adapter {
  public:
   null_communicator() : mpi_comm_adapter(make_cpu_context()) {}
 
+  /// Receives take any_source and any_tag as rank 0 and tag 0 (point_to_point.hpp).
+  static constexpr bool resolves_wildcards = true;
+
   [[nodiscard]] static constexpr rank_t rank() noexcept { return 0; }
   [[nodiscard]] static constexpr rank_t size() noexcept { return 1; }
   [[nodiscard]] static constexpr bool is_root() noexcept { return true; }

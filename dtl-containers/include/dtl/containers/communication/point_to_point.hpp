@@ -11,7 +11,8 @@
 // return dtl::result, and a failure throws dtl::communication_error, as upstream's communicator does.
 // Differences (docs/upstream.md): recv's defaults any_source and any_tag, and any wildcard passed to
 // recv, irecv, sendrecv or sendrecv_replace, throw communication_error (not_supported) at once, since a
-// context's receive names its source and tag. probe and iprobe are absent.
+// context's receive names its source and tag (null_communicator, of one rank, takes them as rank 0 and
+// tag 0, as upstream's). probe and iprobe are absent.
 
 #include <dtl/containers/communication/detail/free_functions.hpp>
 #include <dtl/containers/communication/message.hpp>
@@ -51,21 +52,21 @@ result<void> rsend(Comm& comm, std::span<const T> data, rank_t dest, int tag = 0
 
 template <detail::upstream_comm Comm, typename T>
 result<message_status> recv(Comm& comm, std::span<T> data, rank_t source = any_source, int tag = any_tag) {
-  detail::refuse_wildcards("recv", source, tag);
-  comm.recv(data.data(), data.size() * sizeof(T), source, tag);
-  return detail::received(source, tag, data.size());
+  const detail::named_peer from = detail::name_peer<Comm>("recv", source, tag);
+  comm.recv(data.data(), data.size() * sizeof(T), from.source, from.tag);
+  return detail::received(from.source, from.tag, data.size());
 }
 template <detail::upstream_comm Comm, typename T>
 requires(!detail::is_span_v<T>) result<message_status> recv(Comm& comm, T& value, rank_t source = any_source,
                                                             int tag = any_tag) {
-  detail::refuse_wildcards("recv", source, tag);
-  comm.recv(&value, sizeof(T), source, tag);
-  return detail::received(source, tag, 1);
+  const detail::named_peer from = detail::name_peer<Comm>("recv", source, tag);
+  comm.recv(&value, sizeof(T), from.source, from.tag);
+  return detail::received(from.source, from.tag, 1);
 }
 template <detail::upstream_comm Comm, typename T>
 [[nodiscard]] request_handle irecv(Comm& comm, std::span<T> data, rank_t source = any_source, int tag = any_tag) {
-  detail::refuse_wildcards("irecv", source, tag);
-  return comm.irecv(data.data(), data.size() * sizeof(T), source, tag);
+  const detail::named_peer from = detail::name_peer<Comm>("irecv", source, tag);
+  return comm.irecv(data.data(), data.size() * sizeof(T), from.source, from.tag);
 }
 
 /// Blocks until `req` completes. The status is a default one, as upstream's (it does not know the message).
@@ -97,19 +98,19 @@ template <detail::upstream_comm Comm>
 template <detail::upstream_comm Comm, typename T>
 result<message_status> sendrecv(Comm& comm, std::span<const T> send_data, rank_t dest, int send_tag,
                                 std::span<T> recv_data, rank_t source, int recv_tag) {
-  detail::refuse_wildcards("sendrecv", source, recv_tag);
-  request_handle incoming = comm.irecv(recv_data.data(), recv_data.size() * sizeof(T), source, recv_tag);
+  const detail::named_peer from = detail::name_peer<Comm>("sendrecv", source, recv_tag);
+  request_handle incoming = comm.irecv(recv_data.data(), recv_data.size() * sizeof(T), from.source, from.tag);
   request_handle outgoing = comm.isend(send_data.data(), send_data.size() * sizeof(T), dest, send_tag);
   comm.wait(outgoing);
   comm.wait(incoming);
-  return detail::received(source, recv_tag, recv_data.size());
+  return detail::received(from.source, from.tag, recv_data.size());
 }
 template <detail::upstream_comm Comm, typename T>
 result<message_status> sendrecv_replace(Comm& comm, std::span<T> data, rank_t dest, int send_tag, rank_t source,
                                         int recv_tag) {
-  detail::refuse_wildcards("sendrecv_replace", source, recv_tag);
-  comm.sendrecv_replace(data.data(), data.size() * sizeof(T), dest, send_tag, source, recv_tag);
-  return detail::received(source, recv_tag, data.size());
+  const detail::named_peer from = detail::name_peer<Comm>("sendrecv_replace", source, recv_tag);
+  comm.sendrecv_replace(data.data(), data.size() * sizeof(T), dest, send_tag, from.source, from.tag);
+  return detail::received(from.source, from.tag, data.size());
 }
 
 }  // namespace dtl

@@ -93,4 +93,73 @@ struct reduce_product<void> {
   }
 };
 
+/// The logical and bitwise reductions (integers): land and lor give 1 or 0 (as MPI_LAND / MPI_LOR), band,
+/// bor and bxor combine bits. Each has its identity; reduce_land<> and the others deduce T.
+template <class T = void>
+struct reduce_land {
+  DTL_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return static_cast<T>(a && b); }
+  static constexpr T identity() noexcept { return T{1}; }
+};
+template <class T = void>
+struct reduce_lor {
+  DTL_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return static_cast<T>(a || b); }
+  static constexpr T identity() noexcept { return T{0}; }
+};
+template <class T = void>
+struct reduce_band {
+  DTL_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return static_cast<T>(a & b); }
+  static constexpr T identity() noexcept { return static_cast<T>(~T{0}); }
+};
+template <class T = void>
+struct reduce_bor {
+  DTL_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return static_cast<T>(a | b); }
+  static constexpr T identity() noexcept { return T{0}; }
+};
+template <class T = void>
+struct reduce_bxor {
+  DTL_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return static_cast<T>(a ^ b); }
+  static constexpr T identity() noexcept { return T{0}; }
+};
+
+template <>
+struct reduce_land<void> {
+  using is_transparent = void;
+  template <class T, class U>
+  DTL_HOST_DEVICE constexpr bool operator()(const T& a, const U& b) const {
+    return a && b;
+  }
+};
+template <>
+struct reduce_lor<void> {
+  using is_transparent = void;
+  template <class T, class U>
+  DTL_HOST_DEVICE constexpr bool operator()(const T& a, const U& b) const {
+    return a || b;
+  }
+};
+template <>
+struct reduce_band<void> {
+  using is_transparent = void;
+  template <class T, class U>
+  DTL_HOST_DEVICE constexpr std::common_type_t<T, U> operator()(const T& a, const U& b) const {
+    return a & b;
+  }
+};
+template <>
+struct reduce_bor<void> {
+  using is_transparent = void;
+  template <class T, class U>
+  DTL_HOST_DEVICE constexpr std::common_type_t<T, U> operator()(const T& a, const U& b) const {
+    return a | b;
+  }
+};
+template <>
+struct reduce_bxor<void> {
+  using is_transparent = void;
+  template <class T, class U>
+  DTL_HOST_DEVICE constexpr std::common_type_t<T, U> operator()(const T& a, const U& b) const {
+    return a ^ b;
+  }
+};
+
 }  // namespace dtl

@@ -56,6 +56,23 @@ inline void refuse_wildcards(const char* name, rank_t source, int tag) {
                                                              "name the source rank and the tag"});
 }
 
+/// The source and tag a receive of Comm names. A communicator of one rank that says so
+/// (Comm::resolves_wildcards: null_communicator) takes any_source and any_tag as rank 0 and tag 0, as
+/// upstream's; on a context a wildcard throws (refuse_wildcards).
+struct named_peer {
+  rank_t source;
+  int tag;
+};
+template <class Comm>
+named_peer name_peer(const char* name, rank_t source, int tag) {
+  if constexpr (requires { requires Comm::resolves_wildcards; }) {
+    return {source == any_source ? 0 : source, tag == any_tag ? 0 : tag};
+  } else {
+    refuse_wildcards(name, source, tag);
+    return {source, tag};
+  }
+}
+
 /// Runs `collective` (a call of the communicator's context, returning result<void>) with this rank's
 /// verdict on its spans, `local`, carried into its agreement step; throws the agreed failure.
 template <class Collective>
@@ -115,7 +132,9 @@ std::byte* bytes_of(std::span<T> s) noexcept {
 }
 
 /// The reduce_op of an upstream operator: reduce_sum / std::plus, reduce_product / std::multiplies,
-/// reduce_min, reduce_max. Other operators are refused at compile time.
+/// reduce_min, reduce_max, and (integers only) reduce_land / std::logical_and, reduce_lor /
+/// std::logical_or, reduce_band / std::bit_and, reduce_bor / std::bit_or, reduce_bxor / std::bit_xor.
+/// Other operators are refused at compile time.
 template <class Op>
 struct reduce_op_of {
   static constexpr bool known = false;
@@ -144,14 +163,43 @@ struct reduce_op_of<reduce_max<X>> {
   static constexpr bool known = true;
   static constexpr reduce_op op = reduce_op::max;
 };
+template <reduce_op Op>
+struct native_reduce_op {
+  static constexpr bool known = true;
+  static constexpr reduce_op op = Op;
+};
+template <class X>
+struct reduce_op_of<std::logical_and<X>> : native_reduce_op<reduce_op::land> {};
+template <class X>
+struct reduce_op_of<std::logical_or<X>> : native_reduce_op<reduce_op::lor> {};
+template <class X>
+struct reduce_op_of<std::bit_and<X>> : native_reduce_op<reduce_op::band> {};
+template <class X>
+struct reduce_op_of<std::bit_or<X>> : native_reduce_op<reduce_op::bor> {};
+template <class X>
+struct reduce_op_of<std::bit_xor<X>> : native_reduce_op<reduce_op::bxor> {};
+template <class X>
+struct reduce_op_of<reduce_land<X>> : native_reduce_op<reduce_op::land> {};
+template <class X>
+struct reduce_op_of<reduce_lor<X>> : native_reduce_op<reduce_op::lor> {};
+template <class X>
+struct reduce_op_of<reduce_band<X>> : native_reduce_op<reduce_op::band> {};
+template <class X>
+struct reduce_op_of<reduce_bor<X>> : native_reduce_op<reduce_op::bor> {};
+template <class X>
+struct reduce_op_of<reduce_bxor<X>> : native_reduce_op<reduce_op::bxor> {};
 
 /// Op's reduce_op_of, refused at compile time unless the context's collectives have it natively.
 template <class Op, class Kind = reduce_op_of<std::remove_cvref_t<Op>>>
 struct known_reduce_op : Kind {
   static_assert(Kind::known,
                 "DTL HIP reduces and scans over a communicator with dtl::reduce_sum, reduce_product, reduce_min, "
-                "reduce_max, std::plus or std::multiplies (docs/upstream.md)");
+                "reduce_max, std::plus or std::multiplies, and integers with the logical and bitwise operators "
+                "(docs/upstream.md)");
 };
+/// Refuses, at compile time, a logical or bitwise reduction of non-integers.
+template <class Kind, class T>
+inline constexpr bool reduces_v = !integers_only(Kind::op) || std::is_integral_v<T>;
 
 /// What upstream reduces a T as: int, long and double as themselves, other integers as long,
 /// anything else (float too) as double.
@@ -165,6 +213,7 @@ template <class Op, class T>
 void reduce_buffers(const char* call, const mpi::mpi_comm_adapter& comm, std::span<const T> send, std::span<T> recv,
                     rank_t root) {
   using Kind = known_reduce_op<Op>;
+  static_assert(reduces_v<Kind, T>, "the logical and bitwise reductions take integers");
   using W = reduce_wire_t<T>;
   const context& ctx = comm.dtl_context();
   const bool everyone = root == all_ranks;
@@ -195,8 +244,14 @@ constexpr T identity_of() {
     return T{1};
   } else if constexpr (Op == reduce_op::min) {
     return reduce_min<T>::identity();
-  } else {
+  } else if constexpr (Op == reduce_op::max) {
     return reduce_max<T>::identity();
+  } else if constexpr (Op == reduce_op::land) {
+    return reduce_land<T>::identity();
+  } else if constexpr (Op == reduce_op::band) {
+    return reduce_band<T>::identity();
+  } else {
+    return T{0};  // lor, bor, bxor
   }
 }
 
@@ -205,6 +260,7 @@ constexpr T identity_of() {
 template <class Op, class T>
 void scan_buffers(const mpi::mpi_comm_adapter& comm, std::span<const T> send, std::span<T> recv, bool exclusive) {
   using Kind = known_reduce_op<Op>;
+  static_assert(reduces_v<Kind, T>, "the logical and bitwise reductions take integers");
   using W = reduce_wire_t<T>;
   const context& ctx = comm.dtl_context();
   const std::vector<W> wide(send.begin(), send.end());
