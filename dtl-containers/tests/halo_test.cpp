@@ -210,6 +210,10 @@ void error_cases(const dtl::context& ctx) {
   }
   CHECK_THROWS_AS(vec(ctx.size(), ctx, dtl::halo{.prev = 2, .next = 2, .periodic = true}), dtl::status_error);
   vec v(10, ctx, dtl::halo{.prev = 1, .next = 1});
+  // The logical and bitwise reductions take integers: refused on these doubles, on every rank.
+  const auto bitwise = v.halo().reduce(dtl::reduce_op::bor);
+  REQUIRE_FALSE(bitwise.has_value());
+  CHECK(bitwise.error().code() == dtl::status_code::invalid_argument);
   REQUIRE(v.halo().exchange_begin().has_value());
   auto twice = v.halo().exchange_begin();
   REQUIRE_FALSE(twice.has_value());
