@@ -71,6 +71,40 @@ TEST_SUITE("mpi.futures") {
     CHECK(ctx.allreduce_value(mine, dtl::reduce_op::sum).value() == expected);
   }
 
+  TEST_CASE("async_sort, the async scans and extremes: the global answers on every rank") {
+    const auto ctx = test_support::world();
+    for (const std::size_t n : {std::size_t{0}, std::size_t{5}, std::size_t{301}}) {
+      CAPTURE(n);
+      dtl::distributed_vector<int> v(n, ctx);
+      dtl::distributed_vector<int> out(n, ctx);
+      const auto local = v.local_view();
+      for (std::size_t i = 0; i < local.size(); ++i) local[i] = static_cast<int>(n - (v.global_offset() + i));
+      REQUIRE(dtl::async_sort(v).get_result().has_value());
+      for (std::size_t i = 0; i < local.size(); ++i) CHECK(local[i] == static_cast<int>(v.global_offset() + i + 1));
+      REQUIRE(dtl::async_inclusive_scan(v, out, 0).get_result().has_value());
+      for (std::size_t i = 0; i < out.local_size(); ++i) {
+        const auto g = static_cast<long long>(out.global_offset() + i + 1);
+        CHECK(out.local_view()[i] == g * (g + 1) / 2);
+      }
+      REQUIRE(dtl::async_exclusive_scan(v, out, 10, std::plus<>{}).get_result().has_value());
+      for (std::size_t i = 0; i < out.local_size(); ++i) {
+        const auto g = static_cast<long long>(out.global_offset() + i);
+        CHECK(out.local_view()[i] == 10 + g * (g + 1) / 2);
+      }
+      const auto low = dtl::async_min_element(v).get();
+      const auto high = dtl::async_max_element(v).get();
+      const auto both = dtl::async_minmax_element(v).get();
+      CHECK(low.valid == (n != 0));
+      CHECK(both.max.valid == high.valid);
+      if (n != 0) {
+        CHECK(low.value == 1);
+        CHECK(high.value == static_cast<int>(n));
+        CHECK(both.min.value == 1);
+        CHECK(both.max.value == static_cast<int>(n));
+      }
+    }
+  }
+
   TEST_CASE("when_all of algorithm futures and a promise fulfilled from another thread") {
     const auto ctx = test_support::world();
     dtl::distributed_vector<double> a(100, 0.5, ctx);

@@ -8,6 +8,8 @@
 //   dtl::distributed_future<dtl::size_type> n = dtl::async_count(vec, 42);             // and async_count_if
 //   dtl::distributed_future<bool> ok = dtl::async_all_of(vec, pred);   // async_any_of, async_none_of
 //   dtl::async_fill(vec, 0);  dtl::distributed_future<dtl::copy_result> c = dtl::async_copy(in, out);
+//   dtl::async_sort(vec);  dtl::async_inclusive_scan(in, out, 0);  dtl::async_exclusive_scan(in, out, 0);
+//   auto lo = dtl::async_min_element(vec);   // and async_max_element, async_minmax_element (collective)
 //
 // Each is our algorithm under dtl::async{} (HIP builds) or dtl::seq{} (host-only builds), its outcome
 // made a distributed_future: host work is done before it returns (a ready future, as upstream's are);
@@ -20,9 +22,12 @@
 // exception's message) instead of leaving them waiting.
 
 #include <dtl/containers/algorithms/execution.hpp>
+#include <dtl/containers/algorithms/minmax.hpp>
 #include <dtl/containers/algorithms/modify.hpp>
 #include <dtl/containers/algorithms/reduce.hpp>
+#include <dtl/containers/algorithms/scan.hpp>
 #include <dtl/containers/algorithms/search.hpp>
+#include <dtl/containers/algorithms/sort.hpp>
 #include <dtl/containers/config.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/core/result.hpp>
@@ -163,6 +168,48 @@ template <class T, class P, class F>
 [[nodiscard]] futures::distributed_future<void> async_transform(distributed_vector<T, P>& vec, F op) {
   return detail::async_form("async_transform",
                             [&] { return transform(detail::async_form_policy{}, vec, vec, std::move(op)); });
+}
+
+/// The vector sorted across the ranks (dtl::sort). Collective.
+template <class T, class P, class Comp = std::less<>>
+[[nodiscard]] futures::distributed_future<void> async_sort(distributed_vector<T, P>& vec, Comp comp = {}) {
+  return detail::async_form("async_sort", [&] { return sort(detail::async_form_policy{}, vec, std::move(comp)); });
+}
+
+/// out[i] = init op in[0] op ... op in[i] over the global order (exclusive: up to in[i - 1]). Collective.
+template <class T, class P, class Q, class Init, class Op = std::plus<>>
+[[nodiscard]] futures::distributed_future<void> async_inclusive_scan(const distributed_vector<T, P>& in,
+                                                                     distributed_vector<T, Q>& out, Init init,
+                                                                     Op op = {}) {
+  return detail::async_form("async_inclusive_scan", [&] {
+    return inclusive_scan(detail::async_form_policy{}, in, out, std::move(init), std::move(op));
+  });
+}
+template <class T, class P, class Q, class Init, class Op = std::plus<>>
+[[nodiscard]] futures::distributed_future<void> async_exclusive_scan(const distributed_vector<T, P>& in,
+                                                                     distributed_vector<T, Q>& out, Init init,
+                                                                     Op op = {}) {
+  return detail::async_form("async_exclusive_scan", [&] {
+    return exclusive_scan(detail::async_form_policy{}, in, out, std::move(init), std::move(op));
+  });
+}
+
+/// The least (greatest; both) element over every rank, on every rank (dtl::min_element's
+/// minmax_result: value, global index, rank, valid). Collective.
+template <class T, class P, class Comp = std::less<>>
+[[nodiscard]] auto async_min_element(const distributed_vector<T, P>& vec, Comp comp = {}) {
+  return detail::async_form("async_min_element",
+                            [&] { return try_min_element(detail::async_form_policy{}, vec, std::move(comp)); });
+}
+template <class T, class P, class Comp = std::less<>>
+[[nodiscard]] auto async_max_element(const distributed_vector<T, P>& vec, Comp comp = {}) {
+  return detail::async_form("async_max_element",
+                            [&] { return try_max_element(detail::async_form_policy{}, vec, std::move(comp)); });
+}
+template <class T, class P, class Comp = std::less<>>
+[[nodiscard]] auto async_minmax_element(const distributed_vector<T, P>& vec, Comp comp = {}) {
+  return detail::async_form("async_minmax_element",
+                            [&] { return try_minmax_element(detail::async_form_policy{}, vec, std::move(comp)); });
 }
 
 }  // namespace dtl
