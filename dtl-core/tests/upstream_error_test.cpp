@@ -150,7 +150,8 @@ TEST_SUITE("upstream_error") {
     static_assert(std::is_same_v<dtl::error_code, dtl::status_code>);
     CHECK(dtl::result<std::string>::success_in_place(2, 'z').value() == "zz");
     CHECK(dtl::result<int>::success(4).value() == 4);
-    CHECK(dtl::result<int>::failure(dtl::status(dtl::status_code::timeout)).error().code() == dtl::status_code::timeout);
+    CHECK(dtl::result<int>::failure(dtl::status(dtl::status_code::timeout)).error().code() ==
+          dtl::status_code::timeout);
     CHECK(dtl::result<void>::success().has_value());
     CHECK(dtl::result<void>::failure(dtl::status(dtl::status_code::canceled)).has_error());
   }
@@ -182,8 +183,8 @@ TEST_SUITE("upstream_error") {
     CHECK(dtl::categorize_failure(dtl::status_code::out_of_bounds) == failure_category::non_recoverable);
     auto& manager = dtl::failure_handler_manager::instance();
     manager.clear_handlers();
-    const dtl::failure_context broken{dtl::status(dtl::status_code::send_failed), failure_category::communication, 0, 1,
-                                      "send", false};
+    const dtl::failure_context broken{
+        dtl::status(dtl::status_code::send_failed), failure_category::communication, 0, 1, "send", false};
     CHECK(manager.handle_failure(broken).action == dtl::recovery_action::abort);
     {
       const dtl::scoped_failure_handler pass([](const dtl::failure_context&) {

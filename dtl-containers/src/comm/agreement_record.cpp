@@ -31,7 +31,8 @@ void combine_records(const agreement_record& in, agreement_record& inout) noexce
     for (std::size_t i = 0; i < agreement_record::payload_bytes; ++i) inout.payload[i] |= in.payload[i];
   } else if (kind >= 2 && kind <= last_reduction) {
     // Every element of the area is combined: parts no rank wrote are zeros on every rank, and stay unread.
-    combine_host(inout.payload, in.payload, agreement_record::payload_bytes, static_cast<datatype>((kind - 2) / reduce_op_count),
+    combine_host(inout.payload, in.payload, agreement_record::payload_bytes,
+                 static_cast<datatype>((kind - 2) / reduce_op_count),
                  static_cast<reduce_op>((kind - 2) % reduce_op_count));
   }
 }

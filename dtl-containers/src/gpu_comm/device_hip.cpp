@@ -233,8 +233,8 @@ status copy(void* dst, const void* src, std::size_t bytes, hipMemcpyKind kind, s
   return hip::to_status(hipMemcpy(dst, src, bytes, kind), fmt::format("hipMemcpy of {} bytes ({})", bytes, what));
 }
 
-/// RCCL/NCCL take a collective when the path says so, they reduce this type with this operation, and the buffer lives on the
-/// communicator's device (a device_only<N> vector on another device goes through MPI instead).
+/// RCCL/NCCL take a collective when the path says so, they reduce this type with this operation, and the buffer lives
+/// on the communicator's device (a device_only<N> vector on another device goes through MPI instead).
 bool nccl_takes(const device_resources& res, const collective_desc& d, const collective_args& a) {
   if (res.path != collective_path::nccl) return false;
   if (d.reduces && !(nccl::supports(a.type) && nccl::supports(a.op))) return false;

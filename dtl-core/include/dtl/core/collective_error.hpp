@@ -50,7 +50,8 @@ class collective_error {
   [[nodiscard]] status_code most_common_error() const {
     std::map<status_code, size_type> counts;
     for (const auto& e : errors_) ++counts[e.error_status.code()];
-    const auto most = std::ranges::max_element(counts, [](const auto& a, const auto& b) { return a.second < b.second; });
+    const auto most =
+        std::ranges::max_element(counts, [](const auto& a, const auto& b) { return a.second < b.second; });
     return most == counts.end() ? status_code::ok : most->first;
   }
 

@@ -33,18 +33,12 @@ enum class debug_level { none = 0, error = 1, warning = 2, info = 3, debug = 4, 
 /// The level's tag in an output line (NONE, ERROR, WARN, INFO, DEBUG, TRACE).
 [[nodiscard]] constexpr std::string_view to_string(debug_level level) noexcept {
   switch (level) {
-    case debug_level::none:
-      return "NONE";
-    case debug_level::error:
-      return "ERROR";
-    case debug_level::warning:
-      return "WARN";
-    case debug_level::info:
-      return "INFO";
-    case debug_level::debug:
-      return "DEBUG";
-    case debug_level::trace:
-      return "TRACE";
+    case debug_level::none: return "NONE";
+    case debug_level::error: return "ERROR";
+    case debug_level::warning: return "WARN";
+    case debug_level::info: return "INFO";
+    case debug_level::debug: return "DEBUG";
+    case debug_level::trace: return "TRACE";
   }
   return "UNKNOWN";
 }
@@ -59,7 +53,7 @@ struct debug_settings {
   std::atomic<rank_t> rank{no_rank};
   std::atomic<bool> show_rank{true};
   std::atomic<bool> show_location{true};
-  std::mutex stream_mutex;       // one line at a time; guards stream
+  std::mutex stream_mutex;         // one line at a time; guards stream
   std::ostream* stream = nullptr;  // null: std::cerr
 };
 inline debug_settings& debug_config() noexcept {
@@ -114,14 +108,14 @@ void debug_output(debug_level level, const std::source_location& where, Args&&..
 
 // debug_error(args...) and its kin: a line at their level, naming the caller's location. (Each is a
 // type so that the location can follow the arguments: `dtl::debug_info("n = ", n);` is a statement.)
-#define DTL_DEBUG_LEVEL_FUNCTION_(name, level)                                                          \
-  template <class... Args>                                                                              \
-  struct name {                                                                                         \
+#define DTL_DEBUG_LEVEL_FUNCTION_(name, level)                                                           \
+  template <class... Args>                                                                               \
+  struct name {                                                                                          \
     explicit name(Args&&... args, const std::source_location& where = std::source_location::current()) { \
-      detail::debug_output(level, where, std::forward<Args>(args)...);                                  \
-    }                                                                                                   \
-  };                                                                                                    \
-  template <class... Args>                                                                              \
+      detail::debug_output(level, where, std::forward<Args>(args)...);                                   \
+    }                                                                                                    \
+  };                                                                                                     \
+  template <class... Args>                                                                               \
   name(Args&&...)->name<Args...>
 DTL_DEBUG_LEVEL_FUNCTION_(debug_error, debug_level::error);
 DTL_DEBUG_LEVEL_FUNCTION_(debug_warning, debug_level::warning);
@@ -144,7 +138,8 @@ debug_root(Args&&...) -> debug_root<Args...>;
 /// An info line, written only where the debug rank is `rank`.
 template <class... Args>
 struct debug_rank {
-  explicit debug_rank(rank_t rank, Args&&... args, const std::source_location& where = std::source_location::current()) {
+  explicit debug_rank(rank_t rank, Args&&... args,
+                      const std::source_location& where = std::source_location::current()) {
     if (detail::debug_config().rank.load(std::memory_order_relaxed) == rank)
       detail::debug_output(debug_level::info, where, std::forward<Args>(args)...);
   }
@@ -196,8 +191,8 @@ class scoped_timer {
 
 }  // namespace dtl
 
-#define DTL_ASSERT_MSG(condition, message)                                                       \
-  do {                                                                                           \
+#define DTL_ASSERT_MSG(condition, message)                                                           \
+  do {                                                                                               \
     if (!(condition)) ::dtl::assertion_failed(#condition, message, std::source_location::current()); \
   } while (false)
 #define DTL_ASSERT(condition) DTL_ASSERT_MSG(condition, "")
@@ -211,7 +206,8 @@ class scoped_timer {
 #define DTL_PRECONDITION(condition) DTL_ASSERT_MSG(condition, "Precondition violated")
 #define DTL_POSTCONDITION(condition) DTL_ASSERT_MSG(condition, "Postcondition violated")
 #define DTL_INVARIANT(condition) DTL_ASSERT_MSG(condition, "Invariant violated")
-#define DTL_UNREACHABLE() ::dtl::assertion_failed("unreachable", "Code path should be unreachable", std::source_location::current())
+#define DTL_UNREACHABLE() \
+  ::dtl::assertion_failed("unreachable", "Code path should be unreachable", std::source_location::current())
 
 #define DTL_DEBUG_CONCAT_IMPL_(a, b) a##b
 #define DTL_DEBUG_CONCAT_(a, b) DTL_DEBUG_CONCAT_IMPL_(a, b)

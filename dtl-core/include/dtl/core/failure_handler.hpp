@@ -6,8 +6,8 @@
 // that does: retry (3 times) for a transient failure, abort for any other.
 //
 //   dtl::scoped_failure_handler h([](const dtl::failure_context& f) {
-//     return dtl::failure_result{f.category == dtl::failure_category::communication ? dtl::recovery_action::retry
-//                                                                                  : dtl::recovery_action::none, 2, ""};
+//     if (f.category != dtl::failure_category::communication) return dtl::failure_result{};  // none: ask the next
+//     return dtl::failure_result{dtl::recovery_action::retry, 2, "link flapping"};
 //   });
 //
 // Handlers run without the manager's lock held: a handler may register or unregister others.
@@ -31,20 +31,14 @@ enum class failure_category { recoverable, non_recoverable, transient, resource,
 [[nodiscard]] constexpr failure_category categorize_failure(status_code code) noexcept {
   switch (code) {
     case status_code::timeout:
-    case status_code::connection_lost:
-      return failure_category::transient;
-    case status_code::invalid_format:
-      return failure_category::corruption;
-    default:
-      break;
+    case status_code::connection_lost: return failure_category::transient;
+    case status_code::invalid_format: return failure_category::corruption;
+    default: break;
   }
   switch (static_cast<int>(code) / 100) {  // the hundreds digit is the category (status_code.hpp)
-    case 1:
-      return failure_category::communication;
-    case 2:
-      return failure_category::resource;
-    default:
-      return failure_category::non_recoverable;
+    case 1: return failure_category::communication;
+    case 2: return failure_category::resource;
+    default: return failure_category::non_recoverable;
   }
 }
 

@@ -117,7 +117,8 @@ class background_progress_controller {
     auto& engine = progress_engine::instance();
     const background_progress_config config = this->config();
     const auto fastest = std::chrono::duration_cast<std::chrono::microseconds>(config.poll_interval);
-    const auto slowest = std::max(fastest, std::chrono::duration_cast<std::chrono::microseconds>(config.max_poll_interval));
+    const auto slowest =
+        std::max(fastest, std::chrono::duration_cast<std::chrono::microseconds>(config.max_poll_interval));
     auto interval = fastest;
     std::unique_lock lock(mutex_);
     while (!stopping_) {
@@ -125,8 +126,10 @@ class background_progress_controller {
       (void)engine.poll();
       polls_.fetch_add(1, std::memory_order_relaxed);
       if (config.adaptive_polling && !engine.has_pending()) {
-        const auto longer = std::chrono::microseconds(
-            static_cast<std::chrono::microseconds::rep>(static_cast<double>(interval.count()) * config.backoff_multiplier) + 1);
+        const auto longer =
+            std::chrono::microseconds(static_cast<std::chrono::microseconds::rep>(
+                                          static_cast<double>(interval.count()) * config.backoff_multiplier) +
+                                      1);
         interval = std::min(longer, slowest);
       } else {
         interval = fastest;
@@ -149,16 +152,20 @@ class background_progress_controller {
   std::atomic<size_type> polls_{0};
 };
 
-inline void start_background_progress(background_progress_config config = background_progress_config::background_mode()) {
+inline void start_background_progress(
+    background_progress_config config = background_progress_config::background_mode()) {
   background_progress_controller::instance().start(config);
 }
 inline void stop_background_progress() { background_progress_controller::instance().stop(); }
-[[nodiscard]] inline bool is_background_progress_enabled() { return background_progress_controller::instance().is_running(); }
+[[nodiscard]] inline bool is_background_progress_enabled() {
+  return background_progress_controller::instance().is_running();
+}
 
 /// Background progress for a scope: starts the thread (unless running) and stops it at the end.
 class scoped_background_progress {
  public:
-  explicit scoped_background_progress(background_progress_config config = background_progress_config::background_mode()) {
+  explicit scoped_background_progress(
+      background_progress_config config = background_progress_config::background_mode()) {
     start_background_progress(config);
   }
   ~scoped_background_progress() { stop_background_progress(); }

@@ -31,8 +31,8 @@ enum class executor_mode { inline_mode, single_thread, thread_pool };
 
 struct executor_config {
   executor_mode mode = executor_mode::single_thread;
-  size_type thread_count = 0;     ///< thread_pool's workers; 0: one per hardware thread
-  size_type max_queue_depth = 0;  ///< enqueue() refuses while this many wait; 0: no limit
+  size_type thread_count = 0;                        ///< thread_pool's workers; 0: one per hardware thread
+  size_type max_queue_depth = 0;                     ///< enqueue() refuses while this many wait; 0: no limit
   std::chrono::milliseconds shutdown_timeout{5000};  ///< kept for upstream's API; shutdown() always drains
 
   [[nodiscard]] static executor_config defaults() { return {}; }
@@ -121,12 +121,9 @@ class callback_executor {
  private:
   [[nodiscard]] size_type worker_count() const {
     switch (config_.mode) {
-      case executor_mode::inline_mode:
-        return 0;
-      case executor_mode::single_thread:
-        return 1;
-      case executor_mode::thread_pool:
-        break;
+      case executor_mode::inline_mode: return 0;
+      case executor_mode::single_thread: return 1;
+      case executor_mode::thread_pool: break;
     }
     if (config_.thread_count > 0) return config_.thread_count;
     return std::max<size_type>(1, std::thread::hardware_concurrency());

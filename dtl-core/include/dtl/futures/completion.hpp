@@ -68,18 +68,13 @@ class completion_set {
 
   /// A token for operation `index` (below total_count()) that reports to this set.
   [[nodiscard]] std::shared_ptr<completion_token> create_token(size_type index) {
-    return std::make_shared<completion_token>(index,
-                                              [s = state_](size_type i, bool) { s->token_completed(i); });
+    return std::make_shared<completion_token>(index, [s = state_](size_type i, bool) { s->token_completed(i); });
   }
 
   [[nodiscard]] bool is_complete() const noexcept { return state_->complete.load(std::memory_order_acquire); }
   /// Under mode::any, the index of the first token to complete; total_count() before that.
-  [[nodiscard]] size_type first_completed() const noexcept {
-    return state_->first.load(std::memory_order_acquire);
-  }
-  [[nodiscard]] size_type completed_count() const noexcept {
-    return state_->completed.load(std::memory_order_acquire);
-  }
+  [[nodiscard]] size_type first_completed() const noexcept { return state_->first.load(std::memory_order_acquire); }
+  [[nodiscard]] size_type completed_count() const noexcept { return state_->completed.load(std::memory_order_acquire); }
   [[nodiscard]] size_type total_count() const noexcept { return state_->count; }
 
   /// Runs `callback` once the set completes (at once, here, if it already has); replaces an earlier one.

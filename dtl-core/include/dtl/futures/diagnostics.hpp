@@ -26,10 +26,10 @@ namespace dtl::futures {
 
 /// How long a plain wait() may block, and what happens when it gives up.
 struct timeout_config {
-  std::chrono::milliseconds default_wait_timeout{30000};  ///< 0: no limit
-  std::chrono::milliseconds ci_wait_timeout{30000};       ///< used instead when DTL_CI_MODE is set
-  std::chrono::milliseconds poll_interval{1};             ///< how often a polling waiter looks again
-  bool enable_timeout_diagnostics = true;                 ///< snapshot and callback on a timeout
+  std::chrono::milliseconds default_wait_timeout{30000};        ///< 0: no limit
+  std::chrono::milliseconds ci_wait_timeout{30000};             ///< used instead when DTL_CI_MODE is set
+  std::chrono::milliseconds poll_interval{1};                   ///< how often a polling waiter looks again
+  bool enable_timeout_diagnostics = true;                       ///< snapshot and callback on a timeout
   std::function<void(const std::string&)> on_timeout_callback;  ///< gets the snapshot's text
 
   [[nodiscard]] static timeout_config defaults() { return {}; }
@@ -82,9 +82,9 @@ struct progress_diagnostics {
     if (background_progress_enabled) out << " (thread " << (background_thread_running ? "running" : "stopped") << ')';
     out << '\n';
     for (const auto& f : pending_futures) {
-      out << "  future " << f.id << ": " << (f.description.empty() ? "(no description)" : f.description)
-          << ", age " << duration_cast<ms>(snapshot_time - f.created_at).count() << "ms"
-          << (f.is_waiting ? ", waited on" : "") << '\n';
+      out << "  future " << f.id << ": " << (f.description.empty() ? "(no description)" : f.description) << ", age "
+          << duration_cast<ms>(snapshot_time - f.created_at).count() << "ms" << (f.is_waiting ? ", waited on" : "")
+          << '\n';
     }
     out << "===============================\n";
     return out.str();
