@@ -41,6 +41,7 @@ class in_flight_exchange {
 struct environment_state {
   std::atomic<bool> alive{true};
   bool owns_mpi = false;
+  bool uses_mpi = true;  // false: MPI left alone (environment_options::mpi disabled), one process
   int thread_level = 3;
   int rank = 0;
   int rank_count = 1;
