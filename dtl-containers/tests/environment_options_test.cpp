@@ -5,7 +5,9 @@
 
 #include <backends/mpi/mpi_lifecycle.hpp>
 #include <dtl/containers/algorithms.hpp>
+#include <dtl/containers/communication/domains.hpp>
 #include <dtl/containers/communication/environment.hpp>
+#include <dtl/core/status_error.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 
 TEST_SUITE("environment_options") {
@@ -30,6 +32,7 @@ TEST_SUITE("environment_options") {
     CHECK(adopted.error() ==
           (dtl::build::has_mpi ? dtl::status_code::invalid_state : dtl::status_code::backend_not_available));
     CHECK_FALSE(dtl::mpi::is_initialized());
+    if (dtl::build::has_mpi) CHECK_THROWS_AS(dtl::mpi_domain(), dtl::status_error);  // no environment, no MPI
   }
 
   TEST_CASE("minimal(): one process that leaves MPI alone") {
@@ -74,6 +77,16 @@ TEST_SUITE("mpi_lifecycle") {
       CHECK(ctx.allreduce_value(1, dtl::reduce_op::sum).value() == ctx.size());
     }
     CHECK(dtl::mpi::get_state() == dtl::mpi::mpi_state::initialized);  // adopted, so left running
+    {
+      // Upstream's default domain: no environment lives, so it adopts the running MPI for its lifetime.
+      dtl::mpi_domain world;
+      CHECK(world.valid());
+      CHECK(world.rank() < world.size());
+      CHECK(dtl::environment::is_initialized());
+      dtl::mpi_domain copy = world;
+      CHECK(copy.communicator().dtl_context().allreduce_value(1, dtl::reduce_op::sum).value() == world.size());
+    }
+    CHECK_FALSE(dtl::environment::is_initialized());
     CHECK(dtl::mpi::finalize_mpi().has_value());
     CHECK(dtl::mpi::get_state() == dtl::mpi::mpi_state::finalized);
     CHECK(dtl::mpi::is_initialized());
