@@ -8,6 +8,7 @@
 #include <dtl/containers/communication/domains.hpp>
 #include <dtl/containers/communication/environment.hpp>
 #include <dtl/core/status_error.hpp>
+#include <dtl/runtime/runtime_registry.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 
 TEST_SUITE("environment_options") {
@@ -36,8 +37,17 @@ TEST_SUITE("environment_options") {
   }
 
   TEST_CASE("minimal(): one process that leaves MPI alone") {
+    auto& registry = dtl::runtime::runtime_registry::instance();
+    CHECK_FALSE(registry.is_initialized());
+    CHECK(registry.thread_level() == dtl::thread_support_level::single);
     {
       dtl::environment env(dtl::environment_options::minimal());
+      CHECK(registry.ref_count() == 1);
+      CHECK_FALSE(registry.has_mpi());
+      CHECK(registry.mpi_thread_level() == -1);
+      CHECK(std::string_view(registry.mpi_thread_level_name()) == "unknown");
+      CHECK(registry.thread_level() == dtl::thread_support_level::multiple);                 // one process
+      CHECK(registry.thread_level_for_backend("mpi") == dtl::thread_support_level::single);  // not in use
       CHECK_FALSE(env.has_mpi());
       CHECK_FALSE(env.owns_mpi());
       CHECK(env.rank_count() == 1);
@@ -72,6 +82,11 @@ TEST_SUITE("mpi_lifecycle") {
       dtl::environment env(dtl::environment_options::adopt_mpi());
       CHECK_FALSE(env.owns_mpi());
       CHECK(env.mpi_thread_level() == *granted);
+      const auto& registry = dtl::runtime::runtime_registry::instance();
+      CHECK(registry.has_mpi());
+      CHECK(registry.mpi_thread_level() == *granted);
+      CHECK(registry.thread_level_for_backend("mpi") == dtl::from_mpi_thread_level(*granted));
+      CHECK(registry.thread_level_for_backend("shmem") == dtl::thread_support_level::single);
       CHECK(dtl::mpi::finalize_mpi().error() == dtl::status_code::invalid_state);  // the environment uses it
       const auto ctx = env.make_world_context();
       CHECK(ctx.allreduce_value(1, dtl::reduce_op::sum).value() == ctx.size());

@@ -371,6 +371,12 @@ bool environment::is_initialized() noexcept {
 
 namespace dtl::detail {
 
+std::shared_ptr<environment_state> live_environment() noexcept {
+  std::lock_guard lock(g_mutex);
+  auto state = g_current.lock();
+  return state && state->alive ? state : nullptr;
+}
+
 result<context> try_make_current_world_context() {
   std::shared_ptr<environment_state> state;
   {

@@ -157,4 +157,7 @@ class collective_call {
 /// Makes a context over `comm` on `device` (collective: decides the device collective path).
 result<context> make_context(std::shared_ptr<environment_state> env, std::unique_ptr<comm_backend> comm, int device);
 
+/// The environment alive in this process, or null (environment.cpp).
+std::shared_ptr<environment_state> live_environment() noexcept;
+
 }  // namespace dtl::detail
