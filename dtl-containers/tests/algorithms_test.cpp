@@ -3,6 +3,7 @@
 #include "doctest.hpp"
 
 #include <dtl/containers/algorithms.hpp>
+#include <dtl/containers/communication/domains.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 
 #include <algorithm>
@@ -110,6 +111,27 @@ TEST_SUITE("algorithms") {
       REQUIRE(dtl::inclusive_scan(dtl::par{}, in, in, 7, std::plus<>{}).has_value());  // in place
       CHECK(values_of(in) == inc);
     }
+  }
+
+  TEST_CASE("upstream's scans over a communicator: the vectors' own, else invalid_argument") {
+    const auto ctx = dtl::make_cpu_context();
+    const auto other = dtl::make_cpu_context();
+    auto& comm = ctx.get<dtl::mpi_domain>().communicator();
+    auto& wrong = other.get<dtl::mpi_domain>().communicator();
+    dtl::distributed_vector<int> in(5, 1, ctx), out(5, ctx);
+    REQUIRE(dtl::inclusive_scan(dtl::seq{}, in, out, 0, std::plus<>{}, comm).has_value());
+    CHECK(values_of(out) == std::vector<int>{1, 2, 3, 4, 5});
+    REQUIRE(dtl::exclusive_scan(dtl::seq{}, in, out, 10, std::plus<>{}, comm).has_value());
+    CHECK(values_of(out) == std::vector<int>{10, 11, 12, 13, 14});
+    const auto square = [](int x) { return 3 * x; };
+    REQUIRE(dtl::transform_inclusive_scan(dtl::seq{}, in, out, 0, std::plus<>{}, square, comm).has_value());
+    CHECK(values_of(out) == std::vector<int>{3, 6, 9, 12, 15});
+    REQUIRE(dtl::transform_exclusive_scan(dtl::seq{}, in, out, 0, std::plus<>{}, square, comm).has_value());
+    CHECK(values_of(out) == std::vector<int>{0, 3, 6, 9, 12});
+    CHECK(dtl::inclusive_scan(dtl::seq{}, in, out, 0, std::plus<>{}, wrong).error() ==
+          dtl::status_code::invalid_argument);
+    CHECK(dtl::transform_exclusive_scan(dtl::seq{}, in, out, 0, std::plus<>{}, square, wrong).error() ==
+          dtl::status_code::invalid_argument);
   }
 
   TEST_CASE("mismatched vectors are statuses") {

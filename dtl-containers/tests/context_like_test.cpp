@@ -166,6 +166,12 @@ TEST_SUITE("context_like") {
     const dtl::distributed_array<int, 10> b(9, rank_of{0, 4});
     for (const int x : b.local_view()) CHECK(x == 9);
     CHECK(dtl::distributed_array<int, 10>::create(rank_of{5, 4}).error() == dtl::status_code::invalid_argument);
+    // Upstream's create(num_ranks, my_rank): the same detached block.
+    const auto c = dtl::distributed_array<int, 10>::create(4, 3);
+    REQUIRE(c.has_value());
+    CHECK(c->local_size() == a.local_size());
+    CHECK(c->rank() == 3);
+    CHECK(dtl::distributed_array<int, 10>::create(4, 4).error() == dtl::status_code::invalid_argument);
   }
 
   TEST_CASE("equal context-like objects give one context: their vectors combine in an algorithm") {

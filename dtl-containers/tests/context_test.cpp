@@ -2,12 +2,24 @@
 #include "doctest.hpp"
 
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/upstream_communicator.hpp>
+#include <dtl/core/runtime_device_context.hpp>
 #include <dtl/core/placement.hpp>
 
 #include <limits>
 #include <vector>
 
 TEST_SUITE("context") {
+  TEST_CASE("upstream's device helpers: a context without a device has none, nor does its communicator") {
+    const dtl::context ctx = dtl::make_cpu_context();
+    CHECK_FALSE(dtl::detail::ctx_gpu_device_id(ctx).has_value());
+    CHECK_FALSE(dtl::detail::ctx_has_gpu_domain(dtl::mpi::mpi_comm_adapter(ctx)));
+    CHECK(dtl::detail::ctx_try_gpu_device_id(ctx).error() == dtl::status_code::invalid_argument);
+    CHECK_THROWS_AS(static_cast<void>(dtl::detail::ctx_require_gpu_device_id(ctx)), dtl::status_error);
+    static_assert(dtl::detail::ContextMayHaveGpuDomain<dtl::mpi::mpi_comm_adapter>);
+    static_assert(!dtl::detail::ContextMayHaveGpuDomain<int>);
+  }
+
   TEST_CASE("a cpu context is rank 0 of 1 without a device") {
     const dtl::context ctx = dtl::make_cpu_context();
     CHECK(ctx.rank() == 0);

@@ -17,6 +17,10 @@
 #include <cstddef>
 #include <cstdint>
 
+using dtl::make_device_prefetch;
+using dtl::make_host_prefetch;
+using dtl::prefetch_hint;
+using dtl::prefetch_policy;
 using dtl::status_code;
 using namespace dtl::hip;
 using dtl_test::hip_current_device;
@@ -180,6 +184,16 @@ TEST_SUITE("gpu.managed") {
     CHECK(prefetch_to_device(p, bytes, device, stream.ref()).has_value());
     CHECK(prefetch_to_host(p, bytes, stream.ref()).has_value());
     CHECK(prefetch_to_device(p, bytes, device).has_value());  // default stream
+    // Upstream's hints: the whole range, then only its second half (offset, size 0 = to the end).
+    CHECK(prefetch(p, bytes, make_host_prefetch(), stream.ref()).has_value());
+    CHECK(last_prefetch_location(p, bytes).value() == location_host);
+    prefetch_hint half = make_device_prefetch(device);
+    half.offset = bytes / 2;
+    CHECK(prefetch(p, bytes, half, stream.ref()).has_value());
+    CHECK(last_prefetch_location(static_cast<std::byte*>(p) + bytes / 2, bytes / 2).value() == device);
+    CHECK(prefetch(p, bytes, prefetch_hint{}).has_value());
+    CHECK(prefetch(p, bytes, prefetch_hint{prefetch_policy::bidirectional, device, 0, 0}).error() ==
+          status_code::invalid_argument);
     REQUIRE(stream.ref().synchronize().has_value());
     REQUIRE(stream_ref{}.synchronize().has_value());
 

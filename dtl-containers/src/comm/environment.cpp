@@ -19,10 +19,12 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <string>
 #include <string_view>
 
 namespace dtl {
@@ -95,11 +97,56 @@ result<bool> abort_on_exception_from_environment() {
   return status(status_code::invalid_argument, fmt::format("DTL_ABORT_ON_EXCEPTION={} is not 0 or 1", text));
 }
 
+// Whether the GPUs of this build are CUDA's (HIP's NVIDIA platform): what environment_options::cuda is about.
+bool gpu_is_cuda() noexcept {
+#if DTL_CONTAINERS_HAS_HIP
+  return std::string_view(hip::platform_name()) == "nvidia";
+#else
+  return false;
+#endif
+}
+
+bool required(backend_ownership ownership) noexcept {
+  return ownership == backend_ownership::dtl_owns || ownership == backend_ownership::adopt_external;
+}
+
+// Upstream's backend options that this build cannot honour, refused before anything starts.
+status check_backend_options(const environment_options& options) {
+  if (options.mpi.custom_comm != nullptr)
+    return status(status_code::not_supported,
+                  "environment_options::mpi.custom_comm: the world of DTL HIP is MPI_COMM_WORLD; split a context "
+                  "(context::split) for fewer ranks");
+  if (options.mpi.thread_level < 0 || options.mpi.thread_level > 3)
+    return status(status_code::invalid_argument,
+                  fmt::format("environment_options::mpi.thread_level {} is not an MPI_THREAD_* level (0..3)",
+                              options.mpi.thread_level));
+  if (options.mpi.ownership == backend_ownership::adopt_external && !detail::mpi_runtime::built())
+    return status(status_code::backend_not_available, "environment_options::mpi adopt_external: this build has no MPI");
+  if (required(options.shmem.ownership))
+    return status(status_code::backend_not_available,
+                  fmt::format("environment_options::shmem {}: DTL HIP has no OpenSHMEM backend",
+                              to_string(options.shmem.ownership)));
+  if (!gpu_is_cuda() && (required(options.cuda.ownership) || options.cuda.device_id >= 0))
+    return status(status_code::backend_not_available,
+                  "environment_options::cuda: this build has no CUDA (HIP on NVIDIA); choose the GPU with "
+                  "environment_options::device");
+  return {};
+}
+
 result<int> choose_device(const environment_options& options, const detail::mpi_runtime::node_info& node) {
-  if (options.disable_gpu || !detail::device_support::built()) return no_device;
-  if (options.device) {
-    DTL_TRY(detail::device_support::check_device(*options.device));
-    return *options.device;
+  const bool cuda_off = gpu_is_cuda() && options.cuda.ownership == backend_ownership::disabled;
+  if (options.disable_gpu || cuda_off || !detail::device_support::built()) return no_device;
+  std::optional<int> wanted = options.device;
+  if (gpu_is_cuda() && options.cuda.device_id >= 0) {
+    if (wanted && *wanted != options.cuda.device_id)
+      return status(status_code::invalid_argument,
+                    fmt::format("environment_options::device {} and cuda.device_id {} disagree", *wanted,
+                                options.cuda.device_id));
+    wanted = options.cuda.device_id;
+  }
+  if (wanted) {
+    DTL_TRY(detail::device_support::check_device(*wanted));
+    return *wanted;
   }
   DTL_ASSIGN_OR_RETURN(const std::optional<int> chosen, device_from_environment());
   if (chosen) {
@@ -111,43 +158,101 @@ result<int> choose_device(const environment_options& options, const detail::mpi_
   return node.local_rank % count;
 }
 
-result<std::shared_ptr<detail::environment_state>> start(int* argc, char*** argv, const environment_options& options) {
-  std::lock_guard lock(g_mutex);
-  if (auto current = g_current.lock(); current && current->alive)
-    return status(status_code::invalid_state, "a dtl::environment is already alive in this process");
+// The thread level to ask MPI for: the options' (or DTL_MPI_THREAD_LEVEL's, else multiple), raised to
+// mpi.thread_level, the least the program needs.
+result<mpi_threads> requested_threads(const environment_options& options) {
   mpi_threads threads = mpi_threads::multiple;
   if (options.thread_level) {
     threads = *options.thread_level;
   } else {
     DTL_ASSIGN_OR_RETURN(threads, threads_from_environment());
   }
+  return std::max(threads, from_mpi_thread_level(options.mpi.thread_level));
+}
+
+// Starts MPI as options.mpi says (not called for disabled).
+result<detail::mpi_runtime::start_info> start_mpi(int* argc, char*** argv, const environment_options& options) {
+  if (options.mpi.ownership == backend_ownership::adopt_external && !detail::mpi_runtime::lifecycle().initialised)
+    return status(status_code::invalid_state,
+                  "environment_options::mpi adopt_external: MPI is not initialised (call MPI_Init_thread first)");
+  DTL_ASSIGN_OR_RETURN(const mpi_threads threads, requested_threads(options));
+  return detail::mpi_runtime::start(argc, argv, threads);
+}
+
+// The granted level against mpi.thread_level, unless a lower one is allowed.
+status check_granted_level(const environment_options& options, int granted) {
+  if (options.mpi.allow_thread_fallback || granted >= options.mpi.thread_level) return {};
+  return status(status_code::backend_init_failed,
+                fmt::format("MPI grants thread level {} ({}), below environment_options::mpi.thread_level {} and "
+                            "allow_thread_fallback is false",
+                            granted, to_string(from_mpi_thread_level(granted)), options.mpi.thread_level));
+}
+
+void report_start(const detail::environment_state& state) {
+  if (state.rank != 0) return;
+  std::fputs(fmt::format("dtl: environment: MPI {}, thread level {}, {} rank(s), device {}\n",
+                         !state.uses_mpi  ? "left alone"
+                         : state.owns_mpi ? "initialised here"
+                                          : "adopted",
+                         to_string(from_mpi_thread_level(state.thread_level)), state.rank_count,
+                         state.device == no_device ? std::string("none") : std::to_string(state.device))
+                 .c_str(),
+             stderr);
+}
+
+// The world communicator of an environment: MPI_COMM_WORLD's duplicate, or this process alone.
+result<std::unique_ptr<detail::comm_backend>> world_of(const detail::environment_state& state) {
+  if (!state.uses_mpi) return detail::make_self_comm();
+  return detail::mpi_runtime::world();
+}
+
+result<std::shared_ptr<detail::environment_state>> start(int* argc, char*** argv, const environment_options& options) {
+  std::lock_guard lock(g_mutex);
+  if (auto current = g_current.lock(); current && current->alive)
+    return status(status_code::invalid_state, "a dtl::environment is already alive in this process");
+  DTL_TRY(check_backend_options(options));
   bool abort_on_exception = true;
   if (options.abort_on_exception) {
     abort_on_exception = *options.abort_on_exception;
   } else {
     DTL_ASSIGN_OR_RETURN(abort_on_exception, abort_on_exception_from_environment());
   }
-  DTL_ASSIGN_OR_RETURN(const detail::mpi_runtime::start_info info, detail::mpi_runtime::start(argc, argv, threads));
+  detail::mpi_runtime::start_info info;
+  const bool uses_mpi = options.mpi.ownership != backend_ownership::disabled;
+  if (uses_mpi) {
+    DTL_ASSIGN_OR_RETURN(info, start_mpi(argc, argv, options));
+  }
   auto state = std::make_shared<detail::environment_state>();
   state->owns_mpi = info.initialised_here;
+  state->uses_mpi = uses_mpi;
   state->thread_level = info.thread_level;
   state->abort_on_exception = abort_on_exception;
   state->uncaught_at_start = std::uncaught_exceptions();
   // From here on a failure must still finalise what start() initialised.
   auto setup = [&]() -> status {
-    // Before any collective: settings that change how ranks communicate are the same on every rank.
-    const detail::mpi_runtime::wire_setting agreement = {"DTL_AGREEMENT (1 on, 0 off)",
-                                                         detail::agreement_enabled() ? 1 : 0};
-    DTL_TRY(detail::mpi_runtime::agree_settings({&agreement, 1}));
-    DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::comm_backend> world, detail::mpi_runtime::world());
-    state->rank = world->rank();
-    state->rank_count = world->size();
-    world->release();
-    DTL_ASSIGN_OR_RETURN(const detail::mpi_runtime::node_info node, detail::mpi_runtime::node());
+    detail::mpi_runtime::node_info node;
+    if (uses_mpi) {
+      DTL_TRY(check_granted_level(options, info.thread_level));
+      // Before any collective: settings that change how ranks communicate are the same on every rank.
+      const detail::mpi_runtime::wire_setting agreement = {"DTL_AGREEMENT (1 on, 0 off)",
+                                                           detail::agreement_enabled() ? 1 : 0};
+      DTL_TRY(detail::mpi_runtime::agree_settings({&agreement, 1}));
+      DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::comm_backend> world, detail::mpi_runtime::world());
+      state->rank = world->rank();
+      state->rank_count = world->size();
+      world->release();
+      DTL_ASSIGN_OR_RETURN(node, detail::mpi_runtime::node());
+    }
     state->local_rank = node.local_rank;
     state->local_rank_count = node.local_rank_count;
     DTL_ASSIGN_OR_RETURN(state->device, choose_device(options, node));
-    if (options.make_device_current && state->device >= 0) DTL_TRY(detail::device_support::make_current(state->device));
+    if (gpu_is_cuda() && required(options.cuda.ownership) && state->device == no_device)
+      return status(status_code::backend_not_available,
+                    fmt::format("environment_options::cuda {}: no CUDA device", to_string(options.cuda.ownership)));
+    const bool make_current = options.make_device_current || (gpu_is_cuda() && options.cuda.eager_context);
+    if (make_current && state->device >= 0) {
+      DTL_TRY(detail::device_support::make_current(state->device));
+    }
     return {};
   };
   if (status s = setup(); !s.ok()) {
@@ -156,6 +261,7 @@ result<std::shared_ptr<detail::environment_state>> start(int* argc, char*** argv
   }
   g_current = state;
   g_last_rank = state->rank;
+  if (options.verbose) report_start(*state);
   return state;
 }
 
@@ -222,7 +328,7 @@ result<context> environment::try_make_world_context() const { return try_make_wo
 result<context> environment::try_make_world_context(int device) const {
   if (!state_ || !state_->alive) return status(status_code::invalid_state, "this dtl::environment has ended");
   if (device != no_device) DTL_TRY(detail::device_support::check_device(device));
-  DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::comm_backend> world, detail::mpi_runtime::world());
+  DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::comm_backend> world, world_of(*state_));
   return detail::make_context(state_, std::move(world), device);
 }
 
@@ -234,19 +340,13 @@ int environment::rank_count() const noexcept { return state_ ? state_->rank_coun
 int environment::device() const noexcept { return state_ ? state_->device : no_device; }
 int environment::local_rank() const noexcept { return state_ ? state_->local_rank : 0; }
 int environment::local_rank_count() const noexcept { return state_ ? state_->local_rank_count : 1; }
-bool environment::has_mpi() const noexcept { return detail::mpi_runtime::built(); }
+bool environment::has_mpi() const noexcept { return detail::mpi_runtime::built() && (!state_ || state_->uses_mpi); }
 bool environment::has_hip() const noexcept { return detail::device_support::built(); }
 bool environment::has_nccl() const noexcept { return build::has_nccl; }
 bool environment::owns_mpi() const noexcept { return state_ && state_->owns_mpi; }
 int environment::mpi_thread_level() const noexcept { return state_ ? state_->thread_level : 3; }
 
-bool environment::has_cuda() const noexcept {
-#if DTL_CONTAINERS_HAS_HIP
-  return std::string_view(hip::platform_name()) == "nvidia";
-#else
-  return false;
-#endif
-}
+bool environment::has_cuda() const noexcept { return gpu_is_cuda(); }
 
 const char* environment::mpi_thread_level_name() const noexcept {
   static constexpr const char* names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
@@ -271,6 +371,12 @@ bool environment::is_initialized() noexcept {
 
 namespace dtl::detail {
 
+std::shared_ptr<environment_state> live_environment() noexcept {
+  std::lock_guard lock(g_mutex);
+  auto state = g_current.lock();
+  return state && state->alive ? state : nullptr;
+}
+
 result<context> try_make_current_world_context() {
   std::shared_ptr<environment_state> state;
   {
@@ -279,7 +385,7 @@ result<context> try_make_current_world_context() {
   }
   if (!state || !state->alive)
     return status(status_code::invalid_state, "dtl::world_comm(): no dtl::environment is alive in this process");
-  DTL_ASSIGN_OR_RETURN(std::unique_ptr<comm_backend> world, mpi_runtime::world());
+  DTL_ASSIGN_OR_RETURN(std::unique_ptr<comm_backend> world, world_of(*state));
   return make_context(state, std::move(world), state->device);
 }
 

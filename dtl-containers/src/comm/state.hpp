@@ -41,6 +41,7 @@ class in_flight_exchange {
 struct environment_state {
   std::atomic<bool> alive{true};
   bool owns_mpi = false;
+  bool uses_mpi = true;  // false: MPI left alone (environment_options::mpi disabled), one process
   int thread_level = 3;
   int rank = 0;
   int rank_count = 1;
@@ -155,5 +156,8 @@ class collective_call {
 
 /// Makes a context over `comm` on `device` (collective: decides the device collective path).
 result<context> make_context(std::shared_ptr<environment_state> env, std::unique_ptr<comm_backend> comm, int device);
+
+/// The environment alive in this process, or null (environment.cpp).
+std::shared_ptr<environment_state> live_environment() noexcept;
 
 }  // namespace dtl::detail

@@ -1310,6 +1310,18 @@ result<start_info> start(int* argc, char*** argv, mpi_threads threads) {
   return info;
 }
 
+lifecycle_state lifecycle() noexcept {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  return {initialised != 0, finalized()};
+}
+
+result<int> granted_thread_level() {
+  int level = 0;
+  DTL_MPI_TRY(MPI_Query_thread(&level));
+  return level;
+}
+
 status finish() {
   DTL_MPI_TURN(turn);
   if (finalized()) return {};

@@ -7,6 +7,8 @@ namespace dtl::detail::mpi_runtime {
 bool built() noexcept { return false; }
 result<start_info> start(int*, char***, mpi_threads) { return start_info{}; }
 status agree_settings(std::span<const wire_setting>) { return {}; }  // one process agrees with itself
+lifecycle_state lifecycle() noexcept { return {}; }
+result<int> granted_thread_level() { return status(status_code::not_supported, "this build has no MPI"); }
 status finish() { return {}; }
 result<std::unique_ptr<comm_backend>> world() { return make_self_comm(); }
 result<node_info> node() { return node_info{}; }

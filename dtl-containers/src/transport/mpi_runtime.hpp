@@ -35,6 +35,14 @@ struct wire_setting {
 /// they differ: invalid_argument on every rank, naming each setting that differs and every rank's
 /// value. A setting of this rank that start() could not read fails here too (on every rank).
 status agree_settings(std::span<const wire_setting> more);
+/// MPI's state in this process (MPI_Initialized, MPI_Finalized): both false without MPI.
+struct lifecycle_state {
+  bool initialised = false;  // stays true after MPI_Finalize
+  bool finalised = false;
+};
+lifecycle_state lifecycle() noexcept;
+/// The thread level MPI granted (MPI_Query_thread); call only while MPI runs.
+result<int> granted_thread_level();
 /// Finalises MPI (only call when start() initialised it).
 status finish();
 /// A duplicate of MPI_COMM_WORLD (a self communicator without MPI).

@@ -101,6 +101,12 @@ class distributed_array {
     DTL_ASSIGN_OR_RETURN(const context made, detail::context_from(ctx));
     return create(value, made);
   }
+  /// Upstream's: rank `my_rank`'s block among `num_ranks` ranks, with no communicator (a detached context,
+  /// as from a context-like object; context_like.hpp). invalid_argument for a bad rank or count.
+  [[nodiscard]] static result<distributed_array> create(rank_t num_ranks, rank_t my_rank) {
+    DTL_ASSIGN_OR_RETURN(const context made, detail::make_detached_context(my_rank, num_ranks));
+    return create(made);
+  }
   [[nodiscard]] static result<distributed_array> create(const context& ctx) {
     DTL_ASSIGN_OR_RETURN(vector_type v, vector_type::create(N, ctx));
     return distributed_array(std::move(v));

@@ -4,3 +4,4 @@
 // HIP builds). Ours: <dtl/containers/communication/domains.hpp> (docs/upstream.md, "Forwarding headers").
 
 #include <dtl/containers/communication/domains.hpp>
+#include <dtl/core/config.hpp>  // upstream's header gives its DTL_ENABLE_* macros too

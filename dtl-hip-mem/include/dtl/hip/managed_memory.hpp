@@ -10,6 +10,7 @@
 #include <dtl/hip/export_mem.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/hip/stream_ref.hpp>
+#include <dtl/memory/prefetch_policy.hpp>
 
 #include <cstddef>
 #include <string_view>
@@ -64,6 +65,24 @@ enum class mem_advice {
 /// Starts moving managed memory [ptr, ptr + bytes) to the host, ordered on `stream`.
 /// Same errors as advise(); the capability checked is that of the device the memory was allocated on.
 [[nodiscard]] DTL_HIP_MEM_API result<void> prefetch_to_host(const void* ptr, std::size_t bytes, stream_ref stream = {});
+
+/// Carries out upstream's prefetch_hint on managed memory [ptr, ptr + bytes): the hint's offset and size
+/// pick the part (prefetch_range); none does nothing. bidirectional names two moves, to the device before
+/// device work and back after it, so it is invalid_argument here: apply make_device_prefetch() and
+/// make_host_prefetch() at those two points. Otherwise the errors of prefetch_to_device / prefetch_to_host.
+[[nodiscard]] inline result<void> prefetch(const void* ptr, std::size_t bytes, const prefetch_hint& hint,
+                                           stream_ref stream = {}) {
+  const prefetch_span part = prefetch_range(hint, bytes);
+  const void* first = static_cast<const std::byte*>(ptr) + part.offset;
+  switch (hint.policy) {
+    case prefetch_policy::none: return {};
+    case prefetch_policy::to_device: return prefetch_to_device(first, part.bytes, hint.device_id, stream);
+    case prefetch_policy::to_host: return prefetch_to_host(first, part.bytes, stream);
+    case prefetch_policy::bidirectional: break;
+  }
+  return status(status_code::invalid_argument,
+                "prefetch: a bidirectional hint is two moves; prefetch to the device and to the host separately");
+}
 
 /// The preferred location of [ptr, ptr + bytes): a device id, location_host, or location_none when
 /// none was set (or the parts disagree).

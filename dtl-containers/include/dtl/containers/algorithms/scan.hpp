@@ -95,8 +95,28 @@ struct scan_impl {
 
 }  // namespace detail
 
-inline constexpr detail::status_algorithm<detail::scan_impl<true>> inclusive_scan{};
-inline constexpr detail::status_algorithm<detail::scan_impl<false>> exclusive_scan{};
+namespace detail {
+
+/// A scan with upstream's communicator form beside its own: (policy, in, out, init, op, group), which
+/// returns the scan's result<void> once `group` is known to be the vectors' context (communicator_forms.hpp).
+template <bool Inclusive>
+struct scan_with_communicator_form : status_algorithm<scan_impl<Inclusive>> {
+  using status_algorithm<scan_impl<Inclusive>>::operator();
+
+  // Forwarding references, as the base's: an exact match on every argument, so that this more specialised
+  // form is the one chosen.
+  template <blocking_policy Pol, class In, class Out, class Init, class Op, rank_group G>
+  requires(!rank_group<Op>) result<void>
+  operator()(Pol&& policy, In&& in, Out&& out, Init&& init, Op&& op, G&& group) const {
+    DTL_TRY(check_group(scan_impl<Inclusive>::name, in, group));
+    return status_algorithm<scan_impl<Inclusive>>::operator()(policy, in, out, init, op);
+  }
+};
+
+}  // namespace detail
+
+inline constexpr detail::scan_with_communicator_form<true> inclusive_scan{};
+inline constexpr detail::scan_with_communicator_form<false> exclusive_scan{};
 
 // Upstream DTL's scans of this rank's block alone (no communication; host placements): out's block is the
 // running fold of in's from init (inclusive), or the fold before each element (exclusive), over the
@@ -147,6 +167,21 @@ result<void> transform_exclusive_scan(Pol&& policy, const distributed_vector<T, 
                                       Init init, Op op, UnaryOp unary_op) {
   DTL_TRY(dtl::transform(policy, in, out, unary_op));
   return dtl::exclusive_scan(policy, out, out, init, op);
+}
+// The same over upstream's communicator (communicator_forms.hpp): it must be the vectors' context's.
+template <detail::blocking_policy Pol, class T, class P, class U, class Q, class Init, class Op, class UnaryOp,
+          detail::rank_group G>
+result<void> transform_inclusive_scan(Pol&& policy, const distributed_vector<T, P>& in, distributed_vector<U, Q>& out,
+                                      Init init, Op op, UnaryOp unary_op, G&& group) {
+  DTL_TRY(detail::check_group("transform_inclusive_scan", in, group));
+  return dtl::transform_inclusive_scan(policy, in, out, init, op, unary_op);
+}
+template <detail::blocking_policy Pol, class T, class P, class U, class Q, class Init, class Op, class UnaryOp,
+          detail::rank_group G>
+result<void> transform_exclusive_scan(Pol&& policy, const distributed_vector<T, P>& in, distributed_vector<U, Q>& out,
+                                      Init init, Op op, UnaryOp unary_op, G&& group) {
+  DTL_TRY(detail::check_group("transform_exclusive_scan", in, group));
+  return dtl::transform_exclusive_scan(policy, in, out, init, op, unary_op);
 }
 
 }  // namespace dtl

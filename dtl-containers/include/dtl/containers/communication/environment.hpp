@@ -8,6 +8,7 @@
 //     dtl::distributed_vector<float, dtl::device_only_runtime> v(1 << 20, ctx);
 //   }
 //
+// environment_options.hpp says what the options ask for (upstream's backend ownership among them).
 // MPI: the environment calls MPI_Init_thread (asking for MPI_THREAD_MULTIPLE, or the level that
 // environment_options::thread_level or DTL_MPI_THREAD_LEVEL names) unless MPI is already initialised,
 // and calls MPI_Finalize at its end only if it initialised MPI. Threads: at MPI_THREAD_SERIALIZED, DTL's
@@ -35,6 +36,7 @@
 // dtl::abort, communication/abort.hpp) end the job on purpose. docs/containers.md, "A rank that fails".
 
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/environment_options.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/core/result.hpp>
 
@@ -47,25 +49,6 @@ namespace dtl {
 namespace detail {
 struct environment_state;
 }
-
-/// The MPI_THREAD_* level to ask MPI_Init_thread for.
-enum class mpi_threads { single, funneled, serialized, multiple };
-
-struct environment_options {
-  /// The GPU for this rank; default: DTL_DEVICE, else node-local rank % devices on the node.
-  std::optional<int> device;
-  /// Make the chosen device current on the constructing thread.
-  bool make_device_current = true;
-  /// Use no GPU at all, even when one is present.
-  bool disable_gpu = false;
-  /// The thread level to ask for when the environment initialises MPI; default: DTL_MPI_THREAD_LEVEL
-  /// (single, funneled, serialized or multiple), else multiple. Some one-sided MPI components refuse
-  /// MPI_THREAD_MULTIPLE (Open MPI 4.1's osc/pt2pt), and some MPIs are slower with it.
-  std::optional<mpi_threads> thread_level;
-  /// Abort the job when the environment is destroyed by an exception and there are several ranks
-  /// (see above); default: DTL_ABORT_ON_EXCEPTION (0 or 1), else true.
-  std::optional<bool> abort_on_exception;
-};
 
 class DTL_CONTAINERS_API environment {
  public:

@@ -47,16 +47,21 @@ bool names_ranks_of(const G& group, const context& ctx) noexcept {
 
 /// Runs `work` (a call of our algorithm over `container`) once `group` is known to be the container's
 /// context; every failure, that one included, as a communication_error on every rank.
+/// ok when `group` stands for the ranks of `container`'s context; otherwise invalid_argument, which the
+/// ranks whose communicator is right meet at the algorithm's first collective (so every rank has it).
+template <class Container, class Group>
+status check_group(const char* name, const Container& container, const Group& group) {
+  const context& ctx = container.get_context();
+  if (names_ranks_of(group, ctx)) return {};
+  const status mismatch(status_code::invalid_argument, std::string(name) +
+                                                           ": the communicator is not the one of the container's "
+                                                           "context (ctx.get<dtl::mpi_domain>().communicator())");
+  return agree_before(true, ctx, mismatch, name);
+}
+
 template <class Container, class Group, class Work>
 auto run_on_group(const char* name, const Container& container, const Group& group, Work&& work) {
-  const context& ctx = container.get_context();
-  if (!names_ranks_of(group, ctx)) {
-    // The ranks whose communicator is right meet this failure at the algorithm's first collective.
-    const status mismatch(status_code::invalid_argument, std::string(name) +
-                                                             ": the communicator is not the one of the container's "
-                                                             "context (ctx.get<dtl::mpi_domain>().communicator())");
-    throw communication_error(agree_before(true, ctx, mismatch, name));
-  }
+  if (status s = check_group(name, container, group); !s.ok()) throw communication_error(std::move(s));
   try {
     return std::forward<Work>(work)();
   } catch (const communication_error&) {
