@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -56,7 +57,10 @@ TEST_SUITE("algorithms") {
       for (auto& x : ref) x += 1;
       CHECK(values_of(b) == ref);
       dtl::distributed_vector<int> c(n, ctx);
-      REQUIRE(dtl::copy(Policy{}, b, c).has_value());
+      const auto copied = dtl::copy(Policy{}, b, c);  // upstream's copy_result: this rank's elements
+      REQUIRE(copied.has_value());
+      CHECK(copied->count == c.local_size());
+      CHECK(copied->success);
       CHECK(values_of(c) == ref);
     }
   }
@@ -223,9 +227,10 @@ TEST_SUITE("algorithms") {
     CHECK(std::all_of(out.local_view().begin(), out.local_view().end(), [](int x) { return x == 9; }));
     CHECK(dtl::exclusive_scan(dtl::par{}, a, b, 0).error() == dtl::status_code::extent_mismatch);
     // copy alone says it as upstream's does: invalid_argument, "incompatible partitions".
-    const dtl::result<void> copied = dtl::copy(dtl::seq{}, b, a);
+    const dtl::result<dtl::copy_result> copied = dtl::copy(dtl::seq{}, b, a);
     CHECK(copied.error() == dtl::status_code::invalid_argument);
     CHECK(copied.error().message().find("incompatible partitions") != std::string::npos);
     CHECK(copied.error().message().find("11 and 10 elements") != std::string::npos);
   }
 }
+
