@@ -234,3 +234,10 @@ TEST_SUITE("algorithms") {
   }
 }
 
+// Upstream's algorithm concepts, as a user's own template would name them.
+static_assert(dtl::ExecutionPolicyType<dtl::par> && !dtl::ExecutionPolicyType<int>);
+static_assert(dtl::DistributedAlgorithmTarget<dtl::distributed_vector<int>>);
+static_assert(dtl::InPlaceModifiable<dtl::distributed_vector<int>> && dtl::RankAware<dtl::distributed_vector<int>>);
+static_assert(dtl::BinaryReductionOp<std::plus<>, double> && !dtl::BinaryReductionOp<std::plus<>, std::vector<int>>);
+static_assert(dtl::SortComparator<std::greater<>, int> && !dtl::ElementPredicate<std::plus<>, int>);
+static_assert(dtl::SortableIterator<int*> && !dtl::SortableIterator<const int*>);
