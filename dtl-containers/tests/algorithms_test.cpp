@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -57,7 +58,10 @@ TEST_SUITE("algorithms") {
       for (auto& x : ref) x += 1;
       CHECK(values_of(b) == ref);
       dtl::distributed_vector<int> c(n, ctx);
-      REQUIRE(dtl::copy(Policy{}, b, c).has_value());
+      const auto copied = dtl::copy(Policy{}, b, c);  // upstream's copy_result: this rank's elements
+      REQUIRE(copied.has_value());
+      CHECK(copied->count == c.local_size());
+      CHECK(copied->success);
       CHECK(values_of(c) == ref);
     }
   }
@@ -245,9 +249,17 @@ TEST_SUITE("algorithms") {
     CHECK(std::all_of(out.local_view().begin(), out.local_view().end(), [](int x) { return x == 9; }));
     CHECK(dtl::exclusive_scan(dtl::par{}, a, b, 0).error() == dtl::status_code::extent_mismatch);
     // copy alone says it as upstream's does: invalid_argument, "incompatible partitions".
-    const dtl::result<void> copied = dtl::copy(dtl::seq{}, b, a);
+    const dtl::result<dtl::copy_result> copied = dtl::copy(dtl::seq{}, b, a);
     CHECK(copied.error() == dtl::status_code::invalid_argument);
     CHECK(copied.error().message().find("incompatible partitions") != std::string::npos);
     CHECK(copied.error().message().find("11 and 10 elements") != std::string::npos);
   }
 }
+
+// Upstream's algorithm concepts, as a user's own template would name them.
+static_assert(dtl::ExecutionPolicyType<dtl::par> && !dtl::ExecutionPolicyType<int>);
+static_assert(dtl::DistributedAlgorithmTarget<dtl::distributed_vector<int>>);
+static_assert(dtl::InPlaceModifiable<dtl::distributed_vector<int>> && dtl::RankAware<dtl::distributed_vector<int>>);
+static_assert(dtl::BinaryReductionOp<std::plus<>, double> && !dtl::BinaryReductionOp<std::plus<>, std::vector<int>>);
+static_assert(dtl::SortComparator<std::greater<>, int> && !dtl::ElementPredicate<std::plus<>, int>);
+static_assert(dtl::SortableIterator<int*> && !dtl::SortableIterator<const int*>);

@@ -4,6 +4,8 @@
 #include "doctest.hpp"
 
 #include <dtl/containers/containers.hpp>
+#include <dtl/containers/detail/common_ops.hpp>
+#include <dtl/containers/detail/device_affinity.hpp>
 #include <dtl/core/concepts.hpp>
 #include <dtl/views/views.hpp>
 
@@ -11,6 +13,7 @@
 #include <numeric>
 #include <span>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -121,5 +124,21 @@ TEST_SUITE("views") {
     static_assert(dtl::may_communicate_v<dtl::strided_view<dtl::global_view<int>>>);
     static_assert(dtl::is_stl_safe_v<decltype(picked)>);
     static_assert(dtl::is_batching_view_v<dtl::chunk_view<std::vector<int>>>);
+  }
+
+  TEST_CASE("upstream's common_ops give the container's own views and sync") {
+    dtl::distributed_vector<int> v(100, 7, rank_of{1, 4});
+    CHECK(dtl::detail::rank_invariant_holds(v));
+    CHECK(dtl::detail::make_local_view(v).data() == v.local_data());
+    CHECK(dtl::detail::make_const_local_view(std::as_const(v)).size() == 25);
+    CHECK(dtl::detail::make_segmented_view(v).num_segments() == 4);
+    CHECK(dtl::detail::standalone_barrier().has_value());
+    CHECK(dtl::detail::standalone_fence().has_value());
+    dtl::distributed_vector<int> alone(10);
+    alone.mark_local_modified();
+    REQUIRE(dtl::detail::sync_container(alone).has_value());
+    CHECK(alone.is_clean());
+    CHECK(alone.device_id() == dtl::detail::no_device_affinity);
+    static_assert(dtl::detail::any_device_affinity != dtl::detail::no_device_affinity);
   }
 }

@@ -37,6 +37,7 @@
 #include <dtl/containers/algorithms/iota.hpp>
 #include <dtl/containers/algorithms/async.hpp>
 #include <dtl/containers/algorithms/async_reorder.hpp>
+#include <dtl/containers/algorithms/concepts.hpp>
 #include <dtl/containers/algorithms/domain_namespaces.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/containers/algorithms/ops.hpp>

@@ -4,11 +4,12 @@
 // device id, trivially copyable (pass it by value). vec.device_view() on device-accessible placements.
 //
 //   auto dv = vec.device_view();
-//   my_kernel<<<blocks, threads>>>(dv);            // dv[i] / dv.data()[i] in device code
+//   my_kernel<<<blocks, threads>>>(dv);            // dv.data()[i] in device code
 //   auto tail = dv.last(4);                         // sub-views: pointer arithmetic only
 //
 // The elements are device memory: dereference them in device code only (or on the host for managed
-// memory). first, last and subview clamp their counts to the view, as local_view's.
+// memory). first, last and subview clamp their counts to the view, as local_view's. No operator[] (as
+// upstream's): on the host it would read device memory; indexing data() says where the elements are.
 
 #include <dtl/containers/host_device.hpp>
 #include <dtl/core/device_id.hpp>
@@ -33,9 +34,6 @@ struct device_view {
   [[nodiscard]] DTL_HOST_DEVICE constexpr int device() const noexcept { return device_id; }
   [[nodiscard]] DTL_HOST_DEVICE constexpr T* begin() const noexcept { return ptr; }
   [[nodiscard]] DTL_HOST_DEVICE constexpr T* end() const noexcept { return ptr + count; }
-  /// Unchecked; dereference in device code only (or on the host for managed memory).
-  [[nodiscard]] DTL_HOST_DEVICE constexpr T& operator[](size_type i) const noexcept { return ptr[i]; }
-
   /// Elements [offset, offset + n), clamped to the view (empty when offset is past its end).
   [[nodiscard]] DTL_HOST_DEVICE constexpr device_view subview(size_type offset, size_type n) const noexcept {
     const size_type start = offset < count ? offset : count;

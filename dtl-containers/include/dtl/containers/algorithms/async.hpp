@@ -143,10 +143,7 @@ template <class T, class P, class V>
 template <class T, class P, class U, class Q>
 [[nodiscard]] futures::distributed_future<copy_result> async_copy(const distributed_vector<T, P>& in,
                                                                   distributed_vector<U, Q>& out) {
-  const size_type copied = in.local_size();
-  return detail::async_form("async_copy", [&] { return copy(detail::async_form_policy{}, in, out); }).then([copied] {
-    return copy_result{copied, true};
-  });
+  return detail::async_form("async_copy", [&] { return copy(detail::async_form_policy{}, in, out); });
 }
 
 /// f(x) for every local element; the future completes when all are done.

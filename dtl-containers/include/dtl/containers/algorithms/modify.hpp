@@ -8,7 +8,8 @@
 //   dtl::transform(x, y, [] __device__ (float v) { return 2 * v; });   // y[i] = 2 x[i] on the GPU
 //   auto done = dtl::for_each(dtl::async{}, vec, op);                 // a dtl::hip::future<void>
 //
-// Each returns result<void> (a future<void> under dtl::async). Vectors in one call must share their
+// Each returns result<void> (a future<void> under dtl::async), copy a result<copy_result> (the elements
+// this rank copied, as upstream's). Vectors in one call must share their
 // context and size (else invalid_argument / extent_mismatch; copy, as upstream's, gives invalid_argument
 // for any size or partition mismatch); a context whose environment ended gives invalid_state. None of them
 // communicates: each rank works on its own block. Device placements run on the GPU; user functions are device functions
@@ -27,6 +28,12 @@
 #include <algorithm>
 
 namespace dtl {
+
+/// What dtl::copy gives (upstream DTL's copy_result): the elements this rank copied.
+struct copy_result {
+  size_type count = 0;
+  bool success = true;
+};
 
 namespace detail {
 
@@ -147,7 +154,7 @@ struct transform_impl {
   }
 };
 
-/// out[i] = in[i], between any placements of the same element type.
+/// out[i] = in[i], between any placements of the same element type. Its outcome is a copy_result.
 struct copy_impl {
   static constexpr const char* name = "copy";
   static constexpr bool mixed_placements = true;
@@ -161,18 +168,22 @@ struct copy_impl {
                                                      "); redistribute moves elements between partitions");
   }
   template <class Pol, class T, class P, class Q>
-  static result<void> host(const Pol&, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out) {
+  static result<copy_result> host(const Pol&, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out) {
     const T* src = in.local_data();
     T* dst = out.local_data();
-    return host_loop<Pol>(in.local_size(), [src, dst](std::size_t b, std::size_t e) {
-      for (std::size_t i = b; i < e; ++i) dst[i] = src[i];
-    });
+    return outcome_with_value(host_loop<Pol>(in.local_size(),
+                                             [src, dst](std::size_t b, std::size_t e) {
+                                               for (std::size_t i = b; i < e; ++i) dst[i] = src[i];
+                                             }),
+                              copy_result{in.local_size(), true});
   }
   template <class Pol, class T, class P, class Q>
   static auto device(const Pol& policy, const distributed_vector<T, P>& in, distributed_vector<T, Q>& out) {
     constexpr transfer_kind kind = transfer_between_v<P, Q>;
-    return device::copy(policy, in.get_context(), Q::device_accessible ? out.device_id() : in.device_id(),
-                        in.local_data(), out.local_data(), in.local_size(), kind);
+    return outcome_with_value(
+        device::copy(policy, in.get_context(), Q::device_accessible ? out.device_id() : in.device_id(), in.local_data(),
+                     out.local_data(), in.local_size(), kind),
+        copy_result{in.local_size(), true});
   }
 };
 
@@ -184,13 +195,6 @@ inline constexpr detail::status_algorithm<detail::for_each_impl> for_each{};
 inline constexpr detail::status_algorithm<detail::for_each_indexed_impl> for_each_indexed{};
 inline constexpr detail::status_algorithm<detail::transform_impl> transform{};
 inline constexpr detail::status_algorithm<detail::copy_impl> copy{};
-
-/// Upstream DTL's result type of its copy forms that report (dtl::async_copy): the elements this rank
-/// copied. dtl::copy itself returns result<void>.
-struct copy_result {
-  size_type count = 0;
-  bool success = true;
-};
 
 // Upstream DTL's writes of this rank's block alone (no communication; host placements): local_fill gives
 // the elements written, local_transform transforms the block in place and gives its end, local_copy copies

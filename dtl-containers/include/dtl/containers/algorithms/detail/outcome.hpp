@@ -103,6 +103,17 @@ auto map_outcome(Outcome outcome, F f) {
   }
 }
 
+/// A result<void> outcome's success as `value`: a result at once, a future's through then().
+template <class Outcome, class U>
+auto outcome_with_value(Outcome outcome, U value) {
+  if constexpr (is_future_v<Outcome>) {
+    return std::move(outcome).then([value = std::move(value)] { return value; });
+  } else {
+    if (!outcome) return result<U>(std::move(outcome).error());
+    return result<U>(std::move(value));
+  }
+}
+
 /// A value algorithm's bare form: the value, or dtl::status_error; a future stays a future (its get()
 /// throws the same way, its get_result() is the try_ form's).
 template <class Outcome>
