@@ -12,6 +12,7 @@
 #include <dtl/policies/partition/cyclic_partition.hpp>
 #include <dtl/policies/partition/hash_partition.hpp>
 #include <dtl/policies/partition/replicated.hpp>
+#include <dtl/policies/placement/placement_policy.hpp>
 
 #include <doctest/doctest.h>
 
@@ -93,6 +94,21 @@ TEST_SUITE("policies") {
     for (const int x : data) sum += x;
     writer.join();
     CHECK(sum == 999 * 1000 / 2);
+  }
+
+  TEST_CASE("placements answer upstream's questions from their own constants") {
+    static_assert(dtl::PlacementPolicyConcept<dtl::device_only_runtime> && dtl::is_placement_policy_v<dtl::host_only>);
+    static_assert(!dtl::is_placement_policy_v<dtl::relaxed>);
+    CHECK(dtl::device_only<3>::device_id() == 3);
+    CHECK(dtl::host_only::device_id() == dtl::no_device);
+    CHECK(dtl::device_only_runtime::device_id() == dtl::runtime_device);
+    CHECK(dtl::host_only::requires_device_copy());
+    CHECK_FALSE(dtl::host_only::requires_host_copy());
+    CHECK(dtl::device_only<0>::requires_host_copy());
+    CHECK_FALSE(dtl::unified_memory::requires_host_copy());
+    CHECK_FALSE(dtl::unified_memory::requires_device_copy());
+    CHECK(dtl::device_preferred::preferred_location() == dtl::memory_location::device);
+    CHECK(dtl::device_preferred::is_host_accessible());  // managed memory
   }
 
   TEST_CASE("error policies: what a failure becomes") {

@@ -12,6 +12,7 @@
 
 #include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/core/placement.hpp>
+#include <dtl/policies/placement/placement_policy.hpp>
 #include <dtl/policies/consistency/bulk_synchronous.hpp>
 #include <dtl/policies/consistency/relaxed.hpp>
 #include <dtl/policies/consistency/release_acquire.hpp>

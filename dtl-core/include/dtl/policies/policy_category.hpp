@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Policy categories (upstream DTL's names): a policy says which kind it is with a nested
-// `policy_category` tag, and is_<kind>_policy_v reads it (a placement of <dtl/core/placement.hpp>
-// counts as a placement policy by its PlacementPolicy members instead). The concepts PartitionPolicy,
+// `policy_category` tag, and is_<kind>_policy_v reads it. The concepts PartitionPolicy,
 // ConsistencyPolicy and ErrorPolicy build on these; PlacementPolicy is in <dtl/core/placement.hpp> and
 // ExecutionPolicy with the execution policies (dtl-containers), each where its policies are.
 
-#include <dtl/core/placement.hpp>
 #include <dtl/core/types.hpp>
 
 #include <concepts>
@@ -32,8 +30,7 @@ struct has_policy_category<T, Tag> : std::is_same<typename T::policy_category, T
 template <class T>
 struct is_partition_policy : detail::has_policy_category<T, partition_policy_tag> {};
 template <class T>
-struct is_placement_policy
-    : std::bool_constant<detail::has_policy_category<T, placement_policy_tag>::value || PlacementPolicy<T>> {};
+struct is_placement_policy : detail::has_policy_category<T, placement_policy_tag> {};
 template <class T>
 struct is_consistency_policy : detail::has_policy_category<T, consistency_policy_tag> {};
 template <class T>
