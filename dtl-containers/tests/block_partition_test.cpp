@@ -4,6 +4,8 @@
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/detail/layout_moves.hpp>
 #include <dtl/containers/detail/redistribute.hpp>
+#include <dtl/policies/partition/block_nd_partition.hpp>
+#include <dtl/policies/partition/dynamic_block.hpp>
 
 #include <vector>
 
@@ -11,7 +13,7 @@ TEST_SUITE("block_partition") {
   TEST_CASE("blocks cover [0, n) exactly once and differ in size by at most one") {
     for (std::size_t n : {0u, 1u, 7u, 64u, 1000u, 1001u}) {
       for (int ranks : {1, 2, 3, 8, 13}) {
-        const auto p = dtl::block_partition::create(n, ranks).value();
+        const auto p = dtl::block_partition<>::create(n, ranks).value();
         std::size_t next = 0, smallest = n, largest = 0;
         for (int r = 0; r < ranks; ++r) {
           const auto range = p.local_range(r).value();
@@ -28,9 +30,9 @@ TEST_SUITE("block_partition") {
   }
 
   TEST_CASE("bad input is a status") {
-    CHECK(dtl::block_partition::create(10, 0).error() == dtl::status_code::invalid_argument);
-    CHECK(dtl::block_partition::create(10, -2).error() == dtl::status_code::invalid_argument);
-    const auto p = dtl::block_partition::create(10, 3).value();
+    CHECK(dtl::block_partition<>::create(10, 0).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::block_partition<>::create(10, -2).error() == dtl::status_code::invalid_argument);
+    const auto p = dtl::block_partition<>::create(10, 3).value();
     CHECK(p.local_range(3).error() == dtl::status_code::invalid_rank);
     CHECK(p.local_range(-1).error() == dtl::status_code::invalid_rank);
     CHECK(p.owner(10).error() == dtl::status_code::out_of_range);
@@ -45,8 +47,8 @@ TEST_SUITE("block_partition") {
           CAPTURE(unit);
           CAPTURE(units);
           CAPTURE(ranks);
-          const auto p = dtl::block_partition::create(units * unit, ranks, unit).value();
-          const auto rows = dtl::block_partition::create(units, ranks).value();  // the same split, in rows
+          const auto p = dtl::block_partition<>::create(units * unit, ranks, unit).value();
+          const auto rows = dtl::block_partition<>::create(units, ranks).value();  // the same split, in rows
           CHECK(p.unit() == unit);
           for (int r = 0; r < ranks; ++r) {
             const auto range = p.local_range(r).value();
@@ -55,10 +57,10 @@ TEST_SUITE("block_partition") {
             for (std::size_t i = range.begin; i < range.end; ++i) CHECK(p.owner(i).value() == r);
           }
         }
-    CHECK(dtl::block_partition::create(10, 2, 3).error() == dtl::status_code::invalid_argument);
-    CHECK(dtl::block_partition::create(12, 2, 0).error() == dtl::status_code::invalid_argument);
-    CHECK(dtl::block_partition::create(12, 0, 3).error() == dtl::status_code::invalid_argument);
-    CHECK(dtl::block_partition::create(12, 2).value().unit() == 1);
+    CHECK(dtl::block_partition<>::create(10, 2, 3).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::block_partition<>::create(12, 2, 0).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::block_partition<>::create(12, 0, 3).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::block_partition<>::create(12, 2).value().unit() == 1);
   }
 
   TEST_CASE("layout moves: every element goes to its owner in the new layout, once") {
@@ -98,7 +100,7 @@ TEST_SUITE("block_partition") {
     const std::vector<std::vector<std::size_t>> layouts = {
         {5}, {0}, {3, 0, 4}, {0, 0, 7}, {7, 0, 0}, {0, 2, 0, 2, 0}, {1, 1, 1, 1}, {0, 0}, {10, 1}};
     for (const auto& sizes : layouts) {
-      const auto p = dtl::block_partition::from_sizes(sizes).value();
+      const auto p = dtl::block_partition<>::from_sizes(sizes).value();
       CHECK(p.is_irregular());
       CHECK(p.ranks() == static_cast<int>(sizes.size()));
       CHECK(p.unit() == 1);
@@ -116,19 +118,19 @@ TEST_SUITE("block_partition") {
       const auto copy = p;  // shares the offsets
       CHECK(copy.same_layout(p));
     }
-    CHECK(dtl::block_partition::from_sizes(std::vector<std::size_t>{}).error() == dtl::status_code::invalid_argument);
+    CHECK(dtl::block_partition<>::from_sizes(std::vector<std::size_t>{}).error() == dtl::status_code::invalid_argument);
     const std::size_t huge = ~std::size_t{0};
-    CHECK(dtl::block_partition::from_sizes(std::vector<std::size_t>{huge, 1}).error() ==
+    CHECK(dtl::block_partition<>::from_sizes(std::vector<std::size_t>{huge, 1}).error() ==
           dtl::status_code::invalid_argument);
   }
 
   TEST_CASE("same_layout compares blocks, whichever way the partitions were made") {
-    const auto even = dtl::block_partition::create(10, 3).value();
+    const auto even = dtl::block_partition<>::create(10, 3).value();
     CHECK_FALSE(even.is_irregular());
-    CHECK(even.same_layout(dtl::block_partition::from_sizes(std::vector<std::size_t>{4, 3, 3}).value()));
-    CHECK_FALSE(even.same_layout(dtl::block_partition::from_sizes(std::vector<std::size_t>{3, 4, 3}).value()));
-    CHECK_FALSE(even.same_layout(dtl::block_partition::from_sizes(std::vector<std::size_t>{4, 3, 3, 0}).value()));
-    CHECK_FALSE(even.same_layout(dtl::block_partition::create(11, 3).value()));
+    CHECK(even.same_layout(dtl::block_partition<>::from_sizes(std::vector<std::size_t>{4, 3, 3}).value()));
+    CHECK_FALSE(even.same_layout(dtl::block_partition<>::from_sizes(std::vector<std::size_t>{3, 4, 3}).value()));
+    CHECK_FALSE(even.same_layout(dtl::block_partition<>::from_sizes(std::vector<std::size_t>{4, 3, 3, 0}).value()));
+    CHECK_FALSE(even.same_layout(dtl::block_partition<>::create(11, 3).value()));
     CHECK(dtl::detail::partition_offsets(even) == std::vector<std::size_t>{0, 4, 7, 10});
   }
 
@@ -180,5 +182,53 @@ TEST_SUITE("block_partition") {
           }
         CHECK(g == new_n);
       }
+  }
+
+  TEST_CASE("the static policy (upstream's block_partition<0>) agrees with a partition object") {
+    static_assert(dtl::PartitionPolicyConcept<dtl::block_partition<>>);
+    for (int ranks = 1; ranks <= 5; ++ranks)
+      for (std::size_t n : {0u, 3u, 10u, 31u}) {
+        const auto p = dtl::block_partition<>::create(n, ranks).value();
+        for (int r = 0; r < ranks; ++r) {
+          const auto range = p.local_range(r).value();
+          const auto info = dtl::block_partition<>::make_info(n, ranks, r);
+          CHECK(info.local_start == static_cast<dtl::index_t>(range.begin));
+          CHECK(info.local_size == range.size());
+          for (std::size_t i = range.begin; i < range.end; ++i) {
+            CHECK(dtl::block_partition<>::owner(static_cast<dtl::index_t>(i), n, ranks) == r);
+            CHECK(dtl::block_partition<>::to_local(static_cast<dtl::index_t>(i), n, ranks, r) ==
+                  static_cast<dtl::index_t>(i - range.begin));
+          }
+        }
+      }
+  }
+
+  TEST_CASE("dynamic_block: explicit boundaries, empty blocks, and the even fallback") {
+    const auto db = dtl::dynamic_block::from_sizes({2, 0, 5});
+    CHECK(db.owner(1, 7, 3) == 0);
+    CHECK(db.owner(2, 7, 3) == 2);  // rank 1 is empty
+    CHECK(db.local_size(7, 3, 1) == 0);
+    CHECK(db.to_global(4, 7, 3, 2) == 6);
+    const dtl::dynamic_block even;
+    CHECK(even.owner(4, 10, 3) == dtl::block_partition<>::owner(4, 10, 3));
+  }
+
+  TEST_CASE("block_nd_partition: a 2 x 2 grid over 5 x 3, every element owned once") {
+    const dtl::block_2d_partition part(dtl::block_2d_partition::grid_type{2, 2});
+    const dtl::nd_extent<2> global{5, 3};
+    CHECK(part.local_extents(global, 3) == dtl::nd_extent<2>{2, 1});
+    CHECK(part.local_starts(global, 3) == dtl::nd_index<2>{3, 2});
+    std::size_t total = 0;
+    for (dtl::index_t i = 0; i < 5; ++i)
+      for (dtl::index_t j = 0; j < 3; ++j) {
+        const dtl::nd_index<2> idx{i, j};
+        const dtl::rank_t owner = part.owner(idx, global);
+        CHECK(part.is_local(idx, global, owner));
+        CHECK(part.to_global(part.to_local(idx, global, owner), global, owner) == idx);
+        ++total;
+      }
+    std::size_t sizes = 0;
+    for (dtl::rank_t r = 0; r < part.total_ranks(); ++r) sizes += part.local_size(global, r);
+    CHECK(sizes == total);
   }
 }

@@ -56,7 +56,7 @@ static_assert(!std::is_convertible_v<std::size_t, dtl::distributed_vector<int>>)
 TEST_SUITE("context_like") {
   TEST_CASE("rank r of 4: the block partition's local size, offset and owners; zeroes and values") {
     for (const std::size_t n : {std::size_t{100}, std::size_t{7}}) {
-      const dtl::block_partition layout = dtl::block_partition::create(n, 4).value();
+      const dtl::block_partition<> layout = dtl::block_partition<>::create(n, 4).value();
       for (int r = 0; r < 4; ++r) {
         CAPTURE(n);
         CAPTURE(r);
@@ -162,7 +162,7 @@ TEST_SUITE("context_like") {
 
   TEST_CASE("distributed_array: the same forms") {
     const dtl::distributed_array<int, 10> a(rank_of{3, 4});
-    CHECK(a.local_size() == dtl::block_partition::create(10, 4).value().local_range(3).value().size());
+    CHECK(a.local_size() == dtl::block_partition<>::create(10, 4).value().local_range(3).value().size());
     const dtl::distributed_array<int, 10> b(9, rank_of{0, 4});
     for (const int x : b.local_view()) CHECK(x == 9);
     CHECK(dtl::distributed_array<int, 10>::create(rank_of{5, 4}).error() == dtl::status_code::invalid_argument);

@@ -77,7 +77,7 @@ TEST_SUITE("gpu.halo") {
           CAPTURE(periodic);
           const dtl::halo h{.prev = w, .next = w == 3 ? 1 : w, .periodic = periodic};
           auto made = vec::create(n, ctx, h);
-          if (breaks_width_rule(dtl::block_partition::create(n, ctx.size()).value(), h)) {
+          if (breaks_width_rule(dtl::block_partition<>::create(n, ctx.size()).value(), h)) {
             REQUIRE_FALSE(made.has_value());
             CHECK(made.error().code() == dtl::status_code::invalid_argument);
             continue;
@@ -108,7 +108,7 @@ TEST_SUITE("gpu.halo") {
     for (const bool periodic : {false, true}) {
       const std::size_t n = 9;
       const dtl::halo h{.prev = 2, .next = 1, .periodic = periodic};
-      const auto part = dtl::block_partition::create(n, ctx.size()).value();
+      const auto part = dtl::block_partition<>::create(n, ctx.size()).value();
       vec v(n, ctx, h);
       fill_owned(v);
       std::vector<double> expected(n);

@@ -36,7 +36,7 @@ std::vector<std::int64_t> iota_ref(std::size_t n, std::int64_t first) {
 }
 
 sizes_t even_sizes(std::size_t n, int ranks) {
-  const auto p = dtl::block_partition::create(n, ranks).value();
+  const auto p = dtl::block_partition<>::create(n, ranks).value();
   sizes_t sizes;
   for (int r = 0; r < ranks; ++r) sizes.push_back(p.local_range(r).value().size());
   return sizes;

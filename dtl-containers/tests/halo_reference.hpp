@@ -25,7 +25,7 @@ inline std::size_t next_source(std::size_t e, std::size_t j, std::size_t n, bool
 }
 
 /// The width rule, serially: some non-empty block that a neighbour reads is smaller than the width.
-inline bool breaks_width_rule(const dtl::block_partition& part, const dtl::halo& h) {
+inline bool breaks_width_rule(const dtl::block_partition<>& part, const dtl::halo& h) {
   std::vector<std::size_t> sizes;
   for (int r = 0; r < part.ranks(); ++r)
     if (const auto s = part.local_range(r).value().size(); s != 0) sizes.push_back(s);

@@ -52,7 +52,7 @@ void exchange_cases(const dtl::context& ctx) {
           CAPTURE(periodic);
           const dtl::halo h{.prev = prev, .next = next, .periodic = periodic};
           auto made = vec::create(n, ctx, h);
-          const auto part = dtl::block_partition::create(n, ctx.size()).value();
+          const auto part = dtl::block_partition<>::create(n, ctx.size()).value();
           if (breaks_width_rule(part, h)) {
             REQUIRE_FALSE(made.has_value());
             CHECK(made.error().code() == dtl::status_code::invalid_argument);
@@ -137,7 +137,7 @@ void granularity_cases(const dtl::context& ctx) {
       CAPTURE(halo_rows);
       const dtl::halo h{.prev = halo_rows * g, .next = halo_rows * g, .periodic = false, .granularity = g};
       auto made = vec::create(rows * g, ctx, h);
-      const auto row_part = dtl::block_partition::create(rows * g, ctx.size(), g).value();
+      const auto row_part = dtl::block_partition<>::create(rows * g, ctx.size(), g).value();
       if (breaks_width_rule(row_part, h)) {
         REQUIRE_FALSE(made.has_value());
         CHECK(made.error().code() == dtl::status_code::invalid_argument);
@@ -171,7 +171,7 @@ void reduce_cases(const dtl::context& ctx) {
         CAPTURE(n);
         CAPTURE(periodic);
         const dtl::halo h{.prev = 1, .next = 2, .periodic = periodic};
-        const auto part = dtl::block_partition::create(n, ctx.size()).value();
+        const auto part = dtl::block_partition<>::create(n, ctx.size()).value();
         if (breaks_width_rule(part, h)) continue;
         vec v(n, ctx, h);
         fill_owned(v);

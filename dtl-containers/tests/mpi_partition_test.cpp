@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
   constexpr unsigned long long n = 1000003;
-  const auto partition = dtl::block_partition::create(n, size);
+  const auto partition = dtl::block_partition<>::create(n, size);
   int failures = partition.has_value() ? 0 : 1;
   unsigned long long local = 0, local_count = 0;
   if (partition.has_value()) {

@@ -62,7 +62,7 @@ void has_layout(const vec_t& v, const sizes_t& sizes) {
 }
 
 sizes_t even_sizes(std::size_t n, int ranks) {
-  const auto p = dtl::block_partition::create(n, ranks).value();
+  const auto p = dtl::block_partition<>::create(n, ranks).value();
   sizes_t sizes;
   for (int r = 0; r < ranks; ++r) sizes.push_back(p.local_range(r).value().size());
   return sizes;
@@ -187,7 +187,7 @@ TEST_SUITE("mpi.redistribute") {
     CHECK(everything(v) == iota_ref(100, 0));
     // From a partition made by from_sizes, too.
     const sizes_t sizes = layouts(100, ctx.size()).front();
-    REQUIRE(v.redistribute(dtl::block_partition::from_sizes(sizes).value()).has_value());
+    REQUIRE(v.redistribute(dtl::block_partition<>::from_sizes(sizes).value()).has_value());
     has_layout(v, sizes);
     const std::int64_t* irregular = v.local_data();
     REQUIRE(v.redistribute(sizes).has_value());
@@ -358,10 +358,10 @@ TEST_SUITE("mpi.redistribute") {
     unchanged();
     failed_everywhere(ctx, v.redistribute(sizes_t{}), dtl::status_code::invalid_argument);
     unchanged();
-    failed_everywhere(ctx, v.redistribute(dtl::block_partition::create(31, p).value()),
+    failed_everywhere(ctx, v.redistribute(dtl::block_partition<>::create(31, p).value()),
                       dtl::status_code::invalid_argument);
     unchanged();
-    failed_everywhere(ctx, v.redistribute(dtl::block_partition::create(30, p + 1).value()),
+    failed_everywhere(ctx, v.redistribute(dtl::block_partition<>::create(30, p + 1).value()),
                       dtl::status_code::invalid_argument);
     unchanged();
     if (p > 1) {

@@ -83,7 +83,7 @@ TEST_SUITE("placement") {
   template <dtl::PlacementPolicy P>
   constexpr bool check_placement(dtl::memory_location loc, bool host, bool device, bool managed, int id) {
     return P::location == loc && P::host_accessible == host && P::device_accessible == device &&
-           P::managed == managed && P::device_id == id;
+           P::managed == managed && P::device == id && P::device_id() == id;
   }
 
   TEST_CASE("every policy states location, access, management and device at compile time") {
@@ -101,6 +101,6 @@ TEST_SUITE("placement") {
     static_assert(!dtl::needs_device_v<dtl::host_only>);
     static_assert(dtl::needs_device_v<dtl::device_only<1>>);
     static_assert(dtl::needs_device_v<dtl::unified_memory>);
-    CHECK(dtl::device_only<5>::device_id == 5);
+    CHECK(dtl::device_only<5>::device_id() == 5);
   }
 }

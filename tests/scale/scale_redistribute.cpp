@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     check_block(v, "even blocks", vec, even_begin, even_count, opt.seed, n);
   const std::size_t grown = n + n / 3;
   if (v.expect_ok(vec.resize(grown), "resize")) {
-    const auto range = dtl::block_partition::create(grown, ctx.size()).value().local_range(ctx.rank()).value();
+    const auto range = dtl::block_partition<>::create(grown, ctx.size()).value().local_range(ctx.rank()).value();
     check_block(v, "resized", vec, range.begin, range.size(), opt.seed, n);
   }
   return v.finish("elements=" + std::to_string(n) + " empty-ranks=" + std::to_string(empty));

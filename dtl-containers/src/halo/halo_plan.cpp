@@ -18,7 +18,7 @@ namespace dtl::detail {
 namespace {
 
 /// The non-empty blocks' ranks, in order: the ranks that take part in an exchange.
-std::vector<int> non_empty_ranks(const block_partition& partition) {
+std::vector<int> non_empty_ranks(const block_partition<>& partition) {
   std::vector<int> ranks;
   for (int r = 0; r < partition.ranks(); ++r)
     if (partition.local_range(r).value().size() != 0) ranks.push_back(r);
@@ -94,7 +94,7 @@ void halo_plan_deleter::operator()(halo_plan* plan) const noexcept {
   delete plan;
 }
 
-status check_halo(const block_partition& partition, const halo& h) {
+status check_halo(const block_partition<>& partition, const halo& h) {
   const std::size_t g = h.granularity;
   if (g == 0) return status(status_code::invalid_argument, "halo: the granularity must be at least 1 element");
   if (h.prev % g != 0 || h.next % g != 0)
@@ -134,7 +134,7 @@ int halo_path_code(const context& ctx, int device) noexcept {
   return device_path_code(*state, device);
 }
 
-result<halo_plan_ptr> make_halo_plan(const context& ctx, const block_partition& partition, const halo& h,
+result<halo_plan_ptr> make_halo_plan(const context& ctx, const block_partition<>& partition, const halo& h,
                                      std::size_t element_bytes, void* base, int device) {
   context_state* state = context_access::state(ctx);
   if (state == nullptr) return empty_context();

@@ -7,8 +7,14 @@
 // from_sizes() makes an irregular partition instead: explicit per-rank sizes (what a redistributed
 // vector has), kept as offsets in one shared immutable array, so copies stay cheap; local_range() and
 // owner() (a binary search) mean the same on both kinds.
+// It is also upstream DTL's block_partition<Dim> partition policy: the static owner / local_size /
+// local_start / to_local / to_global / make_info answer the even split (unit 1) of any size over any
+// rank count, with no object. Dim names the dimension that is split; every container here splits
+// dimension 0 (rows), hence block_partition<> (Dim = 0).
 
 #include <dtl/core/result.hpp>
+#include <dtl/core/types.hpp>
+#include <dtl/policies/partition/partition_policy.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -36,8 +42,45 @@ struct index_range {
   friend constexpr bool operator==(index_range, index_range) = default;
 };
 
+template <size_type Dim = 0>
 class block_partition {
  public:
+  using policy_category = partition_policy_tag;
+  static constexpr size_type distributed_dimension = Dim;
+
+  // Upstream's static policy: the even split of n elements over `ranks` (0 or fewer ranks: nothing).
+  /// The rank holding global_idx (rank 0 when n == 0 or ranks <= 0).
+  [[nodiscard]] static constexpr rank_t owner(index_t global_idx, size_type n, rank_t ranks) noexcept {
+    if (n == 0 || ranks <= 0) return 0;
+    const auto i = static_cast<size_type>(global_idx), nr = static_cast<size_type>(ranks);
+    const size_type base = n / nr, extra = n % nr;
+    const size_type big = extra * (base + 1);  // elements held by the ranks with one extra
+    return static_cast<rank_t>(i < big ? i / (base + 1) : extra + (i - big) / base);
+  }
+  [[nodiscard]] static constexpr size_type local_size(size_type n, rank_t ranks, rank_t rank) noexcept {
+    if (ranks <= 0 || rank < 0 || rank >= ranks) return 0;
+    const auto nr = static_cast<size_type>(ranks), r = static_cast<size_type>(rank);
+    return even_block_begin(n, nr, r + 1) - even_block_begin(n, nr, r);
+  }
+  /// The global index of rank's first element.
+  [[nodiscard]] static constexpr index_t local_start(size_type n, rank_t ranks, rank_t rank) noexcept {
+    if (ranks <= 0 || rank < 0) return 0;
+    const auto r = rank < ranks ? rank : ranks;
+    return static_cast<index_t>(even_block_begin(n, static_cast<size_type>(ranks), static_cast<size_type>(r)));
+  }
+  [[nodiscard]] static constexpr index_t to_local(index_t global_idx, size_type n, rank_t ranks, rank_t rank) noexcept {
+    return global_idx - local_start(n, ranks, rank);
+  }
+  [[nodiscard]] static constexpr index_t to_global(index_t local_idx, size_type n, rank_t ranks, rank_t rank) noexcept {
+    return local_idx + local_start(n, ranks, rank);
+  }
+  [[nodiscard]] static constexpr partition_info make_info(size_type n, rank_t ranks, rank_t rank) noexcept {
+    const index_t start = local_start(n, ranks, rank);
+    const size_type count = local_size(n, ranks, rank);
+    return partition_info{n, ranks, rank, count, start, start + static_cast<index_t>(count)};
+  }
+
+  // A partition object: an even split in whole units, or explicit sizes.
   /// invalid_argument when ranks <= 0.
   static result<block_partition> create(std::size_t global_size, int ranks) {
     if (ranks <= 0) return status(status_code::invalid_argument, "a partition needs at least one rank");

@@ -198,7 +198,7 @@ class distributed_array {
   [[nodiscard]] rank_t rank() const noexcept { return vector_.rank(); }
   [[nodiscard]] rank_t num_ranks() const noexcept { return vector_.num_ranks(); }
   [[nodiscard]] const context& get_context() const noexcept { return vector_.get_context(); }
-  [[nodiscard]] const block_partition& partition() const noexcept { return vector_.partition(); }
+  [[nodiscard]] const block_partition<>& partition() const noexcept { return vector_.partition(); }
   /// Upstream's check: this rank's block and its allocation agree with the partition (the vector's).
   [[nodiscard]] bool structural_metadata_consistent() const noexcept {
     return vector_.structural_metadata_consistent();

@@ -213,7 +213,7 @@ class distributed_tensor {
   /// The dimension split over the ranks: always the first.
   [[nodiscard]] static constexpr size_type partition_dim() noexcept { return 0; }
   /// The row-major partition of the elements (blocks of whole rows).
-  [[nodiscard]] const block_partition& partition() const noexcept { return vector_.partition(); }
+  [[nodiscard]] const block_partition<>& partition() const noexcept { return vector_.partition(); }
   /// Upstream's check: this rank's block and its allocation agree with the partition (the vector's).
   [[nodiscard]] bool structural_metadata_consistent() const noexcept {
     return vector_.structural_metadata_consistent();

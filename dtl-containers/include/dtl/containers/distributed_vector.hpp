@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // dtl::distributed_vector<T, Placement>: a vector of global_size() elements split into contiguous blocks
-// over the ranks of a context (dtl::block_partition), each rank's block allocated in the placement's
+// over the ranks of a context (dtl::block_partition<>), each rank's block allocated in the placement's
 // memory on the right device.
 //
 //   dtl::distributed_vector<float, dtl::device_only<0>> vec(1000, ctx);        // hipMalloc on device 0
@@ -24,7 +24,7 @@
 // invalid_state. T must be trivially copyable.
 // redistribute(sizes) / redistribute(partition) / redistribute() and resize(n[, value]) change the
 // layout, collectively (docs/containers.md, "Redistribute and resize"); a redistributed vector's
-// partition() holds explicit per-rank sizes (block_partition::from_sizes).
+// partition() holds explicit per-rank sizes (block_partition<>::from_sizes).
 //
 // With a dtl::halo, the allocation holds halo.prev ghosts before the owned block and halo.next after
 // it: local_data() and the views still mean the owned elements; local_data_with_ghosts(),
@@ -220,7 +220,7 @@ class distributed_vector {
   [[nodiscard]] index_range local_range() const noexcept { return range_; }
   /// The rank owning global element i; out_of_range past the end.
   [[nodiscard]] result<int> owner(size_type i) const { return partition_.owner(i); }
-  [[nodiscard]] const block_partition& partition() const noexcept { return partition_; }
+  [[nodiscard]] const block_partition<>& partition() const noexcept { return partition_; }
   /// Upstream's check after an algorithm that moves elements between ranks: this rank's block is the
   /// partition's, and the allocation holds it with its ghosts.
   [[nodiscard]] bool structural_metadata_consistent() const noexcept {
@@ -398,16 +398,16 @@ class distributed_vector {
   /// the ranks, do not add up to global_size(), or differ between ranks.
   [[nodiscard]] result<void> redistribute(std::span<const size_type> sizes) {
     return relayout("redistribute", std::vector<size_type>(sizes.begin(), sizes.end()), global_size(),
-                    block_partition::from_sizes(sizes), nullptr);
+                    block_partition<>::from_sizes(sizes), nullptr);
   }
   /// To the blocks of `layout` (its ranks and global size must be the vector's).
-  [[nodiscard]] result<void> redistribute(const block_partition& layout) {
+  [[nodiscard]] result<void> redistribute(const block_partition<>& layout) {
     return relayout("redistribute", detail::partition_sizes(layout), global_size(), layout, nullptr);
   }
-  /// Back to the even block layout that construction gives (block_partition::create, in whole rows of
+  /// Back to the even block layout that construction gives (block_partition<>::create, in whole rows of
   /// the halo's granularity).
   [[nodiscard]] result<void> redistribute() {
-    auto even = block_partition::create(global_size(), std::max(num_ranks(), 1), row_unit());
+    auto even = block_partition<>::create(global_size(), std::max(num_ranks(), 1), row_unit());
     return relayout("redistribute", detail::partition_sizes(even), global_size(), std::move(even), nullptr);
   }
   /// n elements, in the even block layout of n (in whole rows of the halo's granularity, which must
@@ -424,22 +424,22 @@ class distributed_vector {
  private:
   friend struct detail::storage_access;
 
-  distributed_vector(context ctx, block_partition partition, index_range range, int device,
+  distributed_vector(context ctx, block_partition<> partition, index_range range, int device,
                      detail::segment_allocation storage) noexcept
       : ctx_(std::move(ctx)), partition_(partition), range_(range), device_(device), storage_(std::move(storage)) {}
 
   template <class Space = memory_space_type>
   static result<distributed_vector> make(size_type global_size, const context& ctx, const T* value,
                                          std::shared_ptr<Space> space, bool initialise = true,
-                                         const dtl::halo* ghosts = nullptr, const block_partition* layout = nullptr) {
+                                         const dtl::halo* ghosts = nullptr, const block_partition<>* layout = nullptr) {
     DTL_TRY(ctx.check());
     const dtl::halo spec = ghosts != nullptr ? *ghosts : dtl::halo{};
     // A halo's rules are checked from the arguments alone, and agreed on below with the rest: a rank
     // given other arguments gets the same failure as the others instead of leaving them waiting.
     // `layout`: another vector's (clone()), the same on every rank; else the even block layout.
-    const auto partition = layout != nullptr ? result<block_partition>(*layout)
-                                             : block_partition::create(global_size, ctx.size(),
-                                                                       spec.granularity == 0 ? 1 : spec.granularity);
+    const auto partition = layout != nullptr ? result<block_partition<>>(*layout)
+                                             : block_partition<>::create(global_size, ctx.size(),
+                                                                         spec.granularity == 0 ? 1 : spec.granularity);
     const status local_status = !partition          ? partition.error()
                                 : ghosts != nullptr ? detail::check_halo(*partition, spec)
                                                     : status{};
@@ -479,14 +479,14 @@ class distributed_vector {
   }
 
   result<void> resize_to(size_type n, const T& value) {
-    auto even = block_partition::create(n, std::max(num_ranks(), 1), row_unit());
+    auto even = block_partition<>::create(n, std::max(num_ranks(), 1), row_unit());
     return relayout("resize", detail::partition_sizes(even), n, std::move(even), &value);
   }
 
   // The new layout `next` (its per-rank `sizes`, new_size elements in all); `value` fills elements past
   // the old global size. Peak memory: the old block and the new one.
   result<void> relayout(const char* what, const std::vector<size_type>& sizes, size_type new_size,
-                        result<block_partition> next, const T* value) {
+                        result<block_partition<>> next, const T* value) {
     DTL_TRY(ctx_.check());
     // First every rank must ask for the same layout; then the checks below fail alike on every rank.
     const detail::call_signature call{
@@ -665,10 +665,10 @@ class distributed_vector {
   index_t ghosted_offset() const noexcept {
     return static_cast<index_t>(global_offset()) - static_cast<index_t>(local_size() == 0 ? 0 : ghosts_.prev);
   }
-  static block_partition empty_partition() noexcept { return block_partition::create(0, 1).value(); }
+  static block_partition<> empty_partition() noexcept { return block_partition<>::create(0, 1).value(); }
 
   context ctx_;
-  block_partition partition_;
+  block_partition<> partition_;
   index_range range_;
   int device_ = no_device;
   detail::segment_allocation storage_;

@@ -45,8 +45,8 @@ class global_view {
 
   /// `window` may be null: then `why_no_window` says why remote elements cannot be reached. `made_in`:
   /// the vector's layout generation, which every access checks.
-  global_view(block_partition partition, int rank, T* local, bool local_on_host, std::shared_ptr<detail::window> window,
-              status why_no_window, detail::generation_stamp made_in)
+  global_view(block_partition<> partition, int rank, T* local, bool local_on_host,
+              std::shared_ptr<detail::window> window, status why_no_window, detail::generation_stamp made_in)
       : access_(std::make_shared<const detail::global_access>(partition, rank, const_cast<value_type*>(local),
                                                               sizeof(T), local_on_host, std::move(window),
                                                               std::move(why_no_window), std::move(made_in))) {}

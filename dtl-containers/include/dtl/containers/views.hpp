@@ -96,7 +96,7 @@ class segmented_view {
   using const_iterator = iterator;
   using size_type = std::size_t;
 
-  segmented_view(block_partition partition, int my_rank, T* my_data) noexcept
+  segmented_view(block_partition<> partition, int my_rank, T* my_data) noexcept
       : partition_(partition), rank_(my_rank), data_(my_data) {}
 
   /// The number of blocks (ranks); upstream's num_segments().
@@ -142,7 +142,7 @@ class segmented_view {
   }
 
  private:
-  block_partition partition_;
+  block_partition<> partition_;
   int rank_;
   T* data_;
 };

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Concepts over element types, containers and views (upstream DTL's names). The policy concepts are
-// with their policies (PlacementPolicy in <dtl/core/placement.hpp>), the communicator concepts with
-// the communicators.
+// with their policies (PlacementPolicy in <dtl/core/placement.hpp>; PartitionPolicy, ConsistencyPolicy
+// and ErrorPolicy in <dtl/policies/policy_category.hpp>, included here as upstream's concepts.hpp has
+// them), the communicator concepts with the communicators.
 //   Transportable<T>, TriviallySerializable<T>   the traits of <dtl/core/traits.hpp> as concepts
 //   DistributedContainer<C>     a sequence container: size(), local_size() and its three views
 //   DistributedAssociativeContainer<M> (= DistributedMap<M>)   keyed: local_size(), is_local(key),
@@ -12,6 +13,7 @@
 
 #include <dtl/core/traits.hpp>
 #include <dtl/core/types.hpp>
+#include <dtl/policies/policy_category.hpp>
 
 #include <concepts>
 #include <iterator>

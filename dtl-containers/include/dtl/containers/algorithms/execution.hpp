@@ -17,12 +17,19 @@
 // A user function that throws on a host placement: the exception leaves the algorithm call under seq,
 // and under par too (the first one, rethrown on the calling thread once every thread has finished).
 // dtl::hip_exec is another name for on_stream (the HIP counterpart of upstream DTL's cuda_exec).
-// async and on_stream exist in HIP builds. On a host placement async does NOT overlap: the work runs
+// Each policy also answers upstream's questions at compile time (mode(), is_blocking(), ...;
+// execution_traits<P>): the answers of its device placements, where async does return at once.
+// on_stream exists in HIP builds. dtl::async exists in every build, but the distributed algorithms take
+// it in HIP builds only (ExecutionPolicy<async> is false without HIP: host-only builds have no future
+// type for them to return; the dtl::async_* forms, <dtl/containers/algorithms/async.hpp>, are there);
+// the dispatch layer over plain iterators (policy_dispatch.hpp) takes it in every build. On a host
+// placement async does NOT overlap: the work runs
 // inline on the calling thread, before the call returns, and the future is already ready (no worker
 // thread); on the host only a halo's exchange_begin/exchange_end overlap. A future's get() returns the
 // value and throws dtl::status_error; get_result() returns result<R>.
 
 #include <dtl/containers/config.hpp>
+#include <dtl/policies/execution/execution_policy.hpp>
 
 #include <type_traits>
 
@@ -34,14 +41,47 @@
 namespace dtl {
 
 /// Sequential (host) / blocking (device).
-struct seq {};
+struct seq {
+  using policy_category = execution_policy_tag;
+  [[nodiscard]] static constexpr execution_mode mode() noexcept { return execution_mode::synchronous; }
+  [[nodiscard]] static constexpr bool is_blocking() noexcept { return true; }
+  [[nodiscard]] static constexpr bool is_parallel() noexcept { return false; }
+  [[nodiscard]] static constexpr parallelism_level parallelism() noexcept { return parallelism_level::sequential; }
+  [[nodiscard]] static constexpr bool allows_vectorization() noexcept { return true; }
+  [[nodiscard]] static constexpr bool is_deterministic() noexcept { return true; }
+};
 /// Parallel on host threads / blocking (device).
-struct par {};
-
-#if DTL_CONTAINERS_HAS_HIP
+struct par {
+  using policy_category = execution_policy_tag;
+  [[nodiscard]] static constexpr execution_mode mode() noexcept { return execution_mode::synchronous; }
+  [[nodiscard]] static constexpr bool is_blocking() noexcept { return true; }
+  [[nodiscard]] static constexpr bool is_parallel() noexcept { return true; }
+  [[nodiscard]] static constexpr parallelism_level parallelism() noexcept { return parallelism_level::parallel; }
+  [[nodiscard]] static constexpr bool allows_vectorization() noexcept { return true; }
+  /// The chunks' order is not fixed (a reduce still folds them in order: policy_dispatch.hpp).
+  [[nodiscard]] static constexpr bool is_deterministic() noexcept { return false; }
+  /// 0: as many threads as the hardware offers (detail::parallel_for decides).
+  [[nodiscard]] static constexpr unsigned num_threads() noexcept { return 0; }
+};
 /// Returns a future instead of waiting (device placements). On host placements the work runs inline,
 /// before the call returns: a ready future, no overlap.
-struct async {};
+struct async {
+  using policy_category = execution_policy_tag;
+  [[nodiscard]] static constexpr execution_mode mode() noexcept { return execution_mode::asynchronous; }
+  [[nodiscard]] static constexpr bool is_blocking() noexcept { return false; }
+  [[nodiscard]] static constexpr bool is_parallel() noexcept { return true; }
+  [[nodiscard]] static constexpr parallelism_level parallelism() noexcept { return parallelism_level::parallel; }
+  [[nodiscard]] static constexpr bool requires_wait() noexcept { return true; }
+  [[nodiscard]] static constexpr bool supports_continuations() noexcept { return true; }
+};
+template <>
+struct execution_traits<seq> : detail::execution_traits_of<seq> {};
+template <>
+struct execution_traits<par> : detail::execution_traits_of<par> {};
+template <>
+struct execution_traits<async> : detail::execution_traits_of<async> {};
+
+#if DTL_CONTAINERS_HAS_HIP
 /// Ordered on a stream of the vector's device.
 struct on_stream {
   hip::stream_ref stream;

@@ -8,7 +8,7 @@
 //   dtl::dispatch_sort(dtl::par{}, v.begin(), v.end());
 //   int s = dtl::dispatch_reduce(dtl::seq{}, v.begin(), v.end(), 0, std::plus<>{});
 //
-// seq (and async, in HIP builds) run the standard algorithm on the calling thread. par splits a range of
+// seq and async run the standard algorithm on the calling thread. par splits a range of
 // random-access iterators into chunks on host threads (detail::parallel_for: one thread below 2^15
 // elements), other iterators run as under seq; the user's functions are then called concurrently, and an
 // exception from one is rethrown on the calling thread once every chunk has finished. Under par, reduce
@@ -47,7 +47,7 @@ struct is_par_policy : std::is_same<T, par> {};
 template <class T>
 inline constexpr bool is_par_policy_v = is_par_policy<std::decay_t<T>>::value;
 template <class T>
-struct is_async_policy : std::bool_constant<detail::is_async_v<T>> {};
+struct is_async_policy : std::is_same<T, async> {};
 template <class T>
 inline constexpr bool is_async_policy_v = is_async_policy<std::decay_t<T>>::value;
 
@@ -256,7 +256,6 @@ struct execution_dispatcher<par> : detail::threaded_dispatch {
   }
 };
 
-#if DTL_CONTAINERS_HAS_HIP
 template <>
 struct execution_dispatcher<async> : detail::sequential_dispatch {
   /// Runs f inline; a ready future holds its value or its exception.
@@ -277,7 +276,6 @@ struct execution_dispatcher<async> : detail::sequential_dispatch {
     return done.get_future();
   }
 };
-#endif
 
 namespace detail {
 template <class P>

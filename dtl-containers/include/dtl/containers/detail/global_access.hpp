@@ -22,7 +22,7 @@ class global_access {
  public:
   /// `window` may be null: then `why_no_window` says why remote elements cannot be reached. `made_in`:
   /// the vector's layout generation, which every access checks. `rank` < 0: a vector without a context.
-  global_access(block_partition partition, int rank, void* local, std::size_t element_size, bool local_on_host,
+  global_access(block_partition<> partition, int rank, void* local, std::size_t element_size, bool local_on_host,
                 std::shared_ptr<window> remote, status why_no_window, generation_stamp made_in) noexcept
       : partition_(partition),
         rank_(rank),
@@ -33,7 +33,7 @@ class global_access {
         why_no_window_(std::move(why_no_window)),
         made_in_(std::move(made_in)) {}
 
-  [[nodiscard]] const block_partition& partition() const noexcept { return partition_; }
+  [[nodiscard]] const block_partition<>& partition() const noexcept { return partition_; }
   [[nodiscard]] int rank() const noexcept { return rank_; }
   /// Whether other ranks' elements can be reached (a window is open).
   [[nodiscard]] bool remote_available() const noexcept { return window_ != nullptr; }
@@ -64,7 +64,7 @@ class global_access {
   }
 
  private:
-  block_partition partition_;
+  block_partition<> partition_;
   int rank_;
   std::byte* local_;
   std::size_t element_size_;

@@ -34,7 +34,7 @@ using halo_plan_ptr = std::unique_ptr<halo_plan, halo_plan_deleter>;
 
 /// The width rule and the granularity rule, from the partition alone (so every rank gets the same
 /// answer without communicating): invalid_argument naming the first block that breaks them.
-[[nodiscard]] DTL_CONTAINERS_API status check_halo(const block_partition& partition, const halo& h);
+[[nodiscard]] DTL_CONTAINERS_API status check_halo(const block_partition<>& partition, const halo& h);
 
 /// The path this rank's exchanges take, as a number the ranks compare at construction (0 host, then
 /// 1 + collective_path for device memory on `device`).
@@ -43,7 +43,7 @@ using halo_plan_ptr = std::unique_ptr<halo_plan, halo_plan_deleter>;
 /// This rank's plan (no communication). `base` is the start of the allocation (the first prev ghost);
 /// `device` is no_device for host memory. Errors: the device's (its stream, pinned buffers).
 [[nodiscard]] DTL_CONTAINERS_API result<halo_plan_ptr> make_halo_plan(const context& ctx,
-                                                                      const block_partition& partition, const halo& h,
+                                                                      const block_partition<>& partition, const halo& h,
                                                                       std::size_t element_bytes, void* base,
                                                                       int device);
 /// What must be made by every rank together once the plans agree (the RCCL/NCCL communicator).

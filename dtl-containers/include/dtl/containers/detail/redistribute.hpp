@@ -20,14 +20,14 @@
 namespace dtl::detail {
 
 /// offsets[r] = where rank r's block begins in `p`; offsets[ranks] = p.global_size().
-inline std::vector<std::size_t> partition_offsets(const block_partition& p) {
+inline std::vector<std::size_t> partition_offsets(const block_partition<>& p) {
   std::vector<std::size_t> offsets(static_cast<std::size_t>(p.ranks()) + 1, 0);
   for (int r = 0; r < p.ranks(); ++r) offsets[static_cast<std::size_t>(r) + 1] = p.local_range(r).value().end;
   return offsets;
 }
 
 /// The per-rank sizes of `p`; empty when p is a failure (the check of the sizes then reports it).
-inline std::vector<std::size_t> partition_sizes(const result<block_partition>& p) {
+inline std::vector<std::size_t> partition_sizes(const result<block_partition<>>& p) {
   std::vector<std::size_t> sizes;
   if (!p) return sizes;
   sizes.resize(static_cast<std::size_t>(p->ranks()));

@@ -66,7 +66,7 @@ inline constexpr bool starts_with_policy_v = ExecutionPolicy<First>;
 /// resize), so every rank decides alike without communicating, and no rank runs while another refuses.
 struct vector_layout {
   const context* ctx;
-  const block_partition* partition;
+  const block_partition<>* partition;
 };
 
 template <class T, class P>

@@ -54,7 +54,7 @@ inline std::size_t owner_of(std::span<const std::size_t> offsets, std::size_t i)
 /// counts, one alltoallv of the elements). `local`: this rank's failure so far, taken to the first
 /// collective so that every rank returns it. Collective.
 template <class T, class Dest>
-result<void> move_to_positions(const context& ctx, const block_partition& layout, T* data, std::size_t n, Dest dest,
+result<void> move_to_positions(const context& ctx, const block_partition<>& layout, T* data, std::size_t n, Dest dest,
                                const char* what, status local = {}) {
   const std::vector<std::size_t> offsets = partition_offsets(layout);
   const std::size_t ranks = static_cast<std::size_t>(ctx.size());
