@@ -5,3 +5,5 @@
 // (docs/upstream.md, "Communicator"); installed under include/dtl-hip/, as backends/hip/.
 
 #include <dtl/containers/communication/upstream_communicator.hpp>
+// Upstream's header brings the communicator concepts (dtl::Communicator, ...) with the adapter.
+#include <dtl/containers/communication/communicator_concepts.hpp>

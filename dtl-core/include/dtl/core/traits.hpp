@@ -12,6 +12,7 @@
 
 #include <dtl/core/extents.hpp>
 #include <dtl/core/types.hpp>
+#include <dtl/policies/policy_category.hpp>  // the policy tags, as upstream's traits bring them
 
 #include <type_traits>
 

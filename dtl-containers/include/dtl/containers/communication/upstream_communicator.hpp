@@ -367,6 +367,9 @@ class mpi_comm_adapter {
   context ctx_;
 };
 
+/// The world's communicator (upstream's factory): as mpi_comm_adapter{}, collective, needs a live environment.
+[[nodiscard]] inline mpi_comm_adapter world_adapter() { return mpi_comm_adapter{}; }
+
 }  // namespace mpi
 
 }  // namespace dtl

@@ -9,6 +9,7 @@
 // error_policy_traits<P> gives each one's answers as constants; error_return_type<P, T>::type is what
 // an operation of value type T returns under P.
 
+#include <dtl/core/error.hpp>  // make_error, which policies' callers use to build a failure
 #include <dtl/core/status.hpp>
 #include <dtl/policies/policy_category.hpp>
 
