@@ -6,6 +6,7 @@
 #include <dtl/containers/algorithms.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/communication/environment.hpp>
+#include <dtl/containers/communication/upstream_communicator.hpp>
 
 #if DTL_CONTAINERS_HAS_HIP
 #include <dtl/hip/device.hpp>
@@ -143,5 +144,21 @@ TEST_SUITE("environment_exception") {
     // The environment ended normally: a new one can start (MPI itself cannot be initialised twice).
     const auto next = dtl::environment::create();
     CHECK(next.has_value() != dtl::build::has_mpi);
+  }
+}
+
+TEST_SUITE("communicator_before_mpi") {
+  TEST_CASE("upstream's default communicator before MPI starts: no ranks, and every call refused") {
+    dtl::mpi::mpi_comm_adapter comm;  // no environment lives and MPI has not started in this process
+    CHECK(comm.rank() == dtl::no_rank);
+    CHECK(comm.size() == 0);
+    int value = 1;
+    CHECK_THROWS_AS(comm.send(&value, sizeof value, 0, 0), dtl::communication_error);
+    CHECK_THROWS_AS(comm.barrier(), dtl::communication_error);
+    // Once an environment lives, a default communicator is its world.
+    dtl::environment env;
+    dtl::mpi::mpi_comm_adapter world;
+    CHECK(world.rank() == 0);
+    CHECK(world.size() == env.make_world_context().size());
   }
 }

@@ -377,6 +377,8 @@ std::shared_ptr<environment_state> live_environment() noexcept {
   return state && state->alive ? state : nullptr;
 }
 
+context make_empty_context() noexcept { return context_access::make(nullptr); }
+
 result<context> try_make_current_world_context() {
   std::shared_ptr<environment_state> state;
   {

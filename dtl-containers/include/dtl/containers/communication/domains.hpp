@@ -16,6 +16,7 @@
 // device, and ctx.with_hip(d) (context.hpp) gives a context on device d.
 
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/detail/implicit_world.hpp>
 #include <dtl/containers/communication/environment.hpp>
 #include <dtl/containers/communication/world_comm.hpp>
 #include <dtl/containers/config.hpp>
@@ -40,29 +41,6 @@ namespace dtl {
 struct mpi_domain_tag {};
 struct cpu_domain_tag {};
 
-namespace detail {
-
-/// The ranks of the world with what keeps them usable: the live environment's, or, where no environment
-/// lives but the program runs MPI itself, an environment made here that adopts MPI
-/// (environment_options::adopt_mpi(); a build without MPI: one process), owned by `environment`.
-struct implicit_world {
-  std::shared_ptr<dtl::environment> environment;  // null when the live environment's world was taken
-  context world;
-};
-
-[[nodiscard]] inline result<implicit_world> make_implicit_world() {
-  if (result<context> live = try_make_current_world_context(); live) return implicit_world{nullptr, std::move(*live)};
-  const environment_options options = build::has_mpi ? environment_options::adopt_mpi() : environment_options{};
-  result<dtl::environment> made = dtl::environment::create(options);
-  if (!made) return std::move(made).error().with_context("no dtl::environment is alive, and MPI is not running");
-  auto owner = std::make_shared<dtl::environment>(std::move(made).value());
-  result<context> world = owner->try_make_world_context();
-  if (!world) return std::move(world).error();
-  return implicit_world{std::move(owner), std::move(world).value()};
-}
-
-}  // namespace detail
-
 class mpi_domain {
  public:
   using tag_type = mpi_domain_tag;
@@ -71,7 +49,7 @@ class mpi_domain {
   /// Upstream's default: every rank (collective). The live environment's world; where none lives but
   /// the program initialised MPI itself, an environment adopting MPI that this domain and its copies keep
   /// alive (communicators taken from them end with the last one). Throws dtl::status_error when neither.
-  mpi_domain() : mpi_domain(value_or_throw(detail::make_implicit_world())) {}
+  mpi_domain() : mpi_domain(value_or_throw(detail::try_make_implicit_world())) {}
 
   explicit mpi_domain(std::shared_ptr<mpi::mpi_comm_adapter> adapter) noexcept : adapter_(std::move(adapter)) {}
 

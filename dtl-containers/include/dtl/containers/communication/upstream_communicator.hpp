@@ -22,7 +22,9 @@
 // A request_handle is a plain value, as upstream's: wait(), test() returning true, or waitany() on it
 // releases what it holds; one never completed is never released (as an MPI request never waited).
 
+#include <backends/mpi/mpi_lifecycle.hpp>
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/detail/implicit_world.hpp>
 #include <dtl/containers/communication/detail/agreement.hpp>
 #include <dtl/containers/communication/request.hpp>
 #include <dtl/core/result.hpp>
@@ -55,11 +57,6 @@ struct request_handle {
   [[nodiscard]] bool valid() const noexcept { return handle != nullptr; }
 };
 
-namespace detail {
-/// A context of every rank of the live environment, on its device (collective); invalid_state without one.
-[[nodiscard]] DTL_CONTAINERS_API result<context> try_make_current_world_context();
-}  // namespace detail
-
 namespace mpi {
 
 using dtl::communication_error;  // upstream throws dtl::mpi::communication_error
@@ -70,9 +67,11 @@ class mpi_comm_adapter {
 
   /// A communicator over the ranks of `ctx` (a copy of it: they share one state).
   explicit mpi_comm_adapter(context ctx) noexcept : ctx_(std::move(ctx)) {}
-  /// Upstream's world communicator: every rank of the live dtl::environment. Collective (it makes a
-  /// context); throws communication_error (invalid_state) without a live environment.
-  mpi_comm_adapter() : ctx_(world_or_throw()) {}
+  /// Upstream's world communicator (detail/implicit_world.hpp): every rank of the live dtl::environment,
+  /// or of MPI that the program started (adopted while this adapter or a copy lives). Collective (it
+  /// makes a context). Before MPI starts it is empty, as upstream's: rank() no_rank, size() 0, and every
+  /// call throws communication_error (invalid_state).
+  mpi_comm_adapter() : mpi_comm_adapter(take(detail::make_implicit_world_or_empty(is_initialized()))) {}
 
   [[nodiscard]] rank_t rank() const noexcept { return ctx_.rank(); }
   [[nodiscard]] rank_t size() const noexcept { return ctx_.size(); }
@@ -279,7 +278,8 @@ class mpi_comm_adapter {
   static void check(const result<void>& r) {
     if (!r) throw communication_error(r.error());
   }
-  static context world_or_throw() { return take(detail::try_make_current_world_context()); }
+  explicit mpi_comm_adapter(detail::implicit_world world) noexcept
+      : owner_(std::move(world.environment)), ctx_(std::move(world.world)) {}
   template <class T>
   static T take(result<T> r) {
     if (!r) throw communication_error(std::move(r).error());
@@ -364,6 +364,7 @@ class mpi_comm_adapter {
     return static_cast<T>(take(ctx_.allreduce_value(static_cast<wire_t<T>>(local), op)));
   }
 
+  std::shared_ptr<dtl::environment> owner_;  // the environment adopting MPI for this adapter, if it made one
   context ctx_;
 };
 
