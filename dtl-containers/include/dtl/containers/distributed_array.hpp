@@ -18,6 +18,7 @@
 // policies (partition, consistency, execution, error) are not taken. Movable, not copyable (upstream's
 // is copyable). Global indices are index_t, as upstream's; owner(i) is dtl::no_rank past the end.
 
+#include <dtl/core/thread_fence.hpp>
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/communication/context_like.hpp>
@@ -181,7 +182,7 @@ class distributed_array {
   result<void> barrier() const { return vector_.barrier(); }
   /// A memory fence on this rank; no communication (upstream's).
   result<void> fence() noexcept {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    dtl::thread_fence(std::memory_order_seq_cst);
     return {};
   }
   /// Waits for this rank's device work and every rank, and marks the array clean (the vector's sync()).

@@ -25,6 +25,7 @@
 // take row-major positions in the whole tensor. rank() is the number of dimensions, as upstream's;
 // my_rank() is this process's rank.
 
+#include <dtl/core/thread_fence.hpp>
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/communication/context_like.hpp>
@@ -261,7 +262,7 @@ class distributed_tensor {
   result<void> barrier() const { return vector_.barrier(); }
   /// A memory fence on this rank; no communication (upstream's).
   result<void> fence() noexcept {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    dtl::thread_fence(std::memory_order_seq_cst);
     return {};
   }
   /// Waits for this rank's device work and every rank, and marks the tensor clean (the vector's sync()).

@@ -9,6 +9,7 @@
 //   make_local_view(c), make_const_local_view(c), make_device_view(c), make_global_view(c),
 //   make_segmented_view(c) and their const forms: the container's views, where its placement has them.
 
+#include <dtl/core/thread_fence.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/core/result.hpp>
 
@@ -21,7 +22,7 @@ namespace dtl::detail {
 
 /// A fence over one process: this thread's memory operations are ordered before any that follow.
 [[nodiscard]] inline result<void> standalone_fence() noexcept {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  dtl::thread_fence(std::memory_order_seq_cst);
   return {};
 }
 

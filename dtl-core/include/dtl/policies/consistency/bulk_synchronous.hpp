@@ -3,6 +3,7 @@
 // bulk_synchronous: supersteps. Between two barriers operations run in any order and may overlap
 // communication; writes are buffered and every rank sees them all after the barrier.
 
+#include <dtl/core/thread_fence.hpp>
 #include <dtl/policies/consistency/consistency_policy.hpp>
 
 #include <atomic>
@@ -20,7 +21,7 @@ struct bulk_synchronous {
   /// The superstep's end on this process: every earlier memory operation of this thread is ordered
   /// before every later one (a sequentially consistent fence). The ranks meet in the communicator's
   /// barrier, which the algorithms call.
-  static void barrier() noexcept { std::atomic_thread_fence(std::memory_order_seq_cst); }
+  static void barrier() noexcept { dtl::thread_fence(std::memory_order_seq_cst); }
 };
 
 template <>
