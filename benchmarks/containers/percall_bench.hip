@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -49,22 +50,37 @@ __global__ void dot_kernel(const double* a, const double* b, std::size_t count, 
   if (threadIdx.x == 0) atomicAdd(out, partial[0]);
 }
 
+/// The host's own microseconds per call in the last us_per_call (its calls issued, before the wait):
+/// below the whole time, the device sets the pace; at it, the host does.
+double last_issue_us = 0.0;
+
 /// Microseconds per call: `calls` calls of call(), then wait(); median of 7 batches after a warm-up one.
 double us_per_call(int calls, const std::function<void()>& call, const std::function<void()>& wait) {
-  std::vector<double> batches;
+  std::vector<double> batches, issues;
   for (int b = 0; b < 8; ++b) {
     const auto t0 = clock_type::now();
     for (int i = 0; i < calls; ++i) call();
+    const auto t1 = clock_type::now();
     wait();
     const double us = std::chrono::duration<double, std::micro>(clock_type::now() - t0).count() / calls;
     if (b > 0) batches.push_back(us);
+    if (b > 0) issues.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
   }
+  last_issue_us = median(std::move(issues));
   return median(std::move(batches));
+}
+
+/// Spins for about `cycles` device clock cycles: keeps a stream busy while the host is timed.
+__global__ void spin_kernel(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
 }
 
 struct line {
   std::string call;
   double us;
+  double issue_us;      // the host's part
   std::string against;  // the raw row it is held to
   double raw_us;
   double allowed_us;  // the most it may add over the raw row
@@ -99,6 +115,7 @@ int main(int argc, char** argv) {
   const auto launch = [&] { hipLaunchKernelGGL(axpb_kernel, grid, dim3(block), 0, stream, in, out, n, 2.0, 1.0); };
   const auto sync = [&] { check(hipStreamSynchronize(stream), "hipStreamSynchronize"); };
   const double raw_async = us_per_call(calls, launch, sync);
+  const double raw_async_issue = last_issue_us;
   const double raw_sync = us_per_call(
       calls,
       [&] {
@@ -116,16 +133,47 @@ int main(int argc, char** argv) {
       },
       [] {});
 
+  // What the runtime calls a DTL call makes besides the launch cost, each beside the async launch (the
+  // difference is the call's own cost): where DTL's per-call microsecond goes.
+  hipEvent_t event = nullptr;
+  hipStream_t other = nullptr;
+  check(hipEventCreateWithFlags(&event, hipEventDisableTiming), "hipEventCreate");
+  check(hipStreamCreateWithFlags(&other, hipStreamNonBlocking), "hipStreamCreate");
+  const std::pair<std::string, std::function<void()>> runtime_calls[] = {
+      {"hipStreamQuery (busy stream)", [&] { (void)hipStreamQuery(stream); }},
+      {"hipGetDevice",
+       [&] {
+         int d = 0;
+         (void)hipGetDevice(&d);
+       }},
+      {"hipSetDevice (the current one)", [&] { (void)hipSetDevice(0); }},
+      {"hipGetLastError", [&] { (void)hipGetLastError(); }},
+      {"hipEventRecord + hipStreamWaitEvent",
+       [&] {
+         (void)hipEventRecord(event, stream);
+         (void)hipStreamWaitEvent(other, event, 0);
+       }},
+  };
+  // Each alone, on the host, while a spinning kernel keeps `stream` busy (so the query finds work pending).
+  std::vector<std::pair<std::string, double>> runtime_rows;
+  for (const auto& [name, extra] : runtime_calls) {
+    hipLaunchKernelGGL(spin_kernel, dim3(1), dim3(1), 0, stream, 200000000LL);
+    runtime_rows.emplace_back(name, us_per_call(calls, extra, [] {}));
+    sync();
+  }
+
   vector x(n, 1.0, ctx), y(n, 2.0, ctx), z(n, ctx);
   vector u(n, 1.0, ctx, dtl::halo{.prev = 1, .next = 1, .periodic = true}), w(n, ctx, dtl::halo{.prev = 1, .next = 1});
   const auto fence = [&] { check(ctx.synchronize(), "synchronize"); };
   const std::string async_row = "raw kernel, launched async", dot_row = "raw dot (memset, kernel, read-back)";
   std::vector<line> lines;
   auto enqueued = [&](const std::string& name, const std::function<void()>& call) {
-    lines.push_back({name, us_per_call(calls, call, fence), async_row, raw_async, 1.0});
+    const double us = us_per_call(calls, call, fence);
+    lines.push_back({name, us, last_issue_us, async_row, raw_async, 1.0});
   };
   auto valued = [&](const std::string& name, const std::function<void()>& call) {
-    lines.push_back({name, us_per_call(calls, call, fence), dot_row, raw_dot, 1.0});
+    const double us = us_per_call(calls, call, fence);
+    lines.push_back({name, us, last_issue_us, dot_row, raw_dot, 1.0});
   };
   enqueued("dtl::transform, unary", [&] {
     check(dtl::transform(x, z, [] __host__ __device__(double v) { return 2.0 * v + 1.0; }), "transform");
@@ -154,14 +202,16 @@ int main(int argc, char** argv) {
 
   std::printf("one call on 2^16 doubles, one GPU, %s build: microseconds per call over %d calls (median of 7)\n",
               DTL_BENCH_BUILD, calls);
-  std::printf("%-48s %9s\n", "raw", "us/call");
-  std::printf("%-48s %9.2f\n", async_row.c_str(), raw_async);
+  std::printf("%-48s %9s %9s\n", "raw", "us/call", "host us");
+  std::printf("%-48s %9.2f %9.2f\n", async_row.c_str(), raw_async, raw_async_issue);
   std::printf("%-48s %9.2f\n", "raw kernel + stream synchronize", raw_sync);
   std::printf("%-48s %9.2f\n", dot_row.c_str(), raw_dot);
-  std::printf("%-48s %9s %9s %9s  %s\n", "DTL", "us/call", "+us", "allowed", "over");
+  std::printf("runtime calls alone, on the host (a kernel keeps the stream busy):\n");
+  for (const auto& [name, us] : runtime_rows) std::printf("  %-46s %9.3f\n", name.c_str(), us);
+  std::printf("%-48s %9s %9s %9s %9s  %s\n", "DTL", "us/call", "host us", "+us", "allowed", "over");
   for (const line& l : lines)
-    std::printf("%-48s %9.2f %+9.2f %9.2f  %s%s\n", l.call.c_str(), l.us, l.us - l.raw_us, l.allowed_us,
-                l.against.c_str(), l.us - l.raw_us <= l.allowed_us ? "" : "  (over)");
+    std::printf("%-48s %9.2f %9.2f %+9.2f %9.2f  %s%s\n", l.call.c_str(), l.us, l.issue_us, l.us - l.raw_us,
+                l.allowed_us, l.against.c_str(), l.us - l.raw_us <= l.allowed_us ? "" : "  (over)");
   const char* dir = std::getenv("DTL_BENCH_CSV_DIR");
   const std::string path = std::string(dir != nullptr && *dir != '\0' ? dir : ".") + "/percall-1gpu.csv";
   if (FILE* f = std::fopen(path.c_str(), "w")) {
@@ -174,6 +224,8 @@ int main(int argc, char** argv) {
     std::fclose(f);
     std::printf("CSV: %s\n", path.c_str());
   }
+  (void)hipEventDestroy(event);
+  (void)hipStreamDestroy(other);
   (void)hipStreamDestroy(stream);
   (void)hipHostFree(h_dot);
   for (double* p : {in, out, d_dot}) (void)hipFree(p);

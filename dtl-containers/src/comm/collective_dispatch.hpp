@@ -141,7 +141,9 @@ prepared_collective prepare_collective(const context_state* state, const collect
 call_signature collective_signature(const collective_desc& d, const collective_args& a, bool device,
                                     bool stream_ordered);
 
-/// A blocking collective (context.cpp): the checks, one agreement step, then the data.
-status dispatch_collective(context_state* state, collective_kind kind, const collective_args& a);
+/// A blocking collective (context.cpp): the checks, one agreement step, then the data. `caller` is the
+/// caller's own failure so far; it joins this rank's checks.
+status dispatch_collective(context_state* state, collective_kind kind, const collective_args& a,
+                           const status& caller = {});
 
 }  // namespace dtl::detail

@@ -148,6 +148,13 @@ result<void> allgather_host(const context& ctx, const void* send, void* recv, st
   return call.state().comm->allgather(send, recv, bytes_each);
 }
 
+result<void> reduce_host(const context& ctx, const void* send, void* recv, std::size_t count, datatype type,
+                         reduce_op op, int root, const status& local) {
+  const collective_kind kind = root < 0 ? collective_kind::allreduce : collective_kind::reduce;
+  return dispatch_collective(context_access::state(ctx), kind, {send, recv, count, type, op, root < 0 ? 0 : root},
+                             local);
+}
+
 std::size_t datatype_size(datatype type) noexcept {
   switch (type) {
     case datatype::i8:
@@ -239,9 +246,9 @@ class collective_rider final : public agreement_rider {
 
 }  // namespace
 
-status dispatch_collective(context_state* state, collective_kind kind, const collective_args& a) {
+status dispatch_collective(context_state* state, collective_kind kind, const collective_args& a, const status& caller) {
   const collective_desc& d = describe(kind);
-  const prepared_collective p = prepare_collective(state, d, a, {});
+  const prepared_collective p = prepare_collective(state, d, a, caller);
   call_signature signature = collective_signature(d, a, p.device, false);
   const int rank = state != nullptr ? state->comm->rank() : 0, size = state != nullptr ? state->comm->size() : 1;
   collective_rider rider(d, a, rank, size);

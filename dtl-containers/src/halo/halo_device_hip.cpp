@@ -26,11 +26,15 @@ struct halo_device {
   std::shared_ptr<device_lane> lane;      // the context's stream for the device: earlier work
   std::byte* pinned = nullptr;            // staged: [to next | to prev | from prev | from next]
   std::byte* back = nullptr;              // reduce: [from next (prev bytes) | from prev (next bytes)]
+  hipEvent_t handed_over = nullptr;       // an exchange's end on `stream`, for the context's stream to wait on
   int device = no_device;
   bool host_visible = false;  // managed memory: the host reads the ghosts, so an exchange waits
 
   ~halo_device() {
     auto guard = hip::device_guard::enter(device);
+    // An exchange's last copies may still read `pinned` (hand_over_to_lane does not wait for them).
+    if (stream) static_cast<void>(hipStreamSynchronize(stream->native_handle()));
+    if (handed_over != nullptr) static_cast<void>(hipEventDestroy(handed_over));
     if (pinned != nullptr) static_cast<void>(hipHostFree(pinned));
     if (back != nullptr) static_cast<void>(hipFree(back));
   }
@@ -96,6 +100,23 @@ status enqueue_exchange(halo_plan& plan, halo_device& dev, hipStream_t stream) {
     return copy_pair_on_device(plan.prev_ghosts(), plan.last_owned(), plan.prev_bytes, plan.next_ghosts(),
                                plan.first_owned(), plan.next_bytes, stream);
   return nccl_exchange(plan, dev, stream);
+}
+
+/// The end of an exchange whose last copies were enqueued on `stream` (the plan's): the context's stream
+/// waits for them on the device, so that the calls after it see the ghosts without a host wait (as an
+/// algorithm's work is left running: algorithms/detail/outcome.hpp). The host waits where it reads the
+/// ghosts itself (managed memory), or where every call waits (DTL_SYNC_ALGORITHMS=1).
+status hand_over_to_lane(halo_device& dev, hipStream_t stream) {
+  if (dev.host_visible || sync_algorithms()) {
+    DTL_HIP_TRY(hipStreamSynchronize(stream));
+    return {};
+  }
+  if (dev.handed_over == nullptr) DTL_HIP_TRY(hipEventCreateWithFlags(&dev.handed_over, hipEventDisableTiming));
+  DTL_HIP_TRY(hipEventRecord(dev.handed_over, stream));
+  std::lock_guard lock(dev.lane->mutex);
+  DTL_HIP_TRY(hipStreamWaitEvent(dev.lane->stream.native_handle(), dev.handed_over, 0));
+  dev.lane->unsettled.store(true, std::memory_order_release);
+  return {};
 }
 
 bool on_stream_only(const halo_plan& plan, const halo_device& dev) noexcept {
@@ -189,8 +210,8 @@ status device_exchange_end(halo_plan& plan) {
     if (plan.next_peer >= 0)
       DTL_TRY(copy_async(plan.next_ghosts(), from_next, plan.next_bytes, hipMemcpyHostToDevice, stream));
   }
-  DTL_HIP_TRY(hipStreamSynchronize(stream));
-  return {};
+  // The next exchange_begin waits for `stream` before MPI writes into the pinned buffers again.
+  return hand_over_to_lane(dev, stream);
 }
 
 status device_reduce(halo_plan& plan, datatype type, reduce_op op) {
@@ -266,9 +287,17 @@ hip::future<void> halo_exchange_on_stream(halo_plan& plan, hip::stream_ref strea
     if (status s = enqueue_exchange(plan, dev, stream.get()); !s.ok()) return failed(std::move(s));
     return hip::event_poller::global().enqueue(stream, plan.device);
   }
-  // The MPI paths need the host: wait for the caller's stream, then exchange.
+  // The MPI paths need the host: wait for the caller's stream, then exchange; the caller's stream then
+  // waits on the device for the exchange's last copies, as the context's does (hand_over_to_lane).
   if (result<void> w = stream.synchronize(); !w) return failed(std::move(w).error());
-  return blocking();
+  hip::future<void> done = blocking();
+  if (dev.handed_over != nullptr && done.query().is_complete()) {
+    auto guard = hip::device_guard::enter(plan.device);
+    if (!guard) return failed(std::move(guard).error());
+    if (const hipError_t e = hipStreamWaitEvent(stream.get(), dev.handed_over, 0); e != hipSuccess)
+      return failed(hip::to_status(e, "halo exchange: hipStreamWaitEvent"));
+  }
+  return done;
 }
 
 }  // namespace dtl::detail

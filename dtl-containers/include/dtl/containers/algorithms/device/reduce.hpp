@@ -51,9 +51,37 @@ auto reduce_source(const Policy& policy, const context& ctx, int device, const S
   const bool has_global = scope == reduce_scope::all || (scope == reduce_scope::root && ctx.rank() == root);
   const bool single_rank = ctx.size() == 1;
 
+  // Between ranks over MPI the host waits anyway (MPI reads host time): the partial is read back once
+  // and crosses the ranks inside the host collective's agreement step, one MPI call, as a hand-written
+  // HIP + MPI code does. Over RCCL/NCCL the partials meet on the stream.
+  const bool through_host =
+      !single_rank && scope != reduce_scope::local && ctx.device_collective_path() != collective_path::nccl;
   if constexpr (is_native_reduction_v<Op, T>) {
-    // The partials meet in a native collective on the stream (RCCL/NCCL, or MPI), without the host.
     constexpr auto native = *native_reduction_of<Op, T>();
+    if (through_host) {
+      auto compute = [&]() -> result<R> {
+        T* pinned = nullptr;
+        const status folded = [&]() -> status {
+          DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(sizeof(T)));
+          T* d_local = static_cast<T*>(slot);
+          DTL_TRY(source.fold(native.identity, op, f, d_local, scratch, stream));
+          DTL_ASSIGN_OR_RETURN(void* host, lane->take_slot());
+          pinned = static_cast<T*>(host);
+          DTL_HIP_TRY(hipMemcpyAsync(pinned, d_local, sizeof(T), hipMemcpyDeviceToHost, stream));
+          DTL_TRY(wait_for_stream(*lane, stream));
+          return {};
+        }();
+        session->lock.unlock();  // the lane is free while the ranks combine
+        T values[2] = {native.identity, native.identity};
+        if (folded.ok()) values[0] = *pinned;
+        if (pinned != nullptr) lane->give_back(pinned);
+        DTL_TRY(reduce_host(ctx, &values[0], &values[1], 1, datatype_of<T>(), native.op,
+                            scope == reduce_scope::all ? -1 : root, folded));
+        return R{op(init, values[0]), has_global ? op(init, values[1]) : T{}, has_global};
+      };
+      return to_outcome<Pol, R>(compute());
+    }
+    // The partials meet in a native collective on the stream (RCCL/NCCL), without the host.
     auto enqueue = [&]() -> result<void*> {
       T* d_local = nullptr;
       const status folded = [&]() -> status {

@@ -38,6 +38,14 @@ namespace dtl::detail {
 [[nodiscard]] DTL_CONTAINERS_API result<void> allgather_host(const context& ctx, const void* send, void* recv,
                                                              std::size_t bytes_each, const status& local = {});
 
+/// context::allreduce (root < 0) or reduce to `root` of host buffers, whatever the pointers are (a
+/// device reduction's partial read back into pinned memory). `local` is this rank's own failure so far (a
+/// failed local fold): it takes part in the call's one agreement step, which also carries a small
+/// payload, so that a partial of a few values crosses the ranks in one MPI call.
+[[nodiscard]] DTL_CONTAINERS_API result<void> reduce_host(const context& ctx, const void* send, void* recv,
+                                                          std::size_t count, datatype type, reduce_op op, int root,
+                                                          const status& local);
+
 #if DTL_CONTAINERS_HAS_HIP
 /// context::allreduce and reduce (to `root`) ordered on `stream`, whose one agreement step also carries
 /// `local`, this rank's own failure so far (a failed local fold before the ranks combine): every rank
