@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -39,6 +40,9 @@ namespace dtl::detail {
 void device_resources_deleter::operator()(device_resources* resources) const noexcept { delete resources; }
 
 namespace {
+
+/// A lane's pinned result slots come in chunks of this many (device_lane::take_slot).
+constexpr std::size_t result_slots_per_chunk = 64;
 
 // --- choosing the path (collective) ---
 
@@ -457,16 +461,32 @@ gpu::device_scratch& device_lane::scratch_for(hipStream_t s) {
 result<void*> device_lane::take_slot() {
   std::lock_guard lock(slots_mutex_);
   if (free_slots_.empty()) {
-    constexpr std::size_t slots_per_chunk = 64;
     void* chunk = nullptr;
-    DTL_HIP_TRY(hipHostMalloc(&chunk, slots_per_chunk * slot_bytes, hipHostMallocDefault));
+    DTL_HIP_TRY(hipHostMalloc(&chunk, result_slots_per_chunk * slot_bytes, hipHostMallocDefault));
+    void* on_device = nullptr;
+    if (const hipError_t e = hipHostGetDevicePointer(&on_device, chunk, 0); e != hipSuccess) {
+      static_cast<void>(hipHostFree(chunk));
+      return hip::to_status(e, "hipHostGetDevicePointer of a pinned result slot");
+    }
     chunks_.push_back(chunk);
-    for (std::size_t i = 0; i < slots_per_chunk; ++i)
+    device_chunks_.push_back(on_device);
+    for (std::size_t i = 0; i < result_slots_per_chunk; ++i)
       free_slots_.push_back(static_cast<std::byte*>(chunk) + i * slot_bytes);
   }
   void* slot = free_slots_.back();
   free_slots_.pop_back();
   return slot;
+}
+
+result<void*> device_lane::device_address(void* slot) {
+  constexpr std::uintptr_t chunk_bytes = result_slots_per_chunk * slot_bytes;
+  std::lock_guard lock(slots_mutex_);
+  const auto at = reinterpret_cast<std::uintptr_t>(slot);
+  for (std::size_t c = 0; c < chunks_.size(); ++c) {
+    const auto base = reinterpret_cast<std::uintptr_t>(chunks_[c]);
+    if (at >= base && at - base < chunk_bytes) return static_cast<std::byte*>(device_chunks_[c]) + (at - base);
+  }
+  return status(status_code::invalid_argument, "device_address: not a result slot of this lane");
 }
 
 void device_lane::give_back(void* slot) noexcept {

@@ -25,6 +25,7 @@
 #include <dtl/containers/gpu/ops.hpp>
 #include <dtl/containers/gpu/platform.hpp>
 #include <dtl/containers/gpu/scratch.hpp>
+#include <dtl/containers/gpu/single_pass_reduce.hpp>
 #include <dtl/core/placement.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
@@ -67,6 +68,32 @@ template <class Call>
   DTL_ASSIGN_OR_RETURN(void* temp, scratch.reserve(bytes));
   if (const hipError_t e = call(temp, bytes); e != hipSuccess) return hip::to_status(e, what);
   return {};
+}
+
+/// in[i], and f(in[i]), as index operators of a single-pass reduction.
+template <class T, class In>
+struct element_at {
+  const In* in;
+  __host__ __device__ T operator()(std::size_t i) const { return static_cast<T>(in[i]); }
+};
+template <class T, class In, class F>
+struct transformed_at {
+  const In* in;
+  F f;
+  DTL_DEVICE_EXEC_CHECK_DISABLE
+  __host__ __device__ T operator()(std::size_t i) const { return f(in[i]); }
+};
+
+/// The reductions below: one kernel where the value allows it (single_pass_reduce.hpp), else the vendor's.
+template <class T, class ReduceOp, class IndexOp, class Vendor>
+[[nodiscard]] status reduce_with(std::size_t n, const T& init, ReduceOp reduce_op, IndexOp index_op, T* d_result,
+                                 device_scratch& scratch, hipStream_t stream, const char* what, Vendor&& vendor) {
+  if constexpr (single_pass_reducible_v<T>) {
+    DTL_TRY(check_scratch(scratch, stream, what));
+    return single_pass_reduce(n, init, reduce_op, index_op, d_result, scratch, stream, what);
+  } else {
+    return with_temporary_storage(what, scratch, stream, vendor);
+  }
 }
 
 }  // namespace primitives_detail
@@ -135,10 +162,10 @@ template <class T, class Op>
   if (n == 0) return gpu::fill(d_result, 1, init, stream);
   if (in == nullptr) return primitives_detail::null_pointer("device reduce");
   const auto reduce_op = gpu::returns<T>(op);
-  return primitives_detail::with_temporary_storage(
-      "device reduce", scratch, stream, [&](void* temp, std::size_t& bytes) {
-        return backend::reduce(temp, bytes, in, n, init, reduce_op, d_result, stream);
-      });
+  return primitives_detail::reduce_with(n, init, reduce_op, primitives_detail::element_at<T, T>{in}, d_result, scratch,
+                                        stream, "device reduce", [&](void* temp, std::size_t& bytes) {
+                                          return backend::reduce(temp, bytes, in, n, init, reduce_op, d_result, stream);
+                                        });
 }
 
 /// *d_result (device memory) = reduce_op-fold of init and transform_op(in[i]) for i in [0, n), in T.
@@ -152,8 +179,9 @@ template <class In, class T, class ReduceOp, class TransformOp>
   if (in == nullptr) return primitives_detail::null_pointer("device transform_reduce");
   const auto reduce_fn = gpu::returns<T>(reduce_op);
   const auto transform_fn = gpu::returns<T>(transform_op);
-  return primitives_detail::with_temporary_storage(
-      "device transform_reduce", scratch, stream, [&](void* temp, std::size_t& bytes) {
+  return primitives_detail::reduce_with(
+      n, init, reduce_fn, primitives_detail::transformed_at<T, In, decltype(transform_fn)>{in, transform_fn}, d_result,
+      scratch, stream, "device transform_reduce", [&](void* temp, std::size_t& bytes) {
         return backend::transform_reduce(temp, bytes, in, n, init, reduce_fn, transform_fn, d_result, stream);
       });
 }
@@ -227,10 +255,11 @@ template <class T, class ReduceOp, class IndexOp>
   if (n == 0) return gpu::fill(d_result, 1, init, stream);
   const auto reduce_fn = gpu::returns<T>(reduce_op);
   const auto index_fn = gpu::returns<T>(index_op);
-  return primitives_detail::with_temporary_storage(
-      "device transform_reduce_indexed", scratch, stream, [&](void* temp, std::size_t& bytes) {
-        return backend::transform_reduce_indexed(temp, bytes, n, init, reduce_fn, index_fn, d_result, stream);
-      });
+  return primitives_detail::reduce_with(n, init, reduce_fn, index_fn, d_result, scratch, stream,
+                                        "device transform_reduce_indexed", [&](void* temp, std::size_t& bytes) {
+                                          return backend::transform_reduce_indexed(temp, bytes, n, init, reduce_fn,
+                                                                                   index_fn, d_result, stream);
+                                        });
 }
 
 // --- sorting (the distributed sort, algorithms/sort.hpp) ---

@@ -17,8 +17,9 @@
 
 namespace dtl::detail::gpu {
 
-/// Holds two device buffers of one device: the temporary storage and a small result slot. Both grow
-/// when asked for more than they hold, geometrically, so that steady use allocates nothing.
+/// Holds device buffers of one device: the temporary storage and a small result slot, which grow
+/// when asked for more than they hold, geometrically, so that steady use allocates nothing, and a
+/// ticket counter.
 /// Not thread-safe: one owner, one stream. Movable, not copyable.
 ///
 /// Freeing safely. Work enqueued earlier on the stream may still use a buffer that must grow, so
@@ -37,7 +38,8 @@ class device_scratch {
       : device_(other.device_),
         stream_(other.stream_),
         temp_(std::exchange(other.temp_, {})),
-        slot_(std::exchange(other.slot_, {})) {}
+        slot_(std::exchange(other.slot_, {})),
+        tickets_(std::exchange(other.tickets_, {})) {}
 
   device_scratch& operator=(device_scratch&& other) noexcept {
     if (this != &other) {
@@ -46,6 +48,7 @@ class device_scratch {
       stream_ = other.stream_;
       temp_ = std::exchange(other.temp_, {});
       slot_ = std::exchange(other.slot_, {});
+      tickets_ = std::exchange(other.tickets_, {});
     }
     return *this;
   }
@@ -65,12 +68,23 @@ class device_scratch {
   /// caller copies back (a reduction's value). Same rules as reserve().
   [[nodiscard]] result<void*> result_slot(std::size_t bytes) { return grow(slot_, bytes, "result slot"); }
 
-  /// Frees both buffers now, waiting for the stream first.
+  /// A counter in device memory, zero between kernels: a single-pass reduction's blocks take tickets
+  /// from it, and the last one sets it back to zero (single_pass_reduce.hpp). Made on first use.
+  [[nodiscard]] result<unsigned*> ticket_counter() {
+    if (tickets_.ptr == nullptr) {
+      DTL_ASSIGN_OR_RETURN(void* p, grow(tickets_, granularity, "ticket counter"));
+      DTL_HIP_TRY(hipMemsetAsync(p, 0, granularity, stream_));
+    }
+    return static_cast<unsigned*>(tickets_.ptr);
+  }
+
+  /// Frees the buffers now, waiting for the stream first.
   [[nodiscard]] status release() {
-    if (temp_.ptr == nullptr && slot_.ptr == nullptr) return {};
+    if (temp_.ptr == nullptr && slot_.ptr == nullptr && tickets_.ptr == nullptr) return {};
     DTL_ASSIGN_OR_RETURN(auto guard, hip::device_guard::enter(device_));
     DTL_HIP_TRY(hipStreamSynchronize(stream_));
     DTL_TRY(free_buffer(temp_));
+    DTL_TRY(free_buffer(tickets_));
     return free_buffer(slot_);
   }
 
@@ -132,7 +146,7 @@ class device_scratch {
   }
 
   void release_or_report() noexcept {
-    if (temp_.ptr == nullptr && slot_.ptr == nullptr) return;
+    if (temp_.ptr == nullptr && slot_.ptr == nullptr && tickets_.ptr == nullptr) return;
     auto guard = hip::device_guard::enter(device_);
     if (!guard.has_value()) {
       report_unhandled(guard.error());
@@ -140,12 +154,14 @@ class device_scratch {
     }
     if (status s = free_buffer(temp_); !s.ok()) report_unhandled(s);
     if (status s = free_buffer(slot_); !s.ok()) report_unhandled(s);
+    if (status s = free_buffer(tickets_); !s.ok()) report_unhandled(s);
   }
 
   int device_;
   hipStream_t stream_;
   buffer temp_;
   buffer slot_;
+  buffer tickets_;
 };
 
 }  // namespace dtl::detail::gpu

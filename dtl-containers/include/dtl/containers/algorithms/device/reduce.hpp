@@ -51,32 +51,49 @@ auto reduce_source(const Policy& policy, const context& ctx, int device, const S
   const bool has_global = scope == reduce_scope::all || (scope == reduce_scope::root && ctx.rank() == root);
   const bool single_rank = ctx.size() == 1;
 
-  // Between ranks over MPI the host waits anyway (MPI reads host time): the partial is read back once
-  // and crosses the ranks inside the host collective's agreement step, one MPI call, as a hand-written
-  // HIP + MPI code does. Over RCCL/NCCL the partials meet on the stream.
-  const bool through_host =
-      !single_rank && scope != reduce_scope::local && ctx.device_collective_path() != collective_path::nccl;
+  // Where the ranks need not meet on the device (one rank, a local fold, or MPI, where the host waits
+  // anyway because MPI reads host memory), the fold writes its value straight into a pinned slot: one
+  // kernel, no copy. Between ranks over MPI that value then crosses in the host collective's agreement
+  // step, one MPI call, as a hand-written HIP + MPI code does. Over RCCL/NCCL the partials meet on the
+  // stream, in device memory.
+  const bool on_host_side =
+      single_rank || scope == reduce_scope::local || ctx.device_collective_path() != collective_path::nccl;
   if constexpr (is_native_reduction_v<Op, T>) {
     constexpr auto native = *native_reduction_of<Op, T>();
-    if (through_host) {
+    if (on_host_side) {
+      void* slot = nullptr;
+      const status folded = [&]() -> status {
+        DTL_ASSIGN_OR_RETURN(slot, lane->take_slot());
+        DTL_ASSIGN_OR_RETURN(void* d_slot, lane->device_address(slot));
+        return source.fold(native.identity, op, f, static_cast<T*>(d_slot), scratch, stream);
+      }();
+      auto finish = [lane, slot, init, op, has_global, identity = native.identity](result<void> done) -> result<R> {
+        T local = identity;
+        if (slot != nullptr) {
+          std::memcpy(&local, slot, sizeof local);
+          lane->give_back(slot);
+        }
+        if (!done) return std::move(done).error();
+        return R{op(init, local), has_global ? op(init, local) : T{}, has_global};
+      };
+      if (single_rank || scope == reduce_scope::local) {
+        if (!folded.ok()) {
+          if (slot != nullptr) lane->give_back(slot);
+          return failed_outcome<Pol, R>(folded);
+        }
+        session->lock.unlock();  // the stream orders the rest; finish() only reads the pinned slot
+        return outcome_on_stream<Pol>(*lane, stream, std::move(finish));
+      }
       auto compute = [&]() -> result<R> {
-        T* pinned = nullptr;
-        const status folded = [&]() -> status {
-          DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(sizeof(T)));
-          T* d_local = static_cast<T*>(slot);
-          DTL_TRY(source.fold(native.identity, op, f, d_local, scratch, stream));
-          DTL_ASSIGN_OR_RETURN(void* host, lane->take_slot());
-          pinned = static_cast<T*>(host);
-          DTL_HIP_TRY(hipMemcpyAsync(pinned, d_local, sizeof(T), hipMemcpyDeviceToHost, stream));
-          DTL_TRY(wait_for_stream(*lane, stream));
-          return {};
-        }();
+        status local = folded;
+        if (local.ok())
+          if (result<void> w = wait_for_stream(*lane, stream); !w) local = std::move(w).error();
         session->lock.unlock();  // the lane is free while the ranks combine
         T values[2] = {native.identity, native.identity};
-        if (folded.ok()) values[0] = *pinned;
-        if (pinned != nullptr) lane->give_back(pinned);
+        if (local.ok()) std::memcpy(&values[0], slot, sizeof(T));
+        if (slot != nullptr) lane->give_back(slot);
         DTL_TRY(reduce_host(ctx, &values[0], &values[1], 1, datatype_of<T>(), native.op,
-                            scope == reduce_scope::all ? -1 : root, folded));
+                            scope == reduce_scope::all ? -1 : root, local));
         return R{op(init, values[0]), has_global ? op(init, values[1]) : T{}, has_global};
       };
       return to_outcome<Pol, R>(compute());
@@ -89,19 +106,13 @@ auto reduce_source(const Policy& policy, const context& ctx, int device, const S
         d_local = static_cast<T*>(slot);
         return source.fold(native.identity, op, f, d_local, scratch, stream);
       }();
-      if (single_rank || scope == reduce_scope::local) {
-        // Nothing to combine (one rank: the local value is the global one, finish reads it twice).
-        DTL_TRY(folded);
-      } else {
-        auto done = scope == reduce_scope::all ? allreduce_on_stream(ctx, d_local, d_local + 1, 1, datatype_of<T>(),
-                                                                     native.op, hip::stream_ref(stream), folded)
-                                               : reduce_on_stream(ctx, d_local, d_local + 1, 1, datatype_of<T>(),
-                                                                  native.op, root, hip::stream_ref(stream), folded);
-        if (!done.query().is_pending()) DTL_TRY(done.get_result());  // the agreed failure, or one the MPI path found
-      }
+      auto done = scope == reduce_scope::all ? allreduce_on_stream(ctx, d_local, d_local + 1, 1, datatype_of<T>(),
+                                                                   native.op, hip::stream_ref(stream), folded)
+                                             : reduce_on_stream(ctx, d_local, d_local + 1, 1, datatype_of<T>(),
+                                                                native.op, root, hip::stream_ref(stream), folded);
+      if (!done.query().is_pending()) DTL_TRY(done.get_result());  // the agreed failure, or one the MPI path found
       DTL_ASSIGN_OR_RETURN(void* pinned, lane->take_slot());
-      if (const hipError_t e =
-              hipMemcpyAsync(pinned, d_local, (single_rank ? 1 : 2) * sizeof(T), hipMemcpyDeviceToHost, stream);
+      if (const hipError_t e = hipMemcpyAsync(pinned, d_local, 2 * sizeof(T), hipMemcpyDeviceToHost, stream);
           e != hipSuccess) {
         lane->give_back(pinned);
         return hip::to_status(e, "hipMemcpyAsync of a reduction's result");
@@ -111,10 +122,9 @@ auto reduce_source(const Policy& policy, const context& ctx, int device, const S
     auto pinned = enqueue();
     if (!pinned) return failed_outcome<Pol, R>(std::move(pinned).error());
     // Reads the result once the stream has reached it, and always returns the pinned slot.
-    auto finish = [lane, slot = *pinned, init, op, has_global, single_rank](result<void> done) -> result<R> {
+    auto finish = [lane, slot = *pinned, init, op, has_global](result<void> done) -> result<R> {
       T values[2];
       std::memcpy(values, slot, sizeof values);
-      if (single_rank) values[1] = values[0];
       lane->give_back(slot);
       if (!done) return std::move(done).error();
       return R{op(init, values[0]), has_global ? op(init, values[1]) : T{}, has_global};

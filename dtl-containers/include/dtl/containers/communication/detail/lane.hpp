@@ -63,13 +63,16 @@ struct device_lane {
   /// A pinned host slot of `slot_bytes` for one result, until give_back(). Thread-safe, also without `mutex`.
   DTL_CONTAINERS_API result<void*> take_slot();
   DTL_CONTAINERS_API void give_back(void* slot) noexcept;
+  /// The address through which the device writes a slot (a kernel's result lands there, with no copy).
+  DTL_CONTAINERS_API result<void*> device_address(void* slot);
   static constexpr std::size_t slot_bytes = 64;
 
  private:
   std::vector<std::pair<hipStream_t, gpu::device_scratch>> scratches_;
   hipEvent_t handoff_ = nullptr;  // recorded on `stream` for order_after_lane(); made on first use
   std::mutex slots_mutex_;
-  std::vector<void*> chunks_;  // pinned memory, 64 slots each
+  std::vector<void*> chunks_;         // pinned memory, 64 slots each
+  std::vector<void*> device_chunks_;  // their device addresses (hipHostGetDevicePointer), in the same order
   std::vector<void*> free_slots_;
 };
 
