@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // dtl-containers benchmark of the one-pass reductions over indices, on one GPU, against raw calls in the
-// same run: dot of two 1 GiB double vectors against BabelStream's dot kernel (per-block partial sums,
-// summed on the host) and against the vendor library's TransformReduce over a zip iterator; min_element,
-// max_element and find (of a value that is absent: the whole vector read) over 1 GiB of double against
-// the vendor library's reduce (min) over the same bytes. Median of `runs` (default 21) timed repetitions
-// after warm-up, raw and DTL alternating; every timing includes getting the value on the host.
+// same run: dot of two 1 GiB double vectors (and of two of 2^25, BabelStream's default size) against
+// BabelStream's dot kernel (per-block partial sums, summed on the host) and against the vendor library's
+// TransformReduce over a zip iterator; min_element, max_element and find (of a value that is absent: the whole vector
+// read) over 1 GiB of double against the vendor library's reduce (min) over the same bytes. Median of `runs` (default
+// 21) timed repetitions after warm-up, raw and DTL alternating; every timing includes getting the value on the host.
 //
 //   dtl-containers-search-bench [runs]
 //
@@ -94,6 +94,23 @@ void one_gpu(const dtl::context& ctx, int runs) {
   note_if_different("dot (BabelStream)", raw_value, dtl_value);
   rows.push_back({"dot of two 1 GiB double vectors", 2 * gib / babel_s / 1e12, 2 * gib / dot_s / 1e12, "TB/s read",
                   "BabelStream dot kernel, partials summed on the host", 1.0});
+  {
+    // BabelStream's default size, 2^25 doubles a vector: here a value's fixed cost still shows.
+    const std::size_t small = std::size_t{1} << 25;
+    const double bytes = 2.0 * static_cast<double>(small * sizeof(double));
+    vector xs(small, 0.25, ctx), ys(small, 2.0, ctx);
+    const auto [babel_small, dot_small] = compare(
+        ctx, runs,
+        [&] {
+          check(raw_dot_babelstream(xs.local_data(), ys.local_data(), small, blocks, d_partials, h_partials, raw_value,
+                                    raw),
+                "BabelStream dot");
+        },
+        [&] { dtl_value = dtl::dot(xs, ys); });
+    note_if_different("dot of 2^25 (BabelStream)", raw_value, dtl_value);
+    rows.push_back({"dot of two 2^25 double vectors (256 MiB each)", bytes / babel_small / 1e12,
+                    bytes / dot_small / 1e12, "TB/s read", "BabelStream dot kernel, partials summed on the host", 1.0});
+  }
 
   const auto [tr_s, dot2_s] = compare(
       ctx, runs,

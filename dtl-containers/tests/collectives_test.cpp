@@ -302,6 +302,48 @@ TEST_SUITE("mpi.collectives") {
     }
   }
 
+  TEST_CASE("allreduce past the agreement's base message: the message grows and shrinks on every rank alike") {
+    const auto ctx = world();
+    const int p = ctx.size(), me = ctx.rank();
+    // Counts around each size the message can take (27, 128 and 1024 int64 fill one), growing and
+    // shrinking, with other collectives in between that use whatever size the step has then.
+    for (const std::size_t k :
+         {std::size_t{1}, std::size_t{27}, std::size_t{28}, std::size_t{128}, std::size_t{129}, std::size_t{1024},
+          std::size_t{1025}, std::size_t{3}, std::size_t{1024}, std::size_t{1}, std::size_t{1}, std::size_t{1},
+          std::size_t{1}, std::size_t{1}, std::size_t{128}, std::size_t{5000}, std::size_t{2}}) {
+      CAPTURE(k);
+      std::vector<std::int64_t> in(k), sum(k, untouched);
+      for (std::size_t i = 0; i < k; ++i) in[i] = value_of(me, 0, i);
+      REQUIRE(ctx.allreduce(in.data(), sum.data(), k, dtl::reduce_op::sum).has_value());
+      for (std::size_t i = 0; i < k; ++i) {
+        std::int64_t expected = 0;
+        for (int q = 0; q < p; ++q) expected += value_of(q, 0, i);
+        CHECK(sum[i] == expected);
+      }
+      std::vector<char> bytes(k, me == 0 ? 'r' : 'x');
+      REQUIRE(ctx.broadcast(bytes.data(), bytes.size(), 0).has_value());
+      CHECK(bytes == std::vector<char>(k, 'r'));
+      REQUIRE(ctx.barrier().has_value());
+    }
+  }
+
+  TEST_CASE("bad input: ranks that differ right after a large allreduce (a large agreement message) fail alike") {
+    const auto ctx = world();
+    const int p = ctx.size(), me = ctx.rank();
+    if (p == 1) return;  // nothing to differ from
+    std::vector<std::int64_t> big(1024, 1), out(1024, untouched);
+    REQUIRE(ctx.allreduce(big.data(), out.data(), 1024, dtl::reduce_op::sum).has_value());
+    const auto counts_differ =
+        ctx.allreduce(big.data(), out.data(), me == p - 1 ? std::size_t{5} : std::size_t{1024}, dtl::reduce_op::sum);
+    failed_everywhere(ctx, counts_differ);
+    CHECK(counts_differ.error() == dtl::status_code::invalid_argument);
+    REQUIRE(ctx.allreduce(big.data(), out.data(), 1024, dtl::reduce_op::sum).has_value());
+    const auto calls_differ = me == 0 ? ctx.broadcast(big.data(), 8 * std::size_t{1024}, 0)
+                                      : ctx.allreduce(big.data(), out.data(), 1024, dtl::reduce_op::sum);
+    failed_everywhere(ctx, calls_differ);
+    CHECK(mentions(calls_differ.error(), "the ranks call different collectives"));
+  }
+
   TEST_CASE("bad input: one status on every rank, and the context still works") {
     const auto ctx = world();
     const int p = ctx.size(), me = ctx.rank();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The agreement step (detail/agreement.hpp): one allreduce of an agreement record on the fast path (which
+// The agreement step (detail/agreement.hpp): one allreduce of an agreement message on the fast path (which
 // may carry the collective's counts and data: agreement_record.hpp); a second round, only when some rank
 // failed or the ranks disagree, finds out who and why.
 #include "comm/agreement_record.hpp"
@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -38,9 +39,10 @@ std::uint64_t fingerprint(const call_signature& call) {
   return h;
 }
 
-/// This rank's record: its status, its call, and what the call's rider sends.
-void fill_record(agreement_record& record, const status& local, int rank, const call_signature& call,
-                 agreement_rider* rider) {
+/// This rank's message: its status, its call, and what the call's rider sends.
+void fill_message(agreement_message& message, const status& local, int rank, const call_signature& call,
+                  agreement_rider* rider) {
+  agreement_record& record = message.record();
   const std::uint64_t mine = fingerprint(call);
   record.call_max = mine;
   record.not_call_max = ~mine;
@@ -50,19 +52,21 @@ void fill_record(agreement_record& record, const status& local, int rank, const 
   record.flags = rider->flags;
   const payload_kind kind = rider->kind();
   if (kind == payload_kind::none) return;
-  if (local.ok() && rider->put(record.payload))
+  record.wanted = static_cast<std::uint32_t>(std::min<std::size_t>(rider->wanted_bytes(), UINT32_MAX));
+  if (local.ok() && rider->put(message.payload()))
     record.kind = kind;
   else
     record.flags |= not_carried_flag;
 }
 
-/// What every rank found, for the call's rider; the data, when it all travelled in the record.
-void settle_rider(const agreement_record& record, agreement_rider& rider) {
+/// What every rank found, for the call's rider; the data, when it all travelled in the message.
+void settle_rider(agreement_message& message, agreement_rider& rider) {
+  const agreement_record& record = message.record();
   rider.counts_sum = record.counts_sum;
   rider.flags_of_all = static_cast<std::uint16_t>(record.flags & ~not_carried_flag);
   rider.carried = rider.kind() != payload_kind::none && record.kind == rider.kind() &&
                   (record.flags & not_carried_flag) == 0 && record.counts_sum == 0;
-  if (rider.carried) rider.take(record.payload);
+  if (rider.carried) rider.take(message.payload());
 }
 
 // What each rank tells the others in the second round.
@@ -137,13 +141,15 @@ status agree_on(comm_backend& comm, const status& local, const call_signature& c
   const int rank = comm.rank();
   agreement_rider* rider = call.rider != nullptr && !call.rider->spent ? call.rider : nullptr;
   if (rider != nullptr) rider->spent = true;
-  agreement_record record;
-  fill_record(record, local, rank, call, rider);
+  agreement_message message(comm.agreement_sizing.payload_bytes());
+  fill_message(message, local, rank, call, rider);
+  const agreement_record& record = message.record();
   const std::uint64_t mine = record.call_max;
-  DTL_TRY(comm.agree_record(record));
+  DTL_TRY(comm.agree_record(message.bytes()));
+  comm.agreement_sizing.saw(record.wanted);  // the same on every rank: the next step's size
   const bool all_ok = record.failing == 0, same_call = record.call_max == mine && ~record.not_call_max == mine;
   if (all_ok && same_call) {
-    if (rider != nullptr) settle_rider(record, *rider);
+    if (rider != nullptr) settle_rider(message, *rider);
     return {};
   }
 

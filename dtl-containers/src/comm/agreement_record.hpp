@@ -2,17 +2,20 @@
 #pragma once
 // Private: the one message of the agreement step (agreement.cpp), and what a collective may send in it.
 //
-// Every collective's first MPI call is one allreduce of one agreement_record, combined by
-// combine_records: the same size, type and operation whatever the collective, so that ranks making
-// different calls still pair up harmlessly and learn it. Besides the check (which call, which ranks
-// failed), the record carries a checksum of the counts the ranks send and expect, flags, and a small
-// payload, so that a small collective's data moves in the agreement's own message.
+// Every collective's first MPI call is one allreduce of one agreement message (an agreement_record and
+// its payload area), combined by combine_messages: the same size, type and operation whatever the collective, so that
+// ranks making different calls still pair up harmlessly and learn it (its size changes only as every rank decides
+// alike: record_sizing). Besides the check (which call, which ranks failed), the record carries a
+// checksum of the counts the ranks send and expect, flags, and a payload, so that a small collective's
+// data moves in the agreement's own message.
 
 #include <dtl/containers/communication/collective_types.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace dtl::detail {
 
@@ -23,27 +26,74 @@ enum class payload_kind : std::uint8_t { none = 0, bitwise_or = 1, conflict = 25
   return static_cast<payload_kind>(2 + static_cast<int>(type) * reduce_op_count + static_cast<int>(op));
 }
 
-// At most 256 bytes in all: Open MPI's shared-memory transport sends up to 256 bytes inline, and a
-// larger record costs about twice as much (measured on 2 ranks).
+/// The record's fixed part; its payload area follows it in the message (agreement_message). The message
+/// is 256 bytes unless the ranks' recent steps asked for more (record_sizing): Open MPI's shared-memory
+/// transport sends up to 256 bytes inline, and a larger record costs about twice as much (measured on 2
+/// ranks), so only collectives whose data would not fit otherwise make it grow.
 struct agreement_record {
-  static constexpr std::size_t payload_bytes = 224;
   std::uint64_t call_max = 0;              // max of the ranks' call fingerprints
   std::uint64_t not_call_max = 0;          // max of their complements (so ~this is the least fingerprint)
   std::uint64_t counts_sum = 0;            // wrapping sum of the ranks' count checksums
   std::int32_t failing = 0;                // max of INT_MAX - rank over the ranks that failed; 0: none did
+  std::uint32_t wanted = 0;                // max of the payload bytes the ranks' riders wanted to carry
   std::uint16_t flags = 0;                 // or of the ranks' flags
   payload_kind kind = payload_kind::none;  // equal on every rank, or conflict
-  std::uint8_t reserved = 0;
-  std::byte payload[payload_bytes] = {};
+  std::uint8_t reserved[5] = {};
 };
-static_assert(sizeof(agreement_record) == 256);
+static_assert(sizeof(agreement_record) == 40);
 
 /// The record's flags: what a rider says of its buffers, and (set by the agreement step) that a rank's
-/// payload is not in the record.
+/// payload is not in the message.
 inline constexpr std::uint16_t host_buffers_flag = 1, device_buffers_flag = 2, not_carried_flag = 0x8000;
 
-/// inout = in combined with inout (commutative and associative; never reads past either record).
-void combine_records(const agreement_record& in, agreement_record& inout) noexcept;
+/// The payload area of the smallest (256-byte) message: what every step can carry.
+inline constexpr std::size_t base_payload_bytes = 256 - sizeof(agreement_record);
+
+/// The payload areas a message may have: the base one, and larger ones for 128 and 1024 doubles.
+inline constexpr std::array<std::size_t, 3> payload_classes{base_payload_bytes, 1024, 8192};
+
+/// Which payload area the next agreement step of a communicator uses. Every rank sees the same
+/// combined records, so a choice made from them alone is the same on every rank, and every rank sends a
+/// message of the same size in every step (as MPI requires), whatever calls the ranks make: the area
+/// is the smallest class that holds what the last few steps wanted, so it grows after one call that
+/// wanted more (that call moves its data in a second step) and shrinks back a few steps after the
+/// last such call.
+class record_sizing {
+ public:
+  [[nodiscard]] std::size_t payload_bytes() const noexcept { return payload_classes[class_]; }
+  /// After each step: the combined record's `wanted`.
+  void saw(std::uint32_t wanted) noexcept;
+
+ private:
+  static constexpr std::size_t remembered = 4;
+  std::array<std::uint32_t, remembered> recent_{};
+  std::size_t next_ = 0;
+  std::size_t class_ = 0;
+};
+
+/// One step's message: the record and a payload area of the size record_sizing chose (zeros). The
+/// base size lives inside the object (no allocation on the common path).
+class agreement_message {
+ public:
+  explicit agreement_message(std::size_t payload_bytes);
+  agreement_message(const agreement_message&) = delete;
+  agreement_message& operator=(const agreement_message&) = delete;
+
+  [[nodiscard]] agreement_record& record() noexcept { return *record_; }
+  [[nodiscard]] std::span<std::byte> payload() noexcept { return bytes_.subspan(sizeof(agreement_record)); }
+  /// The whole message, as the communicator sends it.
+  [[nodiscard]] std::span<std::byte> bytes() noexcept { return bytes_; }
+
+ private:
+  alignas(agreement_record) std::array<std::byte, sizeof(agreement_record) + base_payload_bytes> inline_{};
+  std::vector<std::byte> large_;
+  std::span<std::byte> bytes_;
+  agreement_record* record_;
+};
+
+/// The message at `inout` = the one at `in` combined with it (commutative and associative), both of
+/// `message_bytes` (a record and its payload area); never reads past either.
+void combine_messages(const std::byte* in, std::byte* inout, std::size_t message_bytes) noexcept;
 
 /// What a collective sends with its agreement step besides the check (call_signature::rider): a count
 /// checksum, flags, and, where its data fits, the data itself. The step uses a rider once (the first
@@ -67,6 +117,9 @@ class agreement_rider {
 
   /// How the ranks' payloads combine; none: no data rides.
   [[nodiscard]] virtual payload_kind kind() const noexcept { return payload_kind::none; }
+  /// The payload bytes this rank would carry, past the base area (record_sizing grows the area for the
+  /// steps after one that wanted more); 0: the base area or nothing.
+  [[nodiscard]] virtual std::size_t wanted_bytes() const noexcept { return 0; }
   /// Writes this rank's part into `area` (all zero); false when it does not fit (the call moves the
   /// data itself then, on every rank). Called only when this rank's checks passed.
   [[nodiscard]] virtual bool put(std::span<std::byte> /*area*/) const { return false; }

@@ -281,7 +281,7 @@ class scan_rider final : public agreement_rider {
       : send_(send),
         recv_(recv),
         bytes_(count * datatype_size(type)),
-        fits_(count <= agreement_record::payload_bytes),
+        fits_(count <= base_payload_bytes),
         type_(type),
         op_(op),
         exclusive_(exclusive),
@@ -317,7 +317,7 @@ exchange_rider::exchange_rider(const prepared_exchange& p, int rank, bool may_ca
     : p_(p),
       me_(static_cast<std::size_t>(std::max(rank, 0))),
       n_(p.x.send_bytes.size()),
-      slot_(n_ == 0 ? 0 : agreement_record::payload_bytes / (n_ * n_)),
+      slot_(n_ == 0 ? 0 : base_payload_bytes / (n_ * n_)),
       may_carry_(may_carry) {
   for (std::size_t r = 0; r < n_; ++r)
     counts_check += block_hash(me_, r, p.x.send_bytes[r]) - block_hash(r, me_, p.x.recv_bytes[r]);

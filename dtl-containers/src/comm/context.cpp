@@ -221,10 +221,16 @@ class collective_rider final : public agreement_rider {
         rank_(rank),
         block_(payload_bytes(d, a)),
         total_(d.blocks_per_rank ? block_ * static_cast<std::size_t>(size) : block_) {
-    if (block_ > agreement_record::payload_bytes) total_ = block_;  // too large either way; no overflow
+    if (block_ > payload_classes.back()) total_ = block_;  // too large either way; no overflow
   }
   payload_kind kind() const noexcept override {
     return d_.reduces ? reduction_payload(a_.type, a_.op) : payload_kind::bitwise_or;
+  }
+  // Only an allreduce asks for a larger message: its data goes both ways anyway, so riding costs little,
+  // where a broadcast's, a reduce's or an allgather's one-way data would cost more in an allreduce than
+  // the step it saves.
+  std::size_t wanted_bytes() const noexcept override {
+    return d_.reduces && !d_.rooted && total_ <= payload_classes.back() ? total_ : 0;
   }
   bool put(std::span<std::byte> area) const override {
     if (total_ > area.size()) return false;

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace dtl::detail {
@@ -47,6 +48,9 @@ class comm_backend {
 
   [[nodiscard]] virtual int rank() const noexcept = 0;
   [[nodiscard]] virtual int size() const noexcept = 0;
+
+  /// The size of this communicator's next agreement message (agreement.cpp keeps it).
+  record_sizing agreement_sizing;
 
   virtual status barrier() = 0;
   /// send == recv means in place.
@@ -88,8 +92,9 @@ class comm_backend {
   /// Every rank gets bytes_per_rank[r] bytes of each rank r at offset displs[r] of recv.
   virtual status allgatherv(const void* send, std::size_t bytes, void* recv, const std::size_t* bytes_per_rank,
                             const std::size_t* displs) = 0;
-  /// The agreement step's message: `record` combined over the ranks by combine_records, in place.
-  virtual status agree_record(agreement_record& record) = 0;
+  /// The agreement step's message (a record and its payload area, of the same size on every rank:
+  /// agreement_sizing) combined over the ranks by combine_messages, in place.
+  virtual status agree_record(std::span<std::byte> message) = 0;
   /// Inclusive (MPI_Scan) or exclusive (MPI_Exscan: rank 0's recv is left as it was) prefix reduction.
   virtual status scan(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, bool exclusive) = 0;
 

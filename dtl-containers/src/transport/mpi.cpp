@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -551,14 +552,20 @@ struct extent {
 
 /// The agreement step's MPI operation: combine_records over each record (copied, so that MPI's buffers
 /// need no particular alignment).
-void combine_agreement_records(void* in, void* inout, int* len, MPI_Datatype*) {
+/// The agreement message's datatypes before they are made.
+std::array<MPI_Datatype, payload_classes.size()> no_record_types() noexcept {
+  std::array<MPI_Datatype, payload_classes.size()> types;
+  types.fill(MPI_DATATYPE_NULL);
+  return types;
+}
+
+void combine_agreement_records(void* in, void* inout, int* len, MPI_Datatype* type) {
+  int size = 0;
+  MPI_Type_size(*type, &size);  // one message: the record and its payload area
+  const auto bytes = static_cast<std::size_t>(size);
   for (int i = 0; i < *len; ++i) {
-    agreement_record a, b;
-    const auto offset = static_cast<std::size_t>(i) * sizeof(agreement_record);
-    std::memcpy(&a, static_cast<const std::byte*>(in) + offset, sizeof a);
-    std::memcpy(&b, static_cast<const std::byte*>(inout) + offset, sizeof b);
-    combine_records(a, b);
-    std::memcpy(static_cast<std::byte*>(inout) + offset, &b, sizeof b);
+    const auto offset = static_cast<std::size_t>(i) * bytes;
+    combine_messages(static_cast<const std::byte*>(in) + offset, static_cast<std::byte*>(inout) + offset, bytes);
   }
 }
 
@@ -588,22 +595,26 @@ class mpi_comm final : public comm_backend {
       if (made.ok() && c != MPI_COMM_NULL)
         if (const int e = MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN); e != MPI_SUCCESS)
           made = mpi_status(e, "MPI_Comm_set_errhandler");
-    // The agreement record's datatype and operation (agree_record), freed with the communicator.
-    MPI_Datatype record_type = MPI_DATATYPE_NULL;
+    // The agreement message's datatypes (one per size: record_sizing) and operation (agree_record), freed
+    // with the communicator.
+    std::array<MPI_Datatype, payload_classes.size()> record_types = no_record_types();
     MPI_Op agreement_op = MPI_OP_NULL;
-    if (made.ok() &&
-        (MPI_Type_contiguous(static_cast<int>(sizeof(agreement_record)), MPI_BYTE, &record_type) != MPI_SUCCESS ||
-         MPI_Type_commit(&record_type) != MPI_SUCCESS ||
-         MPI_Op_create(combine_agreement_records, 1, &agreement_op) != MPI_SUCCESS))
-      made = status(status_code::mpi_error, "making the agreement step's MPI datatype and operation failed");
+    for (std::size_t c = 0; c < payload_classes.size() && made.ok(); ++c)
+      if (MPI_Type_contiguous(static_cast<int>(sizeof(agreement_record) + payload_classes[c]), MPI_BYTE,
+                              &record_types[c]) != MPI_SUCCESS ||
+          MPI_Type_commit(&record_types[c]) != MPI_SUCCESS)
+        made = status(status_code::mpi_error, "making the agreement step's MPI datatypes failed");
+    if (made.ok() && MPI_Op_create(combine_agreement_records, 1, &agreement_op) != MPI_SUCCESS)
+      made = status(status_code::mpi_error, "making the agreement step's MPI operation failed");
     if (!made.ok()) {
       for (MPI_Comm* c : {&comm, &control, &internal})
         if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
-      if (record_type != MPI_DATATYPE_NULL) MPI_Type_free(&record_type);
+      for (MPI_Datatype& t : record_types)
+        if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
       return made;
     }
     auto made_comm = std::make_unique<mpi_comm>(comm, control, internal);
-    made_comm->record_type_ = record_type;
+    made_comm->record_types_ = record_types;
     made_comm->agreement_op_ = agreement_op;
     return std::unique_ptr<comm_backend>(std::move(made_comm));
   }
@@ -915,15 +926,19 @@ class mpi_comm final : public comm_backend {
     return pairwise_exchange(send, sb.data(), sd.data(), recv, bytes_per_rank, displs, "allgatherv (in pieces)");
   }
 
-  status agree_record(agreement_record& record) override {
+  status agree_record(std::span<std::byte> message) override {
     DTL_MPI_TURN(turn);
     DTL_TRY(usable());
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    for (std::size_t c = 0; c < payload_classes.size(); ++c)
+      if (message.size() == sizeof(agreement_record) + payload_classes[c]) type = record_types_[c];
+    if (type == MPI_DATATYPE_NULL)
+      return status(status_code::internal_error,
+                    fmt::format("agreement message of {} bytes: no such size", message.size()));
     return run_collective(
         turn, "MPI_Allreduce (agreement)", comm_,
-        [&] { return MPI_Allreduce(MPI_IN_PLACE, &record, 1, record_type_, agreement_op_, comm_); },
-        [&](MPI_Request* r) {
-          return MPI_Iallreduce(MPI_IN_PLACE, &record, 1, record_type_, agreement_op_, comm_, r);
-        });
+        [&] { return MPI_Allreduce(MPI_IN_PLACE, message.data(), 1, type, agreement_op_, comm_); },
+        [&](MPI_Request* r) { return MPI_Iallreduce(MPI_IN_PLACE, message.data(), 1, type, agreement_op_, comm_, r); });
   }
 
   status scan(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, bool exclusive) override {
@@ -1059,8 +1074,10 @@ class mpi_comm final : public comm_backend {
     }
     if (agreement_op_ != MPI_OP_NULL && !finalized()) MPI_Op_free(&agreement_op_);
     agreement_op_ = MPI_OP_NULL;
-    if (record_type_ != MPI_DATATYPE_NULL && !finalized()) MPI_Type_free(&record_type_);
-    record_type_ = MPI_DATATYPE_NULL;
+    for (MPI_Datatype& t : record_types_) {
+      if (t != MPI_DATATYPE_NULL && !finalized()) MPI_Type_free(&t);
+      t = MPI_DATATYPE_NULL;
+    }
   }
 
  private:
@@ -1195,7 +1212,7 @@ class mpi_comm final : public comm_backend {
   MPI_Comm comm_;
   MPI_Comm control_;
   MPI_Comm internal_;
-  MPI_Datatype record_type_ = MPI_DATATYPE_NULL;
+  std::array<MPI_Datatype, payload_classes.size()> record_types_ = no_record_types();
   MPI_Op agreement_op_ = MPI_OP_NULL;
   int rank_ = 0;
   int size_ = 1;

@@ -183,7 +183,7 @@ class self_comm final : public comm_backend {
     copy_unless_in_place(send, static_cast<std::byte*>(recv) + displs[0], bytes);
     return {};
   }
-  status agree_record(agreement_record&) override { return {}; }  // one rank's record is the result
+  status agree_record(std::span<std::byte>) override { return {}; }  // one rank's record is the result
   status scan(const void* send, void* recv, std::size_t count, datatype type, reduce_op, bool exclusive) override {
     if (!exclusive) copy_unless_in_place(send, recv, count * datatype_size(type));
     return {};
