@@ -49,6 +49,7 @@ void fill_message(agreement_message& message, const status& local, int rank, con
   record.failing = local.ok() ? 0 : INT_MAX - rank;
   if (rider == nullptr) return;
   record.counts_sum = rider->counts_check;
+  record.maxima = rider->maxima;
   record.flags = rider->flags;
   const payload_kind kind = rider->kind();
   if (kind == payload_kind::none) return;
@@ -62,7 +63,9 @@ void fill_message(agreement_message& message, const status& local, int rank, con
 /// What every rank found, for the call's rider; the data, when it all travelled in the message.
 void settle_rider(agreement_message& message, agreement_rider& rider) {
   const agreement_record& record = message.record();
+  rider.settled = true;
   rider.counts_sum = record.counts_sum;
+  rider.maxima_of_all = record.maxima;
   rider.flags_of_all = static_cast<std::uint16_t>(record.flags & ~not_carried_flag);
   rider.carried = rider.kind() != payload_kind::none && record.kind == rider.kind() &&
                   (record.flags & not_carried_flag) == 0 && record.counts_sum == 0;

@@ -46,6 +46,7 @@ void combine_messages(const std::byte* in_bytes, std::byte* inout_bytes, std::si
   inout.counts_sum += in.counts_sum;
   inout.failing = std::max(in.failing, inout.failing);
   inout.wanted = std::max(in.wanted, inout.wanted);
+  for (std::size_t i = 0; i < inout.maxima.size(); ++i) inout.maxima[i] = std::max(in.maxima[i], inout.maxima[i]);
   inout.flags = static_cast<std::uint16_t>(inout.flags | in.flags);
   // Ranks in different calls may send payloads of different kinds: then nothing of them is combined
   // (the step finds the ranks disagree and the payload goes unread).

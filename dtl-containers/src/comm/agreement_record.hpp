@@ -36,11 +36,12 @@ struct agreement_record {
   std::uint64_t counts_sum = 0;            // wrapping sum of the ranks' count checksums
   std::int32_t failing = 0;                // max of INT_MAX - rank over the ranks that failed; 0: none did
   std::uint32_t wanted = 0;                // max of the payload bytes the ranks' riders wanted to carry
+  std::array<std::uint64_t, 3> maxima{};   // max of what the ranks' riders measured (alltoallv: its extent)
   std::uint16_t flags = 0;                 // or of the ranks' flags
   payload_kind kind = payload_kind::none;  // equal on every rank, or conflict
   std::uint8_t reserved[5] = {};
 };
-static_assert(sizeof(agreement_record) == 40);
+static_assert(sizeof(agreement_record) == 64);
 
 /// The record's flags: what a rider says of its buffers, and (set by the agreement step) that a rank's
 /// payload is not in the message.
@@ -106,12 +107,15 @@ class agreement_rider {
   virtual ~agreement_rider() = default;
 
   // This rank's part, before the step.
-  std::uint64_t counts_check = 0;  // summed over the ranks: 0 when their counts agree
-  std::uint16_t flags = 0;         // host_buffers_flag, device_buffers_flag
+  std::uint64_t counts_check = 0;         // summed over the ranks: 0 when their counts agree
+  std::array<std::uint64_t, 3> maxima{};  // the most over the ranks goes to maxima_of_all
+  std::uint16_t flags = 0;                // host_buffers_flag, device_buffers_flag
 
   // What the step found (when it returned ok).
   std::uint64_t counts_sum = 0;
+  std::array<std::uint64_t, 3> maxima_of_all{};
   std::uint16_t flags_of_all = 0;
+  bool settled = false;  // the step ran and agreed: what it found is above (none under DTL_AGREEMENT=off)
   bool carried = false;  // the data moved in the step (then taken): the collective has nothing left to move
   bool spent = false;    // a later step of the same call ignores the rider
 

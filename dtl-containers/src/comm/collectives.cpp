@@ -319,8 +319,13 @@ exchange_rider::exchange_rider(const prepared_exchange& p, int rank, bool may_ca
       n_(p.x.send_bytes.size()),
       slot_(n_ == 0 ? 0 : base_payload_bytes / (n_ * n_)),
       may_carry_(may_carry) {
-  for (std::size_t r = 0; r < n_; ++r)
+  for (std::size_t r = 0; r < n_; ++r) {
     counts_check += block_hash(me_, r, p.x.send_bytes[r]) - block_hash(r, me_, p.x.recv_bytes[r]);
+    // The extent every rank's move needs (transport's exchange_extent), found in the same step.
+    maxima[0] = std::max<std::uint64_t>({maxima[0], p.x.send_bytes[r], p.x.recv_bytes[r]});
+    maxima[1] = std::max<std::uint64_t>({maxima[1], p.x.send_displs[r], p.x.recv_displs[r]});
+    if (r != me_ && (p.x.send_bytes[r] != 0 || p.x.recv_bytes[r] != 0)) ++maxima[2];
+  }
   flags = static_cast<std::uint16_t>(!p.says ? 0 : p.device ? device_buffers_flag : host_buffers_flag);
 }
 
@@ -452,6 +457,11 @@ result<void> context::alltoallv_raw(const void* send, std::span<const std::size_
   if (rider.carried) return {};
   if (p.device) return detail::device_support::exchange(*state_->resources, *state_->comm, call, p.x);
   const detail::byte_exchange& x = p.x;
+  if (rider.settled) {  // the step found every rank's extent: no allreduce of its own
+    const auto& most = rider.maxima_of_all;
+    return state_->comm->alltoallv_agreed(send, x.send_bytes.data(), x.send_displs.data(), recv, x.recv_bytes.data(),
+                                          x.recv_displs.data(), {most[0], most[1], most[2]});
+  }
   return state_->comm->alltoallv(send, x.send_bytes.data(), x.send_displs.data(), recv, x.recv_bytes.data(),
                                  x.recv_displs.data());
 }

@@ -12,6 +12,7 @@
 #include <dtl/core/result.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
@@ -38,6 +39,14 @@ using comm_request_ptr = std::unique_ptr<comm_request>;
 /// MPI communicators): the user's messages (data), DTL's own envelopes of them (control), and the
 /// transfers DTL makes inside its algorithms (internal: halo exchanges, all-to-all in pieces).
 enum class p2p_channel { data, control, internal };
+
+/// What an all-to-all must know of every rank to choose how it moves: the largest block and offset in
+/// bytes, and the most peers one rank exchanges bytes with.
+struct exchange_extent {
+  std::uint64_t count = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t peers = 0;
+};
 
 class comm_backend {
  public:
@@ -76,6 +85,12 @@ class comm_backend {
   virtual status alltoallv_known(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs,
                                  void* recv, const std::size_t* recv_bytes, const std::size_t* recv_displs,
                                  std::size_t /*most*/) {
+    return alltoallv(send, send_bytes, send_displs, recv, recv_bytes, recv_displs);
+  }
+  /// alltoallv for a caller whose agreement step found `most` over every rank (the same on every rank).
+  virtual status alltoallv_agreed(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs,
+                                  void* recv, const std::size_t* recv_bytes, const std::size_t* recv_displs,
+                                  const exchange_extent& /*most*/) {
     return alltoallv(send, send_bytes, send_displs, recv, recv_bytes, recv_displs);
   }
   /// An all-to-all whose few non-empty blocks go as messages between those peers only (on the internal

@@ -764,7 +764,15 @@ class mpi_comm final : public comm_backend {
 
   status alltoallv_known(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
                          const std::size_t* recv_bytes, const std::size_t* recv_displs, std::size_t most) override {
-    return alltoallv_with(&most, send, send_bytes, send_displs, recv, recv_bytes, recv_displs);
+    const extent known{most, most, static_cast<std::size_t>(size_)};
+    return alltoallv_with(&known, send, send_bytes, send_displs, recv, recv_bytes, recv_displs);
+  }
+
+  status alltoallv_agreed(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
+                          const std::size_t* recv_bytes, const std::size_t* recv_displs,
+                          const exchange_extent& most) override {
+    const extent known{most.count, most.offset, most.peers};
+    return alltoallv_with(&known, send, send_bytes, send_displs, recv, recv_bytes, recv_displs);
   }
 
   status exchange_with_peers(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs,
@@ -777,10 +785,10 @@ class mpi_comm final : public comm_backend {
                              /*skip_empty=*/true);
   }
 
-  /// alltoallv once every rank knows its largest block and offset: `known` (alike on every rank, and then
-  /// most pairs exchange bytes), or one small allreduce finds them; then to the peers only, MPI's call, or
-  /// in pieces.
-  status alltoallv_with(const std::size_t* known, const void* send, const std::size_t* send_bytes,
+  /// alltoallv once every rank knows the largest block, offset and peer count: `known` (alike on every rank:
+  /// the caller's bound, or what the agreement step found), or one small allreduce finds them; then to
+  /// the peers only, MPI's call, or in pieces.
+  status alltoallv_with(const extent* known, const void* send, const std::size_t* send_bytes,
                         const std::size_t* send_displs, void* recv, const std::size_t* recv_bytes,
                         const std::size_t* recv_displs) {
     DTL_MPI_TURN(turn);
@@ -793,8 +801,8 @@ class mpi_comm final : public comm_backend {
     }
     extent most{};
     if (known != nullptr) {
-      DTL_TRY(check_address_space(*known, "alltoallv: a block or offset"));
-      most = extent{*known, *known, n};
+      DTL_TRY(check_address_space(std::max(known->count, known->offset), "alltoallv: a block or offset"));
+      most = *known;
     } else {
       std::size_t count = 0, offset = 0, peers = 0;
       for (std::size_t r = 0; r < n; ++r) {
