@@ -209,12 +209,14 @@ class send_transfer final : public p2p_transfer {
     std::size_t bytes = s_.bytes();
     auto path = content_path::body;
     if (own_.ok() && bytes != 0) {
-      if (s_.nccl)
+      if (s_.nccl) {
         path = content_path::nccl;
-      else if (s_.device)
-        path = content_path::mpi, own_ = device_to_wire(content);
-      else if (bytes > eager)
+      } else if (s_.device) {
         path = content_path::mpi;
+        own_ = device_to_wire(content);
+      } else if (bytes > eager) {
+        path = content_path::mpi;
+      }
     }
     if (!own_.ok()) {  // the content is the failure's text; no payload
       own_ = on_wire(own_);
