@@ -211,6 +211,10 @@ void bad_input(const dtl::context& ctx) {
   check_clean_exchange(ctx);
   check_sides(ctx, transfer(ctx, a.data(), 20, b.data(), 19, 1), ok, invalid);
   check_clean_exchange(ctx);
+  // Past the eager limit: the receiver takes the payload that follows the header and drops it.
+  std::vector<std::int64_t> big(1000, 1), bigger(1001, -1);
+  check_sides(ctx, transfer(ctx, big.data(), big.size(), bigger.data(), bigger.size(), 1), ok, invalid);
+  check_clean_exchange(ctx);
   // Element sizes that differ (the same bytes, another type).
   std::vector<std::int32_t> halves(40, 0);
   check_sides(ctx, transfer(ctx, a.data(), 20, halves.data(), 20, 1), ok, invalid);
