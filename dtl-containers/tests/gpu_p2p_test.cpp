@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Point-to-point on device buffers (run on 1 rank, on each path DTL_COLLECTIVES forces, and on 2 ranks
 // sharing a GPU): device to device, device to host and back, stream-ordered forms, and bad input giving
-// the same status on both ranks. Payloads are checked against a serial reference.
+// the same status on every rank of a ring (each receive returns its own failure or its sender's).
+// Payloads are checked against a serial reference.
 #include "test_environment.hpp"
 
 #include <dtl/hip/hip_memory_space.hpp>
@@ -161,7 +162,8 @@ TEST_SUITE("gpu.p2p") {
     first_device_collective(ctx);
     const int p = ctx.size(), r = ctx.rank(), right = (r + 1) % p, left = (r + p - 1) % p;
     device_buffer out(ctx.device(), 64), in(ctx.device(), 64);
-    // Every rank sends 64 and expects 63: each send and its receive fail alike.
+    // Every rank sends 64 and expects 63: every receive fails (its own check; the sends pass), and with
+    // it every rank's sendrecv.
     const dtl::status mine = status_of(ctx.sendrecv(out.get(), 64, right, in.get(), 63, left, 8));
     CHECK(mine.code() == dtl::status_code::invalid_argument);
     const std::uint64_t code = static_cast<std::uint64_t>(mine.code());
@@ -172,7 +174,8 @@ TEST_SUITE("gpu.p2p") {
     out.put(message(r, right, 9, 64));
     REQUIRE(ctx.sendrecv(out.get(), 64, right, in.get(), 64, left, 9).has_value());
     CHECK(in.read() == message(left, r, 9, 64));
-    // A device buffer of another device than the context's (where there is one).
+    // A device buffer of another device than the context's (where there is one): every send fails, and
+    // its receiver returns the sender's failure.
     if (dtl::hip::device_count() > 1) {
       device_buffer elsewhere((ctx.device() + 1) % dtl::hip::device_count(), 64);
       const dtl::status wrong = status_of(ctx.sendrecv(elsewhere.get(), 64, right, in.get(), 64, left, 10));

@@ -3,18 +3,20 @@
 // Private: point-to-point on a context (p2p.cpp), and the GPU side it needs (p2p_device_hip.cpp, or
 // p2p_device_none.cpp in builds without HIP).
 //
-// The protocol (context.hpp states the contract): the receiver sends a "ready" envelope (its count,
-// element size, buffer kind, a payload ticket, its own checks) to the sender on the control channel,
-// under the user's tag, so that envelopes match sends exactly as MPI matches messages; the sender
-// compares it with its side, chooses the path and answers with a "status" envelope (the outcome both
-// ranks return), followed, when ok, by the payload. Status and payload travel on the data channel
-// under the receiver's ticket (a number it chose, unique among its receives in flight), not the
-// user's tag: the match is made by the ready envelope, and the ticket takes each answer to the
-// receive it belongs to, whatever order the sender's requests are stepped in (MPI keeps a status
-// ahead of its payload). The control channel carries ready envelopes only (receiver to sender), so
-// two ranks sending to each other never match each other's envelopes. A small payload into a host
-// buffer travels inside the status envelope. Every message is exactly as long as the receive that
-// takes it (the message layer splits both alike past its piece limit).
+// The protocol (context.hpp states the contract): a message is one MPI message on the wire, or two.
+// The sender sends a header (its count, element size and buffer kind, its own checks, how the content
+// travels, and a ticket when a second message follows) on the control channel under the user's tag, so
+// that headers match receives exactly as MPI matches messages. The content (the payload, or the
+// sender's failure as text) travels in the same message after the header when it is a host buffer of
+// at most the eager limit; else as a second message on the data channel under the ticket (a number the
+// sender chose, unique among its sends in flight: it takes the payload to the receive that matched the
+// header, whatever order the receiver's requests are stepped in), or on RCCL/NCCL (a blocking sender's
+// device buffer, when nccl_ready). Nothing waits for the receiver. The receiver takes the header into a
+// buffer as long as the longest header's message, checks it against its own side and always receives
+// whatever follows (into a scratch buffer when it is not wanted), so nothing is left to match later.
+// The receiver returns the sender's failure, else its own; the sender returns its own checks only.
+// Every message is exactly as long as the receive that takes it, or one piece on both sides (the
+// message layer splits messages past its piece limit: eager_limit keeps header messages in one).
 
 #include "transport/backend.hpp"
 
@@ -29,8 +31,8 @@ struct context_state;
 
 /// One side of a point-to-point transfer in flight, driven by step() (never blocks). Pending transfers
 /// are listed in their context (context_state::p2p_pending), and every wait or test on the context
-/// steps them all: a transfer's progress can depend on another's (the peer's envelope of one message
-/// waits for this rank's answer to another).
+/// steps them all: a transfer's progress can depend on another's (MPI's progress, and a receive whose
+/// header has come posts what follows it when it is stepped).
 struct p2p_transfer {
   p2p_transfer() = default;
   p2p_transfer(const p2p_transfer&) = delete;
@@ -66,6 +68,11 @@ struct pinned_deleter {
   void operator()(std::byte* p) const noexcept;
 };
 using pinned_ptr = std::unique_ptr<std::byte, pinned_deleter>;
+/// Device memory of the context's device: an RCCL/NCCL payload for a host buffer, or one not wanted.
+struct device_deleter {
+  void operator()(std::byte* p) const noexcept;
+};
+using device_ptr = std::unique_ptr<std::byte, device_deleter>;
 
 /// Whether `buf` is device memory (managed memory counts as host memory, as in collectives); an error
 /// for device memory of another device than the context's.
@@ -79,6 +86,7 @@ bool mpi_takes_device(const context_state& state);
 /// Waits for the work that may touch a device buffer: `stream` (a hipStream_t), or the whole device.
 status prepare(const context_state& state, void* stream);
 result<pinned_ptr> take_pinned(context_state& state, std::size_t bytes);
+result<device_ptr> take_device(const context_state& state, std::size_t bytes);
 status to_host(const context_state& state, void* host, const void* device, std::size_t bytes);
 status to_device(const context_state& state, void* device, const void* host, std::size_t bytes);
 /// RCCL/NCCL: a send of `send_bytes` to `dest` and/or a receive of `recv_bytes` from `src` (a null

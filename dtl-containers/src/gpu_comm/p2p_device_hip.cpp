@@ -103,6 +103,18 @@ result<pinned_ptr> take_pinned(context_state& state, std::size_t bytes) {
   return pinned_ptr(static_cast<std::byte*>(p), pinned_deleter{&state, size});
 }
 
+void device_deleter::operator()(std::byte* p) const noexcept {
+  if (p == nullptr) return;
+  if (const hipError_t e = hipFree(p); e != hipSuccess) report_unhandled(hip::to_status(e, "hipFree"));
+}
+
+result<device_ptr> take_device(const context_state& state, std::size_t bytes) {
+  void* p = nullptr;
+  DTL_ASSIGN_OR_RETURN(auto guard, hip::device_guard::enter(state.device));
+  DTL_HIP_TRY(hipMalloc(&p, bytes));
+  return device_ptr(static_cast<std::byte*>(p));
+}
+
 status to_host(const context_state& state, void* host, const void* device, std::size_t bytes) {
   return copy(state, host, device, bytes, transfer_kind::device_to_host);
 }

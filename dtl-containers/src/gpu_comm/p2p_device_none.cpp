@@ -14,6 +14,8 @@ bool nccl_ready(context_state&) { return false; }
 bool mpi_takes_device(const context_state&) { return false; }
 status prepare(const context_state&, void*) { return {}; }
 result<pinned_ptr> take_pinned(context_state&, std::size_t) { return no_gpu(); }
+void device_deleter::operator()(std::byte*) const noexcept {}
+result<device_ptr> take_device(const context_state&, std::size_t) { return no_gpu(); }
 status to_host(const context_state&, void*, const void*, std::size_t) { return no_gpu(); }
 status to_device(const context_state&, void*, const void*, std::size_t) { return no_gpu(); }
 status nccl_exchange(context_state&, const void*, std::size_t, int, void*, std::size_t, int, void*) { return no_gpu(); }

@@ -36,7 +36,7 @@ class comm_request {
 using comm_request_ptr = std::unique_ptr<comm_request>;
 
 /// Point-to-point traffic that must never match across kinds travels on separate channels (separate
-/// MPI communicators): the user's messages (data), DTL's own envelopes of them (control), and the
+/// MPI communicators): the user's payloads (data), the headers of the user's messages (control), and the
 /// transfers DTL makes inside its algorithms (internal: halo exchanges, all-to-all in pieces).
 enum class p2p_channel { data, control, internal };
 
@@ -122,6 +122,10 @@ class comm_backend {
                                                        p2p_channel channel) = 0;
   /// The largest tag point-to-point calls may use (MPI_TAG_UB).
   [[nodiscard]] virtual int max_tag() const noexcept = 0;
+  /// The largest message that travels as one piece (one MPI message): a longer one is split, and its
+  /// receive must then be as long as it (a receive takes as many pieces as its own length makes). The
+  /// same on every rank.
+  [[nodiscard]] virtual std::size_t piece_bytes() const noexcept { return static_cast<std::size_t>(-1); }
   /// out_of_range for a message of `bytes` that this backend cannot move (past the address space, or in
   /// more pieces than it keeps in flight), before anything is posted: the same answer on every rank for
   /// the same `bytes`. isend and irecv check it themselves; callers check first where a refusal on one

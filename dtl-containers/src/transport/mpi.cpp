@@ -994,6 +994,7 @@ class mpi_comm final : public comm_backend {
   }
 
   int max_tag() const noexcept override { return max_tag_; }
+  std::size_t piece_bytes() const noexcept override { return g_message_limit; }
   status check_message(std::size_t bytes) const override { return check_pieces(bytes, "a message"); }
 
   // MPI has no non-blocking MPI_Comm_split or MPI_Win_create: below MPI_THREAD_MULTIPLE these hold the

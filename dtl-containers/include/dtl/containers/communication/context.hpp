@@ -249,27 +249,37 @@ class DTL_CONTAINERS_API context {
 
   // --- point-to-point: the two ranks involved call, not the whole context ---
   //
-  // A send completes once its receiver has posted the matching receive (MPI_Ssend's rule: a program
-  // where two ranks both send first with blocking calls deadlocks; use sendrecv, or requests). A
-  // blocking send or receive with oneself is invalid_argument (it could never complete); sendrecv
-  // with oneself, and isend/irecv, work. Messages match by (source, tag) in the order posted, as in
-  // MPI, on every path: the receiver and the sender first exchange small envelopes over MPI, and the
-  // payload follows. Both ranks check their part, and a failure of either (a count or element size
-  // that differs from the receiver's, a null buffer with a non-zero count, a device buffer of another
-  // device) is returned on both, with the same status. What fails before any message is returned on
-  // the calling rank alone: an empty or ended context (invalid_state), a peer outside the context
-  // (invalid_rank), a tag outside [0, max_tag()] (invalid_argument).
+  // A message is one MPI message on the wire: a small header (the sender's count, element size, buffer
+  // kind, its own checks, the payload's path), followed in the same message by a host payload of up to
+  // about 4 KiB; a larger payload, or a device buffer's, follows as a second message sent at once.
+  // Nothing waits for the receiver: a send completes as MPI_Send's does (a small one at once, a large
+  // one maybe only once its receiver takes it, one on RCCL/NCCL only then), so a program where two
+  // ranks both send first with blocking calls may deadlock: use sendrecv, or requests. A blocking send
+  // or receive with oneself is invalid_argument (it could never complete); sendrecv with oneself, and
+  // isend/irecv, work. Messages match by (source, tag) in the order posted, as in MPI, on every path.
   //
-  // Device buffers (the pointer says which): RCCL/NCCL when the context's path is nccl, both buffers
-  // are device memory of the context's device, the call is blocking or stream-ordered, and the
-  // context's RCCL/NCCL communicator exists (its first device collective makes it: two ranks cannot);
-  // else MPI on the device pointers when MPI is GPU-aware (and the path is not mpi_staged); else MPI
-  // on pinned host copies. Requests (isend/irecv) never take RCCL/NCCL, which pair transfers in the
-  // order they are issued while requests complete in the order the program tests them. On RCCL/NCCL,
-  // sendrecv issues both halves as one group after both handshakes: pair it with sendrecv (or with
-  // requests), not with a blocking send and recv in turn (docs/containers.md). Device and
-  // host buffers may pair (each side stages its own). Blocking calls on device buffers first wait
-  // for all work on the device, like collectives.
+  // Statuses: the sender returns its own checks only (a null buffer with a non-zero count, a device
+  // buffer of another device, a failed staging copy); its failure travels in the header, and its
+  // receiver returns the same status. Otherwise the receiver returns its own failure: a count or
+  // element size that differs from the sender's, a null buffer, a device buffer of another device, a
+  // failed copy. As with MPI, a failure found only on the receiving side is not reported to the sender.
+  // Either way the receiver takes the whole message, so nothing is left to match a later receive. What
+  // fails before any message is returned on the calling rank alone: an empty or ended context
+  // (invalid_state), a peer outside the context (invalid_rank), a tag outside [0, max_tag()]
+  // (invalid_argument).
+  //
+  // Device buffers (the pointer says which): the sender picks the path from its own side and names it
+  // in the header; the receiver follows. RCCL/NCCL when the context's path is nccl, the sender's buffer
+  // is device memory of the context's device, its call is blocking or stream-ordered, and the context's
+  // RCCL/NCCL communicator exists (its first device collective makes it: two ranks cannot); a host
+  // receive buffer then receives into device memory and copies. Else MPI on the device pointers when
+  // MPI is GPU-aware (and the path is not mpi_staged); else MPI on pinned host copies. isend never takes
+  // RCCL/NCCL, which pairs transfers in the order they are issued while requests complete in the order
+  // the program tests them; an irecv takes a blocking sender's RCCL/NCCL payload when it is stepped. On
+  // RCCL/NCCL, sendrecv issues both halves as one group once its receive's header has come: pair it
+  // with sendrecv (or with requests), not with a blocking send and recv in turn (docs/containers.md).
+  // Device and host buffers may pair (each side stages its own). Blocking calls on device buffers first
+  // wait for all work on the device, like collectives.
 
   template <class T>
   [[nodiscard]] result<void> send(const T* buf, std::size_t count, int dest, int tag = 0) const {
@@ -304,9 +314,9 @@ class DTL_CONTAINERS_API context {
 
 #if DTL_CONTAINERS_HAS_HIP
   // Point-to-point and all-to-all ordered on `stream`: the data moves after the stream's earlier work and
-  // before its later work. On RCCL/NCCL nothing waits for the stream (the handshake with the peer runs
-  // on the host first, so the call returns once the peer has posted); the MPI paths wait for the
-  // stream, move the data, and return a completed future.
+  // before its later work. On RCCL/NCCL nothing waits for the stream (the headers travel on the host
+  // first: a receive returns once its header has come); the MPI paths wait for the stream, move the
+  // data, and return a completed future.
   template <class T>
   [[nodiscard]] hip::future<void> send(const T* buf, std::size_t count, int dest, int tag,
                                        hip::stream_ref stream) const {

@@ -38,7 +38,7 @@ template <detail::upstream_comm Comm, typename T>
 [[nodiscard]] request_handle isend(Comm& comm, std::span<const T> data, rank_t dest, int tag = 0) {
   return comm.isend(data.data(), data.size() * sizeof(T), dest, tag);
 }
-/// Our blocking send is already synchronous: ssend and rsend are send.
+/// ssend and rsend are send (upstream_communicator.hpp says why; ssend is not synchronous here).
 template <detail::upstream_comm Comm, typename T>
 result<void> ssend(Comm& comm, std::span<const T> data, rank_t dest, int tag = 0) {
   comm.ssend(data.data(), data.size() * sizeof(T), dest, tag);

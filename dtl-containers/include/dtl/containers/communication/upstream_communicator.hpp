@@ -84,8 +84,9 @@ class mpi_comm_adapter {
     check(ctx_.send(as_bytes(buf), bytes, dest, tag));
   }
   void recv(void* buf, size_type bytes, rank_t source, int tag) { check(ctx_.recv(as_bytes(buf), bytes, source, tag)); }
-  /// Upstream's send modes: our blocking send is already synchronous (MPI_Ssend's rule), and a ready
-  /// send is a send whose receive is posted, so each is send (or isend).
+  /// Upstream's send modes are send (or isend): a ready send is a send whose receive is posted, and a
+  /// synchronous one moves the same message, but it may complete before its receiver takes it (our
+  /// send completes as MPI_Send's does: the one-message protocol has no acknowledgment).
   void ssend(const void* buf, size_type bytes, rank_t dest, int tag) { send(buf, bytes, dest, tag); }
   void rsend(const void* buf, size_type bytes, rank_t dest, int tag) { send(buf, bytes, dest, tag); }
 
