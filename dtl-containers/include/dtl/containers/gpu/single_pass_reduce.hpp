@@ -24,6 +24,12 @@ inline constexpr bool single_pass_reducible_v = std::is_trivially_copyable_v<T> 
 
 namespace single_pass_detail {
 
+/// Room for one T, without constructing it (shared memory takes no constructors).
+template <class T>
+struct alignas(T) storage_for {
+  unsigned char bytes[sizeof(T)];
+};
+
 /// A partial another block wrote, read past this multiprocessor's cache.
 template <class T>
 __device__ T load_published(const T* p) {
@@ -55,10 +61,10 @@ __device__ bool fold_block(T& value, bool present, Op op, T* values, bool* prese
 template <class T, class ReduceOp, class IndexOp>
 __global__ void __launch_bounds__(block_size)
     reduce_kernel(std::size_t n, T init, ReduceOp reduce_op, IndexOp index_op, T* partials, unsigned* tickets, T* out) {
-  __shared__ alignas(T) unsigned char value_bytes[block_size * sizeof(T)];
+  __shared__ storage_for<T> value_storage[block_size];  // raw: T may have a constructor
   __shared__ bool presents[block_size];
   __shared__ bool last;
-  T* values = reinterpret_cast<T*>(value_bytes);
+  T* values = reinterpret_cast<T*>(value_storage);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   T acc{};
