@@ -139,6 +139,8 @@ int main(int argc, char** argv) {
   hipStream_t other = nullptr;
   check(hipEventCreateWithFlags(&event, hipEventDisableTiming), "hipEventCreate");
   check(hipStreamCreateWithFlags(&other, hipStreamNonBlocking), "hipStreamCreate");
+  std::vector<double> host_heap(16);
+  double& host_word = host_heap[3];
   const std::pair<std::string, std::function<void()>> runtime_calls[] = {
       {"hipStreamQuery (busy stream)", [&] { (void)hipStreamQuery(stream); }},
       {"hipGetDevice",
@@ -148,6 +150,17 @@ int main(int argc, char** argv) {
        }},
       {"hipSetDevice (the current one)", [&] { (void)hipSetDevice(0); }},
       {"hipGetLastError", [&] { (void)hipGetLastError(); }},
+      {"hipPointerGetAttributes (pageable host memory)",
+       [&] {
+         hipPointerAttribute_t attr{};
+         (void)hipPointerGetAttributes(&attr, &host_word);
+         (void)hipGetLastError();  // pageable memory may be reported as hipErrorInvalidValue
+       }},
+      {"hipPointerGetAttributes (device memory)",
+       [&] {
+         hipPointerAttribute_t attr{};
+         (void)hipPointerGetAttributes(&attr, in);
+       }},
       {"hipEventRecord + hipStreamWaitEvent",
        [&] {
          (void)hipEventRecord(event, stream);
