@@ -94,6 +94,7 @@ TEST_SUITE("gpu.memory_space") {
     REQUIRE(attr.has_value());
     CHECK(attr->kind == memory_kind::device);
     CHECK(attr->device == before);
+    CHECK_FALSE(never_device_memory(ptr));  // device memory is never in the host's own ranges
 
     int host_value = 0;
     CHECK_FALSE(space.contains(&host_value).value());

@@ -11,7 +11,11 @@
 #include <dtl/hip/managed_memory.hpp>
 #include <dtl/hip/pointer.hpp>
 
+#include <sys/mman.h>
+
+#include <memory>
 #include <string>
+#include <thread>
 #include <type_traits>
 
 using dtl::status_code;
@@ -251,4 +255,23 @@ TEST_SUITE("gpu.device_ids") {
     int host_value = 0;
     CHECK(space.prefetch_to_device(&host_value, 4).error() == status_code::invalid_argument);
   }
+}
+
+TEST_CASE("never_device_memory: the thread's stack and the brk heap, with no runtime call; nothing else") {
+  int on_stack = 0;
+  CHECK(never_device_memory(&on_stack));
+  const auto small = std::make_unique<int>(1);  // the main arena: the brk heap
+  CHECK(never_device_memory(small.get()));
+  bool other_thread_stack = false;
+  std::thread([&] {
+    int theirs = 0;
+    other_thread_stack = never_device_memory(&theirs);
+  }).join();
+  CHECK(other_thread_stack);
+  // A mapping of its own: outside both ranges, so the answer is "not known" (false), never a guess.
+  void* mapped = mmap(nullptr, 1 << 16, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(mapped != MAP_FAILED);
+  CHECK_FALSE(never_device_memory(mapped));
+  munmap(mapped, 1 << 16);
+  CHECK_FALSE(never_device_memory(nullptr));
 }

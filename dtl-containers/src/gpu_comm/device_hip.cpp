@@ -353,7 +353,7 @@ void release(device_resources& res) noexcept {
 }
 
 result<int> device_of_memory(const void* ptr) {
-  if (hip::device_count() == 0) return no_device;
+  if (hip::device_count() == 0 || hip::never_device_memory(ptr)) return no_device;
   DTL_ASSIGN_OR_RETURN(const hip::pointer_attributes attr, hip::query_pointer(ptr));
   return attr.kind == hip::memory_kind::device ? attr.device : no_device;
 }

@@ -43,6 +43,13 @@ struct pointer_attributes {
 /// Never leaves an error pending in HIP's per-thread "last error".
 [[nodiscard]] DTL_HIP_MEM_API result<pointer_attributes> query_pointer(const void* ptr);
 
+/// True when `ptr` lies where no device allocation can be while that memory is mapped: the calling
+/// thread's stack, or the process's brk heap (what malloc and new hand out in the main arena). It asks
+/// no runtime (query_pointer costs a runtime call, about as much as a small host collective's own work),
+/// so a hot path that needs only "device memory or not" asks it first. Such memory may still be pinned
+/// (hipHostRegister): for the kind, ask query_pointer. False says nothing about `ptr`.
+[[nodiscard]] DTL_HIP_MEM_API bool never_device_memory(const void* ptr) noexcept;
+
 /// One allocation as the runtime made it (a hipMalloc): what an IPC handle (hipIpcGetMemHandle) names,
 /// whole, so that a block inside it is shared as its allocation's handle and its offset from `base`.
 struct allocation_extent {
