@@ -52,7 +52,7 @@ void pinned_deleter::operator()(std::byte* p) const noexcept {
 }
 
 result<bool> is_device(const context_state& state, const void* buf) {
-  if (hip::device_count() == 0) return false;
+  if (hip::device_count() == 0 || hip::never_device_memory(buf)) return false;
   DTL_ASSIGN_OR_RETURN(const hip::pointer_attributes attr, hip::query_pointer(buf));
   if (attr.kind != hip::memory_kind::device) return false;
   if (attr.device != state.device)
