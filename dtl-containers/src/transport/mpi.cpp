@@ -534,11 +534,9 @@ result<comm_request_ptr> post_pieces(std::byte* buf, std::size_t bytes, MPI_Comm
   }
 }
 
-/// The largest count and offset of a collective's blocks on every rank (bytes).
-struct extent {
-  std::size_t count = 0;
-  std::size_t offset = 0;
-  std::size_t peers = 0;  // the most other ranks one rank exchanges bytes with (all-to-all only)
+/// The largest count and offset of a collective's blocks on every rank (bytes), and for an all-to-all the
+/// most peers one rank has (exchange_extent, backend.hpp), with what they decide.
+struct extent : exchange_extent {
   /// Whether MPI's own call takes them: every count and offset fits in one message.
   [[nodiscard]] bool fits() const noexcept { return std::max(count, offset) <= g_message_limit; }
   /// Whether an all-to-all of `ranks` ranks goes as messages to the peers only: when each rank exchanges
@@ -764,14 +762,14 @@ class mpi_comm final : public comm_backend {
 
   status alltoallv_known(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
                          const std::size_t* recv_bytes, const std::size_t* recv_displs, std::size_t most) override {
-    const extent known{most, most, static_cast<std::size_t>(size_)};
+    const extent known{{most, most, static_cast<std::uint64_t>(size_)}};
     return alltoallv_with(&known, send, send_bytes, send_displs, recv, recv_bytes, recv_displs);
   }
 
   status alltoallv_agreed(const void* send, const std::size_t* send_bytes, const std::size_t* send_displs, void* recv,
                           const std::size_t* recv_bytes, const std::size_t* recv_displs,
                           const exchange_extent& most) override {
-    const extent known{most.count, most.offset, most.peers};
+    const extent known{most};
     return alltoallv_with(&known, send, send_bytes, send_displs, recv, recv_bytes, recv_displs);
   }
 
@@ -1144,7 +1142,7 @@ class mpi_comm final : public comm_backend {
           [&] { return MPI_Allreduce(MPI_IN_PLACE, most, 3, MPI_UINT64_T, MPI_MAX, comm_); },
           [&](MPI_Request* r) { return MPI_Iallreduce(MPI_IN_PLACE, most, 3, MPI_UINT64_T, MPI_MAX, comm_, r); }));
     DTL_TRY(check_address_space(std::max(most[0], most[1]), what));
-    return extent{most[0], most[1], most[2]};
+    return extent{{most[0], most[1], most[2]}};
   }
   static constexpr std::size_t doubling_scan_bytes = std::size_t{64} << 10;
   /// A scan by recursive doubling (the reduce_ops are commutative): in round k each rank swaps its
