@@ -90,16 +90,23 @@ struct transformed_at {
 inline constexpr std::size_t vendor_reduce_from = std::size_t{1} << 22;
 
 /// The reductions below: one kernel where the value allows it (single_pass_reduce.hpp), else the vendor's.
+/// `vendor` is a generic lambda, so that for numbers, which always take our kernel, the vendor's reduce is
+/// never instantiated (its kernels would only cost compile time).
 template <class T, class ReduceOp, class IndexOp, class Vendor>
 [[nodiscard]] status reduce_with(std::size_t n, const T& init, ReduceOp reduce_op, IndexOp index_op, T* d_result,
                                  device_scratch& scratch, hipStream_t stream, const char* what, Vendor&& vendor) {
-  if constexpr (single_pass_reducible_v<T>) {
-    if (std::is_arithmetic_v<T> || n < vendor_reduce_from) {
-      DTL_TRY(check_scratch(scratch, stream, what));
-      return single_pass_reduce(n, init, reduce_op, index_op, d_result, scratch, stream, what);
+  auto ours = [&]() -> status {
+    DTL_TRY(check_scratch(scratch, stream, what));
+    return single_pass_reduce(n, init, reduce_op, index_op, d_result, scratch, stream, what);
+  };
+  if constexpr (std::is_arithmetic_v<T>) {
+    return ours();
+  } else {
+    if constexpr (single_pass_reducible_v<T>) {
+      if (n < vendor_reduce_from) return ours();
     }
+    return with_temporary_storage(what, scratch, stream, vendor);
   }
-  return with_temporary_storage(what, scratch, stream, vendor);
 }
 
 }  // namespace primitives_detail
@@ -169,8 +176,9 @@ template <class T, class Op>
   if (in == nullptr) return primitives_detail::null_pointer("device reduce");
   const auto reduce_op = gpu::returns<T>(op);
   return primitives_detail::reduce_with(n, init, reduce_op, primitives_detail::element_at<T, T>{in}, d_result, scratch,
-                                        stream, "device reduce", [&](void* temp, std::size_t& bytes) {
-                                          return backend::reduce(temp, bytes, in, n, init, reduce_op, d_result, stream);
+                                        stream, "device reduce", [&](auto temp, std::size_t& bytes) {
+                                          return backend::reduce(static_cast<void*>(temp), bytes, in, n, init,
+                                                                 reduce_op, d_result, stream);
                                         });
 }
 
@@ -187,8 +195,9 @@ template <class In, class T, class ReduceOp, class TransformOp>
   const auto transform_fn = gpu::returns<T>(transform_op);
   return primitives_detail::reduce_with(
       n, init, reduce_fn, primitives_detail::transformed_at<T, In, decltype(transform_fn)>{in, transform_fn}, d_result,
-      scratch, stream, "device transform_reduce", [&](void* temp, std::size_t& bytes) {
-        return backend::transform_reduce(temp, bytes, in, n, init, reduce_fn, transform_fn, d_result, stream);
+      scratch, stream, "device transform_reduce", [&](auto temp, std::size_t& bytes) {
+        return backend::transform_reduce(static_cast<void*>(temp), bytes, in, n, init, reduce_fn, transform_fn,
+                                         d_result, stream);
       });
 }
 
@@ -262,9 +271,10 @@ template <class T, class ReduceOp, class IndexOp>
   const auto reduce_fn = gpu::returns<T>(reduce_op);
   const auto index_fn = gpu::returns<T>(index_op);
   return primitives_detail::reduce_with(n, init, reduce_fn, index_fn, d_result, scratch, stream,
-                                        "device transform_reduce_indexed", [&](void* temp, std::size_t& bytes) {
-                                          return backend::transform_reduce_indexed(temp, bytes, n, init, reduce_fn,
-                                                                                   index_fn, d_result, stream);
+                                        "device transform_reduce_indexed", [&](auto temp, std::size_t& bytes) {
+                                          return backend::transform_reduce_indexed(static_cast<void*>(temp), bytes, n,
+                                                                                   init, reduce_fn, index_fn, d_result,
+                                                                                   stream);
                                         });
 }
 
