@@ -3,14 +3,26 @@
 // under every policy, on 1 rank and on 2 (a GPU each, or shared), against a serial reference of the whole
 // vector: empty vectors, ranks without elements, matches on a rank boundary, duplicates (the lowest
 // index wins), no match, device functions, and vectors of different layouts failing on every rank.
+// Also upstream's helpers over one device_view (dtl::algorithms::device: fill, reduce_*, sort_*), per
+// rank, against std:: on the same values.
 #include "gpu_algorithm_checks.hpp"
 #include "same_on_every_rank.hpp"
+
+#include <dtl/algorithms/device/device_fill.hpp>
+#include <dtl/algorithms/device/device_reduce.hpp>
+#include <dtl/algorithms/device/device_sort.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 
 using algorithm_checks::settle;
+
+/// 12 bytes, ordered by a alone: for the device_view helpers' paths that are not for numbers.
+struct triple {
+  int a, b, c;
+  __host__ __device__ bool operator<(const triple& o) const { return a < o.a; }
+};
 
 namespace {
 
@@ -196,5 +208,66 @@ TEST_SUITE("gpu.search") {
     test_support::same_code_everywhere(ctx, r.error());
     REQUIRE(dtl::fill(a, 2.0).has_value());
     CHECK(dtl::dot(a, a) == 40.0);  // still works
+  }
+
+  TEST_CASE("upstream's dtl::algorithms::device helpers on this rank's device_view") {
+    namespace device = dtl::algorithms::device;
+    const auto ctx = test_support::world();
+    constexpr std::size_t n = 100003;  // odd, and more than one block of every kernel
+    dtl::distributed_vector<int, dtl::device_only_runtime> v(n * static_cast<std::size_t>(ctx.size()), ctx);
+    const int before = dtl::hip::current_device_id();
+    const auto dv = v.device_view();
+    REQUIRE(dv.size() == n);
+
+    device::fill(dv, 7);
+    std::vector<int> host(n);
+    REQUIRE(v.copy_to_host(host.data(), n).has_value());
+    CHECK(std::all_of(host.begin(), host.end(), [](int x) { return x == 7; }));
+
+    // Values in a scrambled order, negative ones included.
+    for (std::size_t i = 0; i < n; ++i) host[i] = static_cast<int>((i * 7919) % 1009) - 504 + ctx.rank();
+    REQUIRE(v.copy_from_host(host.data(), n).has_value());
+    const dtl::device_view<const int> cv{dv.data(), dv.size(), dv.device()};
+    long long expect_sum = 0;
+    for (int x : host) expect_sum += x;
+    CHECK(device::reduce_sum(cv) == static_cast<int>(expect_sum));
+    CHECK(device::reduce_min(cv) == *std::min_element(host.begin(), host.end()));
+    CHECK(device::reduce_max(cv) == *std::max_element(host.begin(), host.end()));
+    CHECK(device::reduce_sum(cv.first(0)) == 0);  // empty: T{}, as upstream's
+
+    std::vector<int> sorted = host;
+    device::sort_ascending(dv);
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<int> got(n);
+    REQUIRE(v.copy_to_host(got.data(), n).has_value());
+    CHECK(got == sorted);
+    device::sort_descending(dv);
+    std::reverse(sorted.begin(), sorted.end());
+    REQUIRE(v.copy_to_host(got.data(), n).has_value());
+    CHECK(got == sorted);
+    CHECK(dtl::hip::current_device_id() == before);  // each helper restores the caller's device
+
+    // An element of 12 bytes (triple): fill through a host pattern, min / max by operator< from the first element,
+    // the sort by a merge sort.
+    dtl::distributed_vector<triple, dtl::device_only_runtime> t(1000 * static_cast<std::size_t>(ctx.size()), ctx);
+    const auto tv = t.device_view();
+    device::fill(tv, triple{1, 2, 3});
+    std::vector<triple> th(tv.size());
+    REQUIRE(t.copy_to_host(th.data(), th.size()).has_value());
+    CHECK(std::all_of(th.begin(), th.end(), [](const triple& x) { return x.a == 1 && x.b == 2 && x.c == 3; }));
+    for (std::size_t i = 0; i < th.size(); ++i)
+      th[i] = triple{static_cast<int>((i * 37) % 1000), static_cast<int>(i), 0};
+    REQUIRE(t.copy_from_host(th.data(), th.size()).has_value());
+    const dtl::device_view<const triple> ctv{tv.data(), tv.size(), tv.device()};
+    CHECK(device::reduce_min(ctv).a == 0);
+    CHECK(device::reduce_max(ctv).a == 999);
+    device::sort_ascending(tv);
+    REQUIRE(t.copy_to_host(th.data(), th.size()).has_value());
+    CHECK(std::is_sorted(th.begin(), th.end()));
+
+    // A view of memory that is not the GPU's: the helper's failure names it, as a status_error.
+    const dtl::device_view<int> bad{dv.data(), dv.size(), 1 << 20};
+    CHECK_THROWS_AS(device::fill(bad, 1), dtl::status_error);
+    CHECK(dtl::hip::current_device_id() == before);
   }
 }
