@@ -30,6 +30,25 @@ struct carrier {
   [[nodiscard]] const dtl::context& dtl_context() const noexcept { return ctx; }
 };
 
+// Upstream's device contexts in its tests: any domain asked for is there, on device `id`.
+struct names_device {
+  int id = 0;
+  [[nodiscard]] dtl::rank_t rank() const noexcept { return 0; }
+  [[nodiscard]] dtl::rank_t size() const noexcept { return 1; }
+  template <class Domain>
+  [[nodiscard]] bool has() const noexcept {
+    return true;
+  }
+  template <class Domain>
+  [[nodiscard]] auto get() const noexcept {
+    struct domain {
+      int device;
+      [[nodiscard]] int device_id() const noexcept { return device; }
+    };
+    return domain{id};
+  }
+};
+
 struct not_a_context {
   int rank = 0;  // a field, not rank()
 };
@@ -191,5 +210,14 @@ TEST_SUITE("context_like") {
     const carrier c{dtl::make_cpu_context()};
     const dtl::distributed_vector<int> v(5, c);
     CHECK(v.get_context().same_as(c.ctx));
+  }
+
+  TEST_CASE("an object that names a device: a context on it where this process has it, else on none") {
+    CHECK(dtl::detail::device_named_by(rank_of{}) == dtl::no_device);
+    CHECK(dtl::detail::device_named_by(names_device{3}) == 3);
+    // Device 1 << 20 exists nowhere: the context has none, and host vectors still work.
+    const dtl::distributed_vector<int> v(5, 1, names_device{1 << 20});
+    CHECK_FALSE(v.get_context().has_device());
+    CHECK(v.local_size() == 5);
   }
 }

@@ -81,6 +81,23 @@ void check_placement(const dtl::context& ctx, int expected_device) {
 
 }  // namespace
 
+/// Upstream's device tests' context: rank 0 of 1, and any domain asked for is on device 0.
+struct device_zero {
+  [[nodiscard]] dtl::rank_t rank() const noexcept { return 0; }
+  [[nodiscard]] dtl::rank_t size() const noexcept { return 1; }
+  template <class Domain>
+  [[nodiscard]] bool has() const noexcept {
+    return true;
+  }
+  template <class Domain>
+  [[nodiscard]] auto get() const noexcept {
+    struct domain {
+      [[nodiscard]] int device_id() const noexcept { return 0; }
+    };
+    return domain{};
+  }
+};
+
 TEST_SUITE("gpu.vector") {
   TEST_CASE("every device placement: construction, copies, clone, gather, fill, global_view, statistics") {
     const auto ctx = test_support::world();
@@ -133,6 +150,16 @@ TEST_SUITE("gpu.vector") {
     CHECK_THROWS_AS((dtl::distributed_vector<float, dtl::device_only<64>>(10, ctx)), dtl::status_error);
     auto no_device = dtl::distributed_vector<float, dtl::device_only_runtime>::create(10, dtl::make_cpu_context());
     CHECK(no_device.error() == dtl::status_code::backend_not_available);  // as every device placement without one
+  }
+
+  TEST_CASE("a context-like object that names device 0 (upstream's device tests): device_only_runtime there") {
+    dtl::distributed_vector<float, dtl::device_only_runtime> v(100, device_zero{});
+    CHECK(v.device_id() == 0);
+    CHECK(v.get_context().device() == 0);
+    REQUIRE(dtl::fill(v, 2.5f).has_value());
+    std::vector<float> host(100);
+    REQUIRE(v.copy_to_host(host.data(), host.size()).has_value());
+    CHECK(std::all_of(host.begin(), host.end(), [](float x) { return x == 2.5f; }));
   }
 }
 

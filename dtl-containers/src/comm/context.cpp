@@ -19,6 +19,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -369,23 +370,25 @@ context make_cpu_context() {
 
 namespace detail {
 
-result<context> make_detached_context(int rank, int size) {
+result<context> make_detached_context(int rank, int size, int device) {
   if (size < 1 || rank < 0 || rank >= size)
     return status(status_code::invalid_argument,
                   fmt::format("a context-like object said rank {} of {}: a size is at least 1 and a rank in [0, size)",
                               rank, size));
-  // Objects that report the same rank and size give the same context, so that the containers built from
-  // them may be combined (an algorithm takes containers of one context). Held weakly: a context ends with
-  // the last container that keeps it.
+  // A device this process lacks (or a build without HIP) leaves the context without one: host containers
+  // still work, and a device placement says the context has no GPU.
+  if (device != no_device && !device_support::check_device(device).ok()) device = no_device;
+  // Objects that report the same rank, size and device give the same context, so that the containers
+  // built from them may be combined (an algorithm takes containers of one context). Held weakly: a
+  // context ends with the last container that keeps it.
   static std::mutex mutex;
-  static std::map<std::pair<int, int>, std::weak_ptr<context_state>> made;
+  static std::map<std::tuple<int, int, int>, std::weak_ptr<context_state>> made;
   const std::lock_guard lock(mutex);
   std::erase_if(made, [](const auto& entry) { return entry.second.expired(); });
-  std::weak_ptr<context_state>& slot = made[{rank, size}];
+  std::weak_ptr<context_state>& slot = made[{rank, size, device}];
   if (std::shared_ptr<context_state> state = slot.lock()) return context_access::make(std::move(state));
   // One rank needs no communicator: a context like any other.
-  result<context> ctx =
-      size == 1 ? make_cpu_context() : make_context(nullptr, make_detached_comm(rank, size), no_device);
+  result<context> ctx = make_context(nullptr, size == 1 ? make_self_comm() : make_detached_comm(rank, size), device);
   if (ctx) slot = context_access::weak_state(*ctx);
   return ctx;
 }

@@ -12,13 +12,16 @@
 // status_code::not_supported, saying so (the throwing forms throw it). With size() == 1 it is an
 // ordinary one-rank container. Containers built from objects that report the same rank and size share
 // one context, so an algorithm may take several of them. An object that carries a dtl::context
-// (upstream's communicator, or ctx.get<dtl::mpi_domain>()) gives that context instead.
+// (upstream's communicator, or ctx.get<dtl::mpi_domain>()) gives that context instead. One that names a
+// device as upstream's contexts do (has<dtl::hip_domain>() and get<dtl::hip_domain>().device_id(), on
+// NVIDIA also spelled cuda_domain) gives a context on that device, for the device placements.
 //
 // dtl::Context is upstream's concept of a context (rank(), size(), is_root(), valid()); dtl::context
 // models it.
 
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/export.hpp>
+#include <dtl/core/device_id.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/types.hpp>
 
@@ -46,13 +49,28 @@ concept context_like = requires(const C& c) {
 }
 &&!requires(const C& c) { c.local_size(); };
 
+class hip_domain;  // <dtl/containers/communication/domains.hpp>
+
 namespace detail {
 
 /// A context of rank `rank` of `size` with no communicator (see above); for size 1, a one-rank context as
-/// make_cpu_context()'s. The same (rank, size) gives the same context while a copy of it lives, so that
-/// containers built from equal context-like objects may be combined. invalid_argument for a size below 1
-/// or a rank outside [0, size).
-[[nodiscard]] DTL_CONTAINERS_API result<context> make_detached_context(int rank, int size);
+/// make_cpu_context()'s; on `device` where this process has it (else on none). The same (rank, size,
+/// device) gives the same context while a copy of it lives, so that containers built from equal
+/// context-like objects may be combined. invalid_argument for a size below 1 or a rank outside [0, size).
+[[nodiscard]] DTL_CONTAINERS_API result<context> make_detached_context(int rank, int size, int device = no_device);
+
+/// The device a context-like object names through upstream's domain interface, or no_device.
+template <class C>
+int device_named_by(const C& c) {
+  if constexpr (requires {
+                  { c.template has<hip_domain>() } -> std::convertible_to<bool>;
+                  { c.template get<hip_domain>().device_id() } -> std::convertible_to<int>;
+                }) {
+    return c.template has<hip_domain>() ? static_cast<int>(c.template get<hip_domain>().device_id()) : no_device;
+  } else {
+    return no_device;
+  }
+}
 
 /// The dtl::context a container keeps for `c`: the one it carries, or a detached one of its rank and size.
 template <context_like C>
@@ -68,7 +86,7 @@ template <context_like C>
                        }) {
     return c.communicator().dtl_context();
   } else {
-    return make_detached_context(static_cast<int>(c.rank()), static_cast<int>(c.size()));
+    return make_detached_context(static_cast<int>(c.rank()), static_cast<int>(c.size()), device_named_by(c));
   }
 }
 
