@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 """What scripts/check-upstream-examples and scripts/check-upstream-tests share: the compiler flags that a
-Meson build gives upstream-style programs, MPI's flags, and the one-line form of a compiler's error."""
+Meson build gives upstream-style programs, the libraries they link with, MPI's flags, and the one-line form
+of a compiler's error."""
+import glob
 import json
 import os
 import re
@@ -28,6 +30,35 @@ def include_flags(build):
                 flags.append(args[i + 1])
     # The paths are relative to the build directory, where the compiler runs.
     return entry["directory"], flags
+
+
+def build_libraries(build):
+    """The link flags of BUILD's DTL libraries (each member's shared or static library), then the libraries
+    outside BUILD that its upstream-style test links with (fmt; on HIP's NVIDIA platform the CUDA runtime,
+    which a program that calls cudaMemcpy itself must name)."""
+    libs = sorted(p for pattern in ("lib*.so", "lib*.a")
+                  for p in glob.glob(os.path.join(build, "subprojects", "*", "**", pattern), recursive=True)
+                  if ".p/" not in p)
+    if not libs:
+        sys.exit(f"{build}: no DTL library under {build}/subprojects/*/")
+    dirs = sorted({os.path.dirname(p) for p in libs})
+    outside = external_libraries(build)
+    dirs += sorted({os.path.dirname(p) for p in outside})
+    return ([f"-L{d}" for d in dirs] + [f"-Wl,-rpath,{d}" for d in dirs] + ["-Wl,--start-group"] + libs +
+            ["-Wl,--end-group"] + outside)
+
+
+def external_libraries(build):
+    """The shared libraries outside BUILD on the link line of its upstream-style test (Meson's introspection)."""
+    with open(os.path.join(build, "meson-info", "intro-targets.json"), encoding="utf-8") as f:
+        targets = json.load(f)
+    for target in targets:
+        sources = target.get("target_sources", [])
+        if any(src.endswith(UPSTREAM_STYLE_SOURCE) for s in sources for src in s.get("sources", [])):
+            return [arg for s in sources if "linker" in s for arg in s.get("parameters", [])
+                    if os.path.isabs(arg) and ".so" in os.path.basename(arg)
+                    and not os.path.realpath(arg).startswith(os.path.realpath(build) + os.sep)]
+    return []
 
 
 def mpi_flags(which):
