@@ -45,9 +45,12 @@ inline constexpr bool starts_from_limit_v = std::numeric_limits<T>::is_specializ
 
 template <class T, class Op>
 T starting_value() {
-  if constexpr (std::is_same_v<Op, sum>) return T{};
-  else if constexpr (std::is_same_v<Op, minimum>) return std::numeric_limits<T>::max();
-  else return std::numeric_limits<T>::lowest();
+  if constexpr (std::is_same_v<Op, sum>)
+    return T{};
+  else if constexpr (std::is_same_v<Op, minimum>)
+    return std::numeric_limits<T>::max();
+  else
+    return std::numeric_limits<T>::lowest();
 }
 
 /// The fold of view's elements by op.
@@ -88,7 +91,8 @@ namespace dtl::algorithms::device {
 
 template <DeviceStorable T>
 T reduce_sum(device_view<const T> view) {
-  return detail::view_algorithms::reduce_view(view, detail::view_algorithms::sum{}, "dtl::algorithms::device::reduce_sum");
+  return detail::view_algorithms::reduce_view(view, detail::view_algorithms::sum{},
+                                              "dtl::algorithms::device::reduce_sum");
 }
 
 template <DeviceStorable T>
