@@ -2,6 +2,7 @@
 // Containers built from a context-like object (context_like.hpp): the layout and local block of its
 // rank of its size, with no communicator behind them.
 #include "doctest.hpp"
+#include "names_device.hpp"
 
 #include <dtl/containers/containers.hpp>
 
@@ -28,25 +29,6 @@ struct carrier {
   [[nodiscard]] int rank() const noexcept { return ctx.rank(); }
   [[nodiscard]] int size() const noexcept { return ctx.size(); }
   [[nodiscard]] const dtl::context& dtl_context() const noexcept { return ctx; }
-};
-
-// Upstream's device contexts in its tests: any domain asked for is there, on device `id`.
-struct names_device {
-  int id = 0;
-  [[nodiscard]] dtl::rank_t rank() const noexcept { return 0; }
-  [[nodiscard]] dtl::rank_t size() const noexcept { return 1; }
-  template <class Domain>
-  [[nodiscard]] bool has() const noexcept {
-    return true;
-  }
-  template <class Domain>
-  [[nodiscard]] auto get() const noexcept {
-    struct domain {
-      int device;
-      [[nodiscard]] int device_id() const noexcept { return device; }
-    };
-    return domain{id};
-  }
 };
 
 struct not_a_context {
@@ -214,9 +196,9 @@ TEST_SUITE("context_like") {
 
   TEST_CASE("an object that names a device: a context on it where this process has it, else on none") {
     CHECK(dtl::detail::device_named_by(rank_of{}) == dtl::no_device);
-    CHECK(dtl::detail::device_named_by(names_device{3}) == 3);
+    CHECK(dtl::detail::device_named_by(test_support::names_device{3}) == 3);
     // Device 1 << 20 exists nowhere: the context has none, and host vectors still work.
-    const dtl::distributed_vector<int> v(5, 1, names_device{1 << 20});
+    const dtl::distributed_vector<int> v(5, 1, test_support::names_device{1 << 20});
     CHECK_FALSE(v.get_context().has_device());
     CHECK(v.local_size() == 5);
   }

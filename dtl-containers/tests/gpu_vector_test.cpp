@@ -2,6 +2,7 @@
 // distributed_vector on the GPU, one rank: every device placement, views, copies, statistics, and the
 // bad inputs (a device that does not exist, more memory than the device has). Built by the C++ compiler:
 // construction and fills need no kernel of ours.
+#include "names_device.hpp"
 #include "test_environment.hpp"
 
 #include <dtl/containers/algorithms.hpp>
@@ -81,23 +82,6 @@ void check_placement(const dtl::context& ctx, int expected_device) {
 
 }  // namespace
 
-/// Upstream's device tests' context: rank 0 of 1, and any domain asked for is on device 0.
-struct device_zero {
-  [[nodiscard]] dtl::rank_t rank() const noexcept { return 0; }
-  [[nodiscard]] dtl::rank_t size() const noexcept { return 1; }
-  template <class Domain>
-  [[nodiscard]] bool has() const noexcept {
-    return true;
-  }
-  template <class Domain>
-  [[nodiscard]] auto get() const noexcept {
-    struct domain {
-      [[nodiscard]] int device_id() const noexcept { return 0; }
-    };
-    return domain{};
-  }
-};
-
 TEST_SUITE("gpu.vector") {
   TEST_CASE("every device placement: construction, copies, clone, gather, fill, global_view, statistics") {
     const auto ctx = test_support::world();
@@ -153,7 +137,7 @@ TEST_SUITE("gpu.vector") {
   }
 
   TEST_CASE("a context-like object that names device 0 (upstream's device tests): device_only_runtime there") {
-    dtl::distributed_vector<float, dtl::device_only_runtime> v(100, device_zero{});
+    dtl::distributed_vector<float, dtl::device_only_runtime> v(100, test_support::names_device{0});
     CHECK(v.device_id() == 0);
     CHECK(v.get_context().device() == 0);
     REQUIRE(dtl::fill(v, 2.5f).has_value());
