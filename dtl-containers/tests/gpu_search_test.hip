@@ -247,8 +247,8 @@ TEST_SUITE("gpu.search") {
     CHECK(got == sorted);
     CHECK(dtl::hip::current_device_id() == before);  // each helper restores the caller's device
 
-    // An element of 12 bytes (triple): fill through a host pattern, min / max by operator< from the first element,
-    // the sort by a merge sort.
+    // An element of 12 bytes (triple): fill by the library's byte-pattern kernel, min / max by operator< from the first
+    // element, the sort by a merge sort.
     dtl::distributed_vector<triple, dtl::device_only_runtime> t(1000 * static_cast<std::size_t>(ctx.size()), ctx);
     const auto tv = t.device_view();
     device::fill(tv, triple{1, 2, 3});

@@ -18,7 +18,7 @@ struct alignas(16) sixteen_bytes {
   std::uint64_t high;
 };
 
-constexpr std::size_t max_pattern = 256;
+constexpr std::size_t max_pattern = fill_pattern_max_bytes;
 struct pattern_bytes {
   unsigned char bytes[max_pattern];
 };

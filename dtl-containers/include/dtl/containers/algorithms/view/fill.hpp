@@ -2,8 +2,8 @@
 #pragma once
 // dtl::algorithms::device::fill(view, value): every element of a device_view set to value, on the GPU
 // (upstream's spelling, <dtl/algorithms/device/device_fill.hpp>; what they share: view/support.hpp).
-// Runs under any compiler: elements of 1, 2, 4, 8 or 16 bytes through the library's fill kernel, other
-// sizes copied from a host pattern.
+// Runs under any compiler: elements of up to fill_pattern_max_bytes through the library's fill kernel,
+// larger ones copied from a host pattern.
 
 #include <dtl/containers/algorithms/view/support.hpp>
 #include <dtl/core/device_concepts.hpp>
@@ -20,9 +20,9 @@ template <DeviceStorable T>
 void fill(device_view<T> view, const T& value) {
 #if DTL_CONTAINERS_HAS_HIP
   if (view.empty()) return;
-  detail::view_algorithms::run_and_wait(view, "dtl::algorithms::device::fill", [&](hipStream_t stream) -> status {
+  detail::view_algorithms::run_and_wait(view, "dtl::algorithms::device::fill", [&](hipStream_t stream, int) -> status {
     constexpr std::size_t bytes = sizeof(T);
-    if constexpr (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8 || bytes == 16) {
+    if constexpr (bytes <= detail::fill_pattern_max_bytes) {
       return detail::fill_pattern(view.data(), view.size(), &value, bytes, stream);
     } else {
       const std::vector<T> pattern(view.size(), value);

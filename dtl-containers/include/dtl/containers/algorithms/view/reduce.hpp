@@ -41,7 +41,7 @@ struct maximum {
 /// Where a fold by Op starts: T{} for a sum; for min and max, which have no identity, the largest or
 /// lowest number, or (other types) the view's first element, read first.
 template <class T, class Op>
-inline constexpr bool starts_from_limit_v = std::numeric_limits<T>::is_specialized && !std::is_same_v<Op, sum>;
+inline constexpr bool has_starting_value_v = std::is_same_v<Op, sum> || std::numeric_limits<T>::is_specialized;
 
 template <class T, class Op>
 T starting_value() {
@@ -59,11 +59,11 @@ T reduce_view(device_view<const T> view, Op op, const char* what) {
 #if DTL_CONTAINERS_VIEW_KERNELS
   T out{};
   if (view.empty()) return out;
-  run_and_wait(view, what, [&](hipStream_t stream) -> status {
-    gpu::device_scratch scratch(view.device() != no_device ? view.device() : hip::current_device_id(), stream);
+  run_and_wait(view, what, [&](hipStream_t stream, int device) -> status {
+    gpu::device_scratch scratch(device, stream);
     DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(sizeof(T)));
     auto* d_result = static_cast<T*>(slot);
-    if constexpr (std::is_same_v<Op, sum> || starts_from_limit_v<T, Op>) {
+    if constexpr (has_starting_value_v<T, Op>) {
       DTL_TRY(gpu::reduce(view.data(), view.size(), starting_value<T, Op>(), op, d_result, scratch, stream));
     } else {
       T first{};

@@ -35,8 +35,8 @@ template <class T>
 void sort_view(device_view<T> view, bool descending, const char* what) {
 #if DTL_CONTAINERS_VIEW_KERNELS
   if (view.size() <= 1) return;
-  run_and_wait(view, what, [&](hipStream_t stream) -> status {
-    gpu::device_scratch scratch(view.device() != no_device ? view.device() : hip::current_device_id(), stream);
+  run_and_wait(view, what, [&](hipStream_t stream, int device) -> status {
+    gpu::device_scratch scratch(device, stream);
     status s;
     if constexpr (std::is_arithmetic_v<T>) {
       s = gpu::radix_sort(view.data(), static_cast<unsigned char*>(nullptr), view.size(), descending, scratch, stream);

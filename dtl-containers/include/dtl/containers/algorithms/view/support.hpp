@@ -35,8 +35,8 @@ template <class...>
 inline constexpr bool unavailable_v = false;
 
 #if DTL_CONTAINERS_HAS_HIP
-/// Runs work(stream) on the view's device and the null stream, waits for it, and restores the caller's
-/// device; throws status_error with `what` on failure.
+/// Runs work(stream, device) on the view's device (the current one when the view names none) and the null
+/// stream, waits for it, and restores the caller's device; throws status_error with `what` on failure.
 template <class T, class Work>
 void run_and_wait(const device_view<T>& view, const char* what, Work&& work) {
   const auto fail = [what](const status& s) { throw status_error(s.with_context(what)); };
@@ -49,7 +49,7 @@ void run_and_wait(const device_view<T>& view, const char* what, Work&& work) {
   result<hip::device_guard> guard = hip::device_guard::enter(device);
   if (!guard) fail(guard.error());
   hipStream_t stream = nullptr;  // the null stream: ordered after the caller's work there, as upstream's copies are
-  status s = work(stream);
+  status s = work(stream, device);
   if (s.ok()) s = hip::to_status(hipStreamSynchronize(stream), "hipStreamSynchronize");
   if (!s.ok()) fail(s);
 }

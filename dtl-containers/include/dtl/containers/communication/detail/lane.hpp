@@ -82,8 +82,12 @@ struct device_lane {
 /// Whether DTL_SYNC_ALGORITHMS=1: every algorithm waits for its work before it returns (read once).
 [[nodiscard]] DTL_CONTAINERS_API bool sync_algorithms() noexcept;
 
-/// Sets `count` elements of `pattern_bytes` (1, 2, 4, 8 or 16) bytes at device memory dst to `pattern`,
-/// enqueued on `stream` (the device current). Compiled into the library, so any compiler can call it.
+/// The largest element fill_pattern takes, in bytes.
+inline constexpr std::size_t fill_pattern_max_bytes = 256;
+
+/// Sets `count` elements of `pattern_bytes` (1 to fill_pattern_max_bytes) bytes at device memory dst to
+/// `pattern`, enqueued on `stream` (the device current). Compiled into the library, so any compiler can
+/// call it. Larger elements: not_supported.
 [[nodiscard]] DTL_CONTAINERS_API status fill_pattern(void* dst, std::size_t count, const void* pattern,
                                                      std::size_t pattern_bytes, hipStream_t stream);
 
