@@ -7,6 +7,7 @@
 - inside dtl-containers, its parts (CONTAINERS_PARTS): a file includes only its own part's files and
   those of the parts its row names (the communication runtime nothing of the containers, their device
   machinery or the algorithms; the containers nothing of the algorithms);
+- every header of dtl-containers is named in its include/meson.build (so it is installed);
 - every test source in a component's tests/ folder is built by its tests/meson.build;
 - no test case decides at run time, on the device count, to pass without testing: neither
   `if (<device count>) return;` nor `doctest::skip(<device count>)`. Such cases belong to a suite whose
@@ -122,6 +123,19 @@ def containers_part_errors(root):
     return errors
 
 
+def containers_header_errors(root):
+    """dtl-containers' headers that its include/meson.build (the one list the install and the header tests are
+    made from) does not name: an installed header that includes one would not compile."""
+    inc = os.path.join(root, CONTAINERS, "include")
+    lists = "".join(open(os.path.join(d, "meson.build"), encoding="utf-8").read()
+                    for d in (inc, os.path.join(inc, "dtl", "containers"))
+                    if os.path.exists(os.path.join(d, "meson.build")))
+    return [f"{CONTAINERS}/include/{rel}: not named in {CONTAINERS}/include/meson.build (never installed)"
+            for rel in sorted(os.path.relpath(p, inc) for p in walk(root, os.path.join(CONTAINERS, "include"))
+                              if p.endswith(".hpp"))
+            if f"'{rel}'" not in lists]
+
+
 def walk(root, top):
     for d, dirs, files in os.walk(os.path.join(root, top)):
         dirs[:] = [x for x in dirs if x != "subprojects" and not x.startswith(("build", "."))]
@@ -204,6 +218,7 @@ def main(root):
             errors.append(f"subprojects/{comp}: must be a symlink to ../{comp}")
 
     errors += containers_part_errors(root)
+    errors += containers_header_errors(root)
     errors += licence_errors(root)
     for e in errors:
         print("layout:", e)
