@@ -17,8 +17,7 @@ inline constexpr std::size_t strided_fold_batch_max_bytes = 16;
 
 /// index_op(i) folded with reduce_op over i, i + stride, ... < n. Requires i < n and stride > 0.
 template <class T, class ReduceOp, class IndexOp>
-DTL_HOST_DEVICE T strided_fold(std::size_t i, std::size_t n, std::size_t stride, ReduceOp reduce_op,
-                               IndexOp index_op) {
+DTL_HOST_DEVICE T strided_fold(std::size_t i, std::size_t n, std::size_t stride, ReduceOp reduce_op, IndexOp index_op) {
   T acc = index_op(i);
   if constexpr (sizeof(T) <= strided_fold_batch_max_bytes) {
     // While the next four indices (i + stride ... i + 4 * stride) are all below n; i < n, so no overflow.
