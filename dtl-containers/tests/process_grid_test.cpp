@@ -72,6 +72,32 @@ TEST_SUITE("process_grid") {
     CHECK(one.neighbour(0, 0, +1) == 0);  // periodic with one rank: itself
   }
 
+  TEST_CASE("blocks tile the index space, uneven and empty ones included, and owner() agrees") {
+    const dtl::process_grid<2> g(6, {3, 2});
+    const dtl::nd_extent<2> global{10, 7};
+    CHECK(g.block(0, global).offset == dtl::nd_extent<2>{0, 0});
+    CHECK(g.block(0, global).extents == dtl::nd_extent<2>{4, 4});  // 10 = 4 + 3 + 3, 7 = 4 + 3
+    CHECK(g.block(5, global).offset == dtl::nd_extent<2>{7, 4});
+    CHECK(g.block(5, global).extents == dtl::nd_extent<2>{3, 3});
+    for (const dtl::nd_extent<2> shape : {dtl::nd_extent<2>{10, 7}, dtl::nd_extent<2>{2, 1}, dtl::nd_extent<2>{0, 5}}) {
+      CAPTURE(shape[0]);
+      CAPTURE(shape[1]);
+      std::size_t total = 0;
+      for (int r = 0; r < g.size(); ++r) {
+        const auto b = g.block(r, shape);
+        total += b.size();
+        for (std::size_t i = 0; i < b.extents[0]; ++i)
+          for (std::size_t j = 0; j < b.extents[1]; ++j) {
+            const dtl::nd_index<2> at{static_cast<dtl::index_t>(b.offset[0] + i),
+                                      static_cast<dtl::index_t>(b.offset[1] + j)};
+            CHECK(g.owner(at, shape) == r);
+          }
+      }
+      CHECK(total == dtl::extents_size(shape));  // every index in exactly one block
+    }
+    CHECK(g.block(4, {2, 1}).size() == 0u);  // more ranks than rows: empty blocks
+  }
+
   TEST_CASE("bad arguments: invalid_argument, thrown by the constructor") {
     CHECK(dtl::process_grid<2>::create(0).error().code() == dtl::status_code::invalid_argument);
     CHECK(dtl::process_grid<2>::create(-3).error().code() == dtl::status_code::invalid_argument);

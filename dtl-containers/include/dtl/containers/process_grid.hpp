@@ -9,6 +9,7 @@
 //   dtl::process_grid<2> h(12, {0, 2}, {true, false});   // the second extent fixed at 2: 6 x 2, periodic in 0
 //   auto c = g.coords(ctx.rank());                       // this rank's place in the grid
 //   int up = g.neighbour(ctx.rank(), 0, +1);             // process_grid<3>::none beyond a non-periodic edge
+//   auto b = g.block(ctx.rank(), {100, 64, 64});         // this rank's box: b.offset, b.extents (uneven blocks)
 //
 // Fitting follows MPI_Dims_create: the extents given as 0 are chosen as close to each other as possible,
 // in non-increasing order; those given are kept. invalid_argument (the constructor throws it as
@@ -16,6 +17,8 @@
 // product does not divide the rank count (all given: is not the rank count). A plain value: it asks no
 // other rank, so every rank that passes the same arguments gets the same grid.
 
+#include <dtl/containers/block_partition.hpp>
+#include <dtl/containers/nd_extent.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/status_error.hpp>
 
@@ -103,6 +106,34 @@ class process_grid {
       if (displacement <= -e || displacement >= e || moved < 0 || moved >= e) return none;
       c[d] = moved;
     }
+    return rank_of(c);
+  }
+
+  /// A rank's part of an N-d index space split over the grid: its first index and its extents.
+  struct block_type {
+    nd_extent<N> offset{};
+    nd_extent<N> extents{};
+    [[nodiscard]] size_type size() const noexcept { return extents_size(extents); }
+    friend bool operator==(const block_type&, const block_type&) = default;
+  };
+
+  /// The block of `rank` in `global`: along each dimension d, global[d] split into extent(d) blocks by the
+  /// vector's rule (the first global[d] % extent(d) one longer; some empty when global[d] < extent(d)),
+  /// the one at the rank's coordinate.
+  [[nodiscard]] block_type block(int rank, const nd_extent<N>& global) const noexcept {
+    const coords_type c = coords(rank);
+    block_type b;
+    for (std::size_t d = 0; d < N; ++d) {
+      const auto p = static_cast<std::size_t>(extents_[d]), at = static_cast<std::size_t>(c[d]);
+      b.offset[d] = even_block_begin(global[d], p, at);
+      b.extents[d] = even_block_begin(global[d], p, at + 1) - b.offset[d];
+    }
+    return b;
+  }
+  /// The rank whose block holds `index` (each 0 <= index[d] < global[d]).
+  [[nodiscard]] int owner(const nd_index<N>& index, const nd_extent<N>& global) const noexcept {
+    coords_type c{};
+    for (std::size_t d = 0; d < N; ++d) c[d] = block_partition<>::owner(index[d], global[d], extents_[d]);
     return rank_of(c);
   }
 
