@@ -98,6 +98,20 @@ TEST_SUITE("process_grid") {
     CHECK(g.block(4, {2, 1}).size() == 0u);  // more ranks than rows: empty blocks
   }
 
+  TEST_CASE("blocks of an extent near the top of size_t: contiguous, no wrap") {
+    const dtl::process_grid<2> g(3, {3, 1});
+    const dtl::nd_extent<2> global{static_cast<std::size_t>(-1), 5};
+    std::size_t next = 0, total = 0;
+    for (int r = 0; r < g.size(); ++r) {
+      const auto b = g.block(r, global);
+      CHECK(b.offset[0] == next);
+      CHECK(b.extents[1] == 5u);
+      next = b.offset[0] + b.extents[0];
+      total += b.extents[0];
+    }
+    CHECK(total == global[0]);
+  }
+
   TEST_CASE("bad arguments: invalid_argument, thrown by the constructor") {
     CHECK(dtl::process_grid<2>::create(0).error().code() == dtl::status_code::invalid_argument);
     CHECK(dtl::process_grid<2>::create(-3).error().code() == dtl::status_code::invalid_argument);
