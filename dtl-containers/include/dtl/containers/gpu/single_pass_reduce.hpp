@@ -11,6 +11,7 @@
 
 #include <dtl/containers/gpu/kernels.hpp>
 #include <dtl/containers/gpu/scratch.hpp>
+#include <dtl/containers/gpu/strided_fold.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
 
@@ -66,13 +67,10 @@ __global__ void __launch_bounds__(block_size)
   __shared__ bool last;
   T* values = reinterpret_cast<T*>(value_storage);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   T acc{};
   const bool present = i < n;
-  if (present) {
-    acc = index_op(i);
-    for (i += stride; i < n; i += stride) acc = reduce_op(acc, index_op(i));
-  }
+  if (present) acc = strided_fold<T>(i, n, stride, reduce_op, index_op);
   fold_block(acc, present, reduce_op, values, presents);  // every block holds an element (grid_for)
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = acc;
