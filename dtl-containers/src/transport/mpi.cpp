@@ -542,8 +542,12 @@ struct extent : exchange_extent {
   /// Whether an all-to-all of `ranks` ranks goes as messages to the peers only: when each rank exchanges
   /// with few of them (redistribute's and resize's neighbours, say). MPI's own all-to-all algorithms
   /// (pairwise, ring) take a step per rank, zero bytes or not: P latencies for a few peers' data.
+  /// A rank that exchanges with every other one is not sparse, however few they are: MPI's own call then
+  /// does the same steps with less of our work (2 ranks, 1 double each way: 0.4 us against 0.8).
   [[nodiscard]] bool sparse(int ranks) const noexcept {
-    return peers * sparse_fraction <= std::max<std::size_t>(static_cast<std::size_t>(ranks), sparse_fraction);
+    const auto others = static_cast<std::size_t>(ranks > 1 ? ranks - 1 : 0);
+    return peers < others &&
+           peers * sparse_fraction <= std::max<std::size_t>(static_cast<std::size_t>(ranks), sparse_fraction);
   }
   static constexpr std::size_t sparse_fraction = 8;  // sparse: at most one rank in 8 (or one) a peer
 };
