@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The hand-written kernels of the device primitives (fill, iota, for_each, apply_prefix: what CUB and
-// rocPRIM leave to the user) and their launch configuration. Grid-stride loops with std::size_t
+// rocPRIM leave to the user; a small transform) and their launch configuration. Grid-stride loops with std::size_t
 // indices, so that any n works; a grid of as many blocks as the device holds at once.
 
 #include <dtl/containers/gpu/platform.hpp>
@@ -161,6 +161,23 @@ struct for_each_indexed_body {
   std::size_t first_index;
   F f;
   __device__ void operator()(std::size_t i) const { f(first_index + i, data[i]); }
+};
+
+template <class In, class Out, class F>
+struct transform_body {
+  const In* in;
+  Out* out;
+  F f;
+  __device__ void operator()(std::size_t i) const { out[i] = f(in[i]); }
+};
+
+template <class A, class B, class Out, class F>
+struct transform2_body {
+  const A* a;
+  const B* b;
+  Out* out;
+  F f;
+  __device__ void operator()(std::size_t i) const { out[i] = f(a[i], b[i]); }
 };
 
 template <class T, class Op>
