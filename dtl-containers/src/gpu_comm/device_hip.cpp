@@ -427,6 +427,11 @@ status device_lane::check_earlier() {
                                " (a call that returned without waiting for it) failed");
 }
 
+status device_lane::blame(status enqueue_failure) {
+  if (status earlier = check_earlier(); !earlier.ok()) return earlier;
+  return enqueue_failure;
+}
+
 status device_lane::settle() {
   // Always waits: a fence must also report a failure that check_earlier() found before (a sticky one).
   unsettled.store(false, std::memory_order_release);

@@ -36,8 +36,11 @@ hipStream_t stream_for(const Policy& policy, const device_lane& lane) noexcept {
 }
 
 /// One algorithm's hold on a lane: the lane's mutex locked, its device current, the policy's stream and
-/// that stream's scratch. Entering reports a failure of work an earlier call left running on the lane,
-/// and orders an on_stream policy's stream after that work.
+/// that stream's scratch. Entering orders an on_stream policy's stream after the work an earlier call left
+/// running on the lane. It does not ask the device whether that work failed (hipStreamQuery costs a
+/// third of a launch on every call): a kernel's failure is sticky, so the runtime returns it from this
+/// call's own enqueue, and device_lane::blame() then names the earlier work; a call that waits finds it
+/// in the wait.
 struct lane_session {
   std::shared_ptr<device_lane> lane;
   std::unique_lock<std::mutex> lock;
@@ -51,7 +54,6 @@ result<lane_session> enter_lane(const Policy& policy, const context& ctx, int de
   DTL_ASSIGN_OR_RETURN(std::shared_ptr<device_lane> lane, acquire_lane(ctx, device));
   std::unique_lock lock(lane->mutex);
   DTL_ASSIGN_OR_RETURN(hip::device_guard guard, hip::device_guard::enter(device));
-  DTL_TRY(lane->check_earlier());
   const hipStream_t stream = stream_for(policy, *lane);
   DTL_TRY(lane->order_after_lane(stream));
   gpu::device_scratch* scratch = &lane->scratch_for(stream);
@@ -65,7 +67,8 @@ auto run_on_lane(const Policy& policy, const context& ctx, int device, Enqueue&&
   using Pol = std::remove_cvref_t<Policy>;
   auto session = enter_lane(policy, ctx, device);
   if (!session) return failed_outcome<Pol, void>(std::move(session).error());
-  if (status s = enqueue(session->stream, *session->scratch); !s.ok()) return failed_outcome<Pol, void>(std::move(s));
+  if (status s = enqueue(session->stream, *session->scratch); !s.ok())
+    return failed_outcome<Pol, void>(session->lane->blame(std::move(s)));
   return outcome_on_stream<Pol>(*session->lane, session->stream, nothing_to_read{});
 }
 

@@ -34,7 +34,7 @@ namespace dtl::detail {
 /// pinned host slots for results. Algorithms hold `mutex` while they enqueue, and blocking ones until
 /// their work is done. Work whose result stays on the device is left running on `stream` (`unsettled`);
 /// what needs it on the host settles the lane first (settle()), and the next call on the lane reports
-/// a failure of that work (check_earlier()), so that none is lost.
+/// a failure of that work (its enqueue fails: blame()), so that none is lost.
 struct device_lane {
   explicit device_lane(int dev, hip::hip_stream s) noexcept : device(dev), stream(std::move(s)) {}
   device_lane(const device_lane&) = delete;
@@ -51,6 +51,9 @@ struct device_lane {
   /// The failure of unsettled work found without waiting (hipStreamQuery): ok while it still runs or
   /// once it is done, the failure once (the lane is settled then).
   DTL_CONTAINERS_API status check_earlier();
+  /// A call's failed enqueue, as it returns it: the failure of the unsettled work before it when that is
+  /// the cause (a failed kernel's error is sticky: the next enqueue returns it too), else `enqueue_failure`.
+  DTL_CONTAINERS_API status blame(status enqueue_failure);
   /// Waits for `stream`; the failure of work on it.
   DTL_CONTAINERS_API status settle();
   /// Makes `other` (an on_stream policy's stream) wait on the device for the work left running on
