@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -425,6 +426,16 @@ status device_lane::check_earlier() {
   if (e == hipSuccess) return {};
   return hip::to_status(e, "work enqueued earlier on device " + std::to_string(device) +
                                " (a call that returned without waiting for it) failed");
+}
+
+status device_lane::poll_earlier() {
+  if (!unsettled.load(std::memory_order_acquire)) return {};
+  const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::steady_clock::now().time_since_epoch())
+                               .count();
+  if (now - last_poll_ns.load(std::memory_order_relaxed) < std::chrono::nanoseconds(poll_interval).count()) return {};
+  last_poll_ns.store(now, std::memory_order_relaxed);
+  return check_earlier();
 }
 
 status device_lane::blame(status enqueue_failure) {

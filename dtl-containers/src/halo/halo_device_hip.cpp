@@ -167,7 +167,7 @@ status device_exchange_now(halo_plan& plan) {
   // On the context's stream: after its earlier work, with no event to record or wait for; left running
   // there as an algorithm's work is (algorithms/detail/outcome.hpp), unless the host can see the ghosts.
   std::lock_guard lock(dev.lane->mutex);
-  DTL_TRY(dev.lane->check_earlier());
+  DTL_TRY(dev.lane->poll_earlier());
   DTL_TRY(enqueue_exchange(plan, dev, dev.lane->stream.native_handle()));
   dev.lane->unsettled.store(true, std::memory_order_release);
   if (dev.host_visible || sync_algorithms()) return dev.lane->settle();

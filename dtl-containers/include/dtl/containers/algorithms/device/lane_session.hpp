@@ -36,11 +36,9 @@ hipStream_t stream_for(const Policy& policy, const device_lane& lane) noexcept {
 }
 
 /// One algorithm's hold on a lane: the lane's mutex locked, its device current, the policy's stream and
-/// that stream's scratch. Entering orders an on_stream policy's stream after the work an earlier call left
-/// running on the lane. It does not ask the device whether that work failed (hipStreamQuery costs a
-/// third of a launch on every call): a kernel's failure is sticky, so the runtime returns it from this
-/// call's own enqueue, and device_lane::blame() then names the earlier work; a call that waits finds it
-/// in the wait.
+/// that stream's scratch. Entering reports a failure of work an earlier call left running on the lane
+/// (device_lane::poll_earlier: at most one query per interval), and orders an on_stream policy's stream
+/// after that work.
 struct lane_session {
   std::shared_ptr<device_lane> lane;
   std::unique_lock<std::mutex> lock;
@@ -54,6 +52,7 @@ result<lane_session> enter_lane(const Policy& policy, const context& ctx, int de
   DTL_ASSIGN_OR_RETURN(std::shared_ptr<device_lane> lane, acquire_lane(ctx, device));
   std::unique_lock lock(lane->mutex);
   DTL_ASSIGN_OR_RETURN(hip::device_guard guard, hip::device_guard::enter(device));
+  DTL_TRY(lane->poll_earlier());
   const hipStream_t stream = stream_for(policy, *lane);
   DTL_TRY(lane->order_after_lane(stream));
   gpu::device_scratch* scratch = &lane->scratch_for(stream);
