@@ -182,7 +182,8 @@ struct copy_impl {
     constexpr transfer_kind kind = transfer_between_v<P, Q>;
     return outcome_with_value(
         device::copy(policy, in.get_context(), Q::device_accessible ? out.device_id() : in.device_id(), in.local_data(),
-                     out.local_data(), in.local_size(), kind),
+                     out.local_data(), in.local_size(), kind,
+                     P::device_accessible && Q::device_accessible && in.device_id() == out.device_id()),
         copy_result{in.local_size(), true});
   }
 };
