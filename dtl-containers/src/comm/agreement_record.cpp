@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <vector>
 
 namespace dtl::detail {
 
@@ -25,16 +26,28 @@ void record_sizing::saw(std::uint32_t wanted) noexcept {
   while (class_ + 1 < payload_classes.size() && payload_classes[class_] < most) ++class_;
 }
 
+namespace {
+thread_local std::vector<std::byte> t_buffer;  // a thread's larger message, kept between steps
+thread_local bool t_buffer_taken = false;
+}  // namespace
+
 agreement_message::agreement_message(std::size_t payload_bytes) {
   const std::size_t bytes = sizeof(agreement_record) + payload_bytes;
   if (bytes <= inline_.size()) {
     bytes_ = std::span(inline_).first(bytes);
   } else {
-    // operator new's alignment is at least the record's.
-    large_.assign(bytes, std::byte{0});
-    bytes_ = large_;
+    // operator new's alignment is at least the record's. assign() zeroes and keeps the capacity.
+    thread_buffer_ = !t_buffer_taken;
+    std::vector<std::byte>& buffer = thread_buffer_ ? t_buffer : large_;
+    buffer.assign(bytes, std::byte{0});
+    t_buffer_taken = t_buffer_taken || thread_buffer_;
+    bytes_ = buffer;
   }
   record_ = new (bytes_.data()) agreement_record{};
+}
+
+agreement_message::~agreement_message() {
+  if (thread_buffer_) t_buffer_taken = false;
 }
 
 void combine_messages(const std::byte* in_bytes, std::byte* inout_bytes, std::size_t message_bytes) noexcept {
