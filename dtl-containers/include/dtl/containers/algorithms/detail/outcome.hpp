@@ -19,8 +19,8 @@
 // host can reach (unified_memory, device_preferred_on; or a host vector in a mixed copy) returns once
 // the work is done (host_visible.hpp). DTL_SYNC_ALGORITHMS=1 makes every device call wait (async then
 // gives a completed future), for debugging. A failure of work left running is reported by the next
-// call on that device's stream of the context that asks (device_lane::poll_earlier: once per 50 us at most),
-// by any call that waits, or by the fence (device_lane::settle).
+// call on that device's stream of the context that asks (device_lane::poll_earlier: at most once per tick of
+// a coarse clock), by any call that waits, or by the fence (device_lane::settle).
 //
 // Host work is done inline, on the calling thread, before the outcome is made (async gives a ready
 // future: no worker thread, no overlap); device work is enqueued on a stream and completed through

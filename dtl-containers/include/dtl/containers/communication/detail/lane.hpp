@@ -49,15 +49,16 @@ struct device_lane {
   /// Work was enqueued on `stream` and returned without the host waiting for it (atomic: a fence may
   /// settle the lane without `mutex`).
   std::atomic<bool> unsettled{false};
-  /// When poll_earlier() last asked (steady_clock, nanoseconds since its epoch).
+  /// When poll_earlier() last asked (nanoseconds of its clock).
   std::atomic<std::int64_t> last_poll_ns{0};
 
   /// The failure of unsettled work found without waiting (hipStreamQuery): ok while it still runs or
   /// once it is done, the failure once (the lane is settled then).
   DTL_CONTAINERS_API status check_earlier();
-  /// check_earlier() at most once per poll_interval (what every enqueued call does on its way in): a
-  /// query costs 0.17-0.39 us, a tenth of a launch, and calls come every few microseconds. A failure is
-  /// still found by the first call after the interval, by any call that waits, and by the fence.
+  /// check_earlier() when poll_interval has passed since the last poll (what every enqueued call does on
+  /// its way in): a query costs 0.17-0.39 us, a tenth of a launch, and calls come every few microseconds.
+  /// The clock is Linux's coarse one, so in practice once per tick (1-4 ms). A failure is still found by
+  /// the first call after that, by any call that waits, and by the fence.
   DTL_CONTAINERS_API status poll_earlier();
   static constexpr std::chrono::microseconds poll_interval{50};
   /// A call's failed enqueue, as it returns it: the failure of the unsettled work before it when that is
