@@ -20,8 +20,9 @@ struct copy_words {
 
 template <class Word>
 status copy_as(void* dst, const void* src, std::size_t bytes, hipStream_t stream) {
-  return gpu::launch_each(bytes / sizeof(Word), copy_words<Word>{static_cast<const Word*>(src), static_cast<Word*>(dst)},
-                          stream, "device copy kernel launch");
+  return gpu::launch_each(bytes / sizeof(Word),
+                          copy_words<Word>{static_cast<const Word*>(src), static_cast<Word*>(dst)}, stream,
+                          "device copy kernel launch");
 }
 
 }  // namespace

@@ -22,8 +22,8 @@ auto fill(const Policy& policy, const context& ctx, int device, T* data, std::si
 
 /// `one_device`: both vectors are memory of `device` (a small copy then runs as a kernel).
 template <class Policy, class T>
-auto copy(const Policy& policy, const context& ctx, int device, const T* in, T* out, std::size_t n,
-          transfer_kind kind, bool one_device) {
+auto copy(const Policy& policy, const context& ctx, int device, const T* in, T* out, std::size_t n, transfer_kind kind,
+          bool one_device) {
   return run_on_lane(policy, ctx, device, [&](hipStream_t s, gpu::device_scratch&) -> status {
     if (n == 0) return {};
     if (one_device && kind == transfer_kind::device_to_device && n * sizeof(T) < small_copy_bytes)
