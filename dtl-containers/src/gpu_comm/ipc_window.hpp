@@ -17,13 +17,22 @@
 
 namespace dtl::detail::ipc_window {
 
+/// The window of device blocks: get/put (window), and the device address of a rank's bytes for work
+/// this rank runs on its own device (memory_window's atomics on device memory).
+class block_window : public window {
+ public:
+  /// Where this rank's device reaches bytes [offset, offset + bytes) of `owner`'s block (mapped through
+  /// IPC, or its own block); invalid_rank, out_of_range, or not_supported saying why it is out of reach.
+  [[nodiscard]] virtual result<std::byte*> reach(int owner, std::size_t offset, std::size_t bytes) = 0;
+};
+
 /// Exposes device memory [base, base + bytes) of `device` (collective over `comm`: one allgather of each
 /// rank's IPC handle, node and GPU). Only the allgather can fail it; what keeps one rank's block out of
 /// IPC's reach (another node, memory IPC cannot share, GPUs that are not peers) becomes that rank's
 /// route: `remote` when there is one, else not_supported saying why (`no_remote` says why there is no
 /// `remote`). The window is released collectively, before any rank's block is freed.
-[[nodiscard]] result<std::shared_ptr<window>> open(comm_backend& comm, device_resources& resources, int device,
-                                                   void* base, std::size_t bytes, std::shared_ptr<window> remote,
-                                                   std::string no_remote);
+[[nodiscard]] result<std::shared_ptr<block_window>> open(comm_backend& comm, device_resources& resources, int device,
+                                                         void* base, std::size_t bytes, std::shared_ptr<window> remote,
+                                                         std::string no_remote);
 
 }  // namespace dtl::detail::ipc_window

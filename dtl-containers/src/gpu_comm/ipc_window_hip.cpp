@@ -139,7 +139,7 @@ status open_block(route& to, const block_record& theirs, const block_record& min
   return {};
 }
 
-class device_window final : public window {
+class device_window final : public block_window {
  public:
   device_window(comm_backend& comm, int device, std::shared_ptr<device_lane> lane, std::vector<route> routes,
                 std::shared_ptr<window> remote) noexcept
@@ -151,6 +151,12 @@ class device_window final : public window {
   }
   status put(int owner, std::size_t offset, const void* src, std::size_t bytes) override {
     return access(owner, offset, bytes, nullptr, src);
+  }
+  result<std::byte*> reach(int owner, std::size_t offset, std::size_t bytes) override {
+    std::lock_guard lock(mutex_);
+    DTL_ASSIGN_OR_RETURN(const route* to, route_to(owner, offset, bytes));
+    if (to->block == nullptr) return out_of_reach(owner, *to);
+    return to->block + offset;
   }
 
   // A rank's block is freed only after its window is released (the vector releases it before freeing
@@ -179,8 +185,13 @@ class device_window final : public window {
   }
 
  private:
-  status access(int owner, std::size_t offset, std::size_t bytes, void* dst, const void* src) {
-    std::lock_guard lock(mutex_);
+  static status out_of_reach(int owner, const route& to) {
+    return status(status_code::not_supported, fmt::format("rank {}'s device block is out of reach: {}", owner, to.why));
+  }
+
+  /// The route to `owner`, once the window is live, the rank exists and the bytes lie in its block.
+  /// Call with mutex_ held.
+  result<const route*> route_to(int owner, std::size_t offset, std::size_t bytes) const {
     if (released_) return status(status_code::invalid_state, "the window was released");
     if (owner < 0 || static_cast<std::size_t>(owner) >= routes_.size())
       return status(status_code::invalid_rank, fmt::format("rank {} is outside [0, {})", owner, routes_.size()));
@@ -189,12 +200,18 @@ class device_window final : public window {
       return status(status_code::out_of_range,
                     fmt::format("bytes [{}, {}) are outside the {} bytes that rank {} exposes", offset, offset + bytes,
                                 to.bytes, owner));
+    return &to;
+  }
+
+  status access(int owner, std::size_t offset, std::size_t bytes, void* dst, const void* src) {
+    std::lock_guard lock(mutex_);
+    DTL_ASSIGN_OR_RETURN(const route* found, route_to(owner, offset, bytes));
+    const route& to = *found;
     if (bytes == 0) return {};
     if (to.block == nullptr) {
       if (remote_)
         return dst != nullptr ? remote_->get(owner, offset, dst, bytes) : remote_->put(owner, offset, src, bytes);
-      return status(status_code::not_supported,
-                    fmt::format("global_view: rank {}'s device block is out of reach: {}", owner, to.why));
+      return out_of_reach(owner, to);
     }
     std::byte* at = to.block + offset;
     return copy(dst != nullptr ? dst : at, dst != nullptr ? at : src, bytes);
@@ -220,8 +237,8 @@ class device_window final : public window {
 
 }  // namespace
 
-result<std::shared_ptr<window>> open(comm_backend& comm, device_resources& resources, int device, void* base,
-                                     std::size_t bytes, std::shared_ptr<window> remote, std::string no_remote) {
+result<std::shared_ptr<block_window>> open(comm_backend& comm, device_resources& resources, int device, void* base,
+                                           std::size_t bytes, std::shared_ptr<window> remote, std::string no_remote) {
   const block_record mine = describe(device, base, bytes);
   std::vector<block_record> all(static_cast<std::size_t>(comm.size()));
   DTL_TRY(comm.allgather(&mine, all.data(), sizeof(block_record)));
@@ -241,8 +258,8 @@ result<std::shared_ptr<window>> open(comm_backend& comm, device_resources& resou
       reached = open_block(to, all[r], mine, device);
     if (!reached.ok()) to.why = reached.message() + (remote ? "" : "; and " + no_remote);
   }
-  return std::shared_ptr<window>(std::make_shared<device_window>(comm, device, lane ? std::move(lane).value() : nullptr,
-                                                                 std::move(routes), std::move(remote)));
+  return std::shared_ptr<block_window>(std::make_shared<device_window>(
+      comm, device, lane ? std::move(lane).value() : nullptr, std::move(routes), std::move(remote)));
 }
 
 }  // namespace dtl::detail::ipc_window

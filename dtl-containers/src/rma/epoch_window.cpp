@@ -60,9 +60,8 @@ void epoch_window::release() noexcept {
 void release_rma_windows() noexcept {
   const std::lock_guard lock(g_open_mutex);
   // A window over this process alone (no MPI_Win) has nothing to release before MPI_Finalize.
-  const auto over_mpi = [](const epoch_window* w) { return w->native_handle() != nullptr; };
   for (epoch_window* w : g_open)
-    if (over_mpi(w)) w->release();
+    if (w->over_mpi()) w->release();
   std::erase_if(g_open, [](const epoch_window* w) { return !w->valid(); });
 }
 

@@ -34,6 +34,8 @@ class epoch_window final : public memory_window_impl {
   size_type size() const noexcept override;
   bool valid() const noexcept override { return transport_ != nullptr; }
   void* native_handle() const noexcept override { return transport_ ? transport_->native() : nullptr; }
+  /// Whether releasing it calls MPI.
+  bool over_mpi() const noexcept { return transport_ && transport_->uses_mpi(); }
 
   rma_access_epoch access_epoch(rank_t target) const noexcept override;
 

@@ -1,28 +1,61 @@
 // SPDX-License-Identifier: MIT
-// Making dtl::memory_window: over the world while MPI runs, over a context's ranks, or over this process
-// alone; and the default forms of memory_window_impl's extension points.
+// Making dtl::memory_window: over the world while MPI runs, over a context's ranks (host memory, or device
+// memory: rma/device_rma.hpp), or over this process alone; and the default forms of memory_window_impl's
+// extension points.
 #include "comm/state.hpp"
 #include "gpu_comm/device_support.hpp"
+#include "rma/device_rma.hpp"
 #include "rma/epoch_window.hpp"
 #include "transport/mpi_runtime.hpp"
 
 #include <dtl/communication/memory_window.hpp>
+#include <dtl/containers/communication/detail/agreement.hpp>
 #include <dtl/core/try.hpp>
+
+#include <fmt/format.h>
+
+#include <memory>
 
 namespace dtl {
 
 namespace {
 
-status check_region(const void* base, size_type size) {
-  if (base == nullptr && size > 0)
-    return status(status_code::invalid_argument, "memory_window::create: a null base with a non-zero size");
+status null_region() {
+  return status(status_code::invalid_argument, "memory_window::create: a null base with a non-zero size");
+}
+
+/// A region for a window without a context: host memory only (a device window needs a context's GPU
+/// resources).
+status check_host_region(const void* base, size_type size) {
+  if (base == nullptr && size > 0) return null_region();
   if (base == nullptr) return {};
   DTL_ASSIGN_OR_RETURN(const bool on_device, detail::device_support::is_device_memory(base));
   if (on_device)
     return status(status_code::not_supported,
-                  "memory_window over device memory is not supported yet: expose a host buffer (or use a "
-                  "distributed_vector's global_view for device data)");
+                  "memory_window::create(base, size) over device memory: pass the context, "
+                  "memory_window::create(ctx, base, size), whose GPU resources reach the other ranks' blocks");
   return {};
+}
+
+/// What this rank brings to a window of a context: its region's device (no_device: host memory) and,
+/// for device memory, its lane; or why it cannot take part.
+struct region {
+  int device = no_device;
+  std::shared_ptr<detail::device_lane> lane;
+};
+
+result<region> examine(detail::context_state& state, const void* base, size_type size) {
+  if (base == nullptr && size > 0) return null_region();
+  if (base == nullptr) return region{};
+  DTL_ASSIGN_OR_RETURN(const int device, detail::device_support::device_of_memory(base));
+  if (device == no_device) return region{};
+  if (device != state.device)
+    return status(status_code::invalid_argument,
+                  fmt::format("memory_window::create: the region is memory of device {}, and this rank's context "
+                              "works on device {}",
+                              device, state.device));
+  DTL_ASSIGN_OR_RETURN(std::shared_ptr<detail::device_lane> lane, detail::device_rma::prepare(state, device));
+  return region{device, std::move(lane)};
 }
 
 result<memory_window> open(detail::comm_backend& comm, void* base, size_type size) {
@@ -46,16 +79,31 @@ result<memory_window> open_on(const context& ctx, void* base, size_type size) {
   return open(*state->comm, base, size);
 }
 
+/// A window of a context over the region every rank passes: host memory through the communicator's
+/// windows, device memory through the device path (rma/device_rma.hpp). The ranks agree first, on their
+/// checks and on which of the two it is.
+result<memory_window> create_on(const context& ctx, void* base, size_type size) {
+  detail::context_state* state = detail::context_access::state(ctx);
+  if (state == nullptr || state->comm == nullptr) return detail::empty_context();
+  result<region> mine = examine(*state, base, size);
+  const bool device = mine && mine->device != no_device;
+  DTL_TRY(detail::agree(ctx, mine ? status{} : mine.error(),
+                        detail::call_signature{"memory_window::create", {device ? 1 : 0}, {"device memory"}}));
+  if (!device) return open(*state->comm, base, size);
+  DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::rma_window> w,
+                       detail::device_rma::open(*state, mine->device, base, size, std::move(mine->lane)));
+  return memory_window::from_impl(std::make_unique<detail::epoch_window>(std::move(w)));
+}
+
 }  // namespace
 
 result<memory_window> memory_window::create(void* base, size_type size) {
-  DTL_TRY(check_region(base, size));
+  DTL_TRY(check_host_region(base, size));
   return open_on_world(base, size);
 }
 
 result<memory_window> memory_window::create(const context& ctx, void* base, size_type size) {
-  DTL_TRY(check_region(base, size));
-  return open_on(ctx, base, size);
+  return create_on(ctx, base, size);
 }
 
 result<memory_window> memory_window::allocate(size_type size) { return open_on_world(nullptr, size); }

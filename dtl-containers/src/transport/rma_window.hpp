@@ -29,6 +29,8 @@ class rma_window {
   [[nodiscard]] virtual int rank() const noexcept = 0;
   /// A pointer to the MPI_Win; nullptr without MPI.
   [[nodiscard]] virtual void* native() noexcept = 0;
+  /// Whether freeing it calls MPI (then it must go before MPI_Finalize: release_rma_windows).
+  [[nodiscard]] virtual bool uses_mpi() noexcept { return native() != nullptr; }
 
   /// Whether every rank passes ready (collective, ahead of a fence: a rank that refuses its fence must not
   /// leave the others waiting in theirs).
