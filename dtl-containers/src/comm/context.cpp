@@ -112,10 +112,18 @@ result<std::shared_ptr<window>> open_device_window(const context& ctx, int devic
     no_remote = "this context's MPI is not GPU-aware (" + device_support::path_reason(*state.resources) +
                 "); use gather() or copy_to_host()";
   }
+  DTL_ASSIGN_OR_RETURN(const int leader, node_leader(ctx));
   DTL_ASSIGN_OR_RETURN(std::shared_ptr<window> w, ipc_window::open(*state.comm, *state.resources, device, base, bytes,
-                                                                   std::move(remote), std::move(no_remote)));
+                                                                   leader, std::move(remote), std::move(no_remote)));
   state.track(w);
   return w;
+}
+
+result<int> node_leader(const context& ctx) {
+  DTL_ASSIGN_OR_RETURN(const context node, ctx.node_local());
+  int leader = ctx.rank();
+  DTL_TRY(node.broadcast(&leader, 1, 0));  // the node-local context is in rank order: its rank 0 is lowest
+  return leader;
 }
 
 result<void> gatherv(const context& ctx, const void* send, std::size_t bytes, void* recv,

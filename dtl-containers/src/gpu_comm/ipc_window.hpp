@@ -27,12 +27,14 @@ class block_window : public window {
 };
 
 /// Exposes device memory [base, base + bytes) of `device` (collective over `comm`: one allgather of each
-/// rank's IPC handle, node and GPU). Only the allgather can fail it; what keeps one rank's block out of
-/// IPC's reach (another node, memory IPC cannot share, GPUs that are not peers) becomes that rank's
-/// route: `remote` when there is one, else not_supported saying why (`no_remote` says why there is no
-/// `remote`). The window is released collectively, before any rank's block is freed.
+/// rank's IPC handle and GPU). `node_leader` is this rank's (context_services.hpp: equal on the ranks of a
+/// node), so that the ranks this one reaches are those of its node. Only
+/// the allgather can fail it; what keeps one rank's block out of IPC's reach (another node, memory IPC
+/// cannot share, GPUs that are not peers) becomes that rank's route: `remote` when there is one, else
+/// not_supported saying why (`no_remote` says why there is no `remote`). The window is released
+/// collectively, before any rank's block is freed.
 [[nodiscard]] result<std::shared_ptr<block_window>> open(comm_backend& comm, device_resources& resources, int device,
-                                                         void* base, std::size_t bytes, std::shared_ptr<window> remote,
-                                                         std::string no_remote);
+                                                         void* base, std::size_t bytes, int node_leader,
+                                                         std::shared_ptr<window> remote, std::string no_remote);
 
 }  // namespace dtl::detail::ipc_window

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The window of a device block through HIP IPC (ipc_window.hpp). Each rank exports its block once (the
-// IPC handle of the allocation it lies in, its offset there, its node and its GPU's PCI bus id); each
-// rank opens the blocks of the ranks on its node, on its own device, and copies to and from them on its
-// own stream. The owner takes no part in an access.
+// IPC handle of the allocation it lies in, its offset there, its node (its node leader: the one rule for
+// which ranks share a node) and its GPU's PCI bus id); each rank opens the blocks of the ranks on its node,
+// on its own device, and copies to and from them on its own stream. The owner takes no part in an access.
 #include "gpu_comm/device_resources.hpp"
 #include "gpu_comm/ipc_window.hpp"
 
@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <mutex>
 #include <string>
 #include <type_traits>
@@ -31,9 +30,9 @@ namespace {
 
 /// What a rank tells the others about its block: plain bytes, gathered once.
 struct block_record {
-  char host[64];    // the host name (for messages, and half of the node's identity)
-  char boot[40];    // the running kernel's boot id: two machines with one host name still differ
-  char bus_id[32];  // the PCI bus id of the block's GPU
+  std::int32_t node;  // the rank's node leader (context_services.hpp: which ranks share a node)
+  char host[64];      // its host name, for messages
+  char bus_id[32];    // the PCI bus id of the block's GPU
   hipIpcMemHandle_t handle;
   std::uint64_t offset;   // the block's byte offset in the allocation `handle` names
   std::uint64_t bytes;    // the block's size (0: no elements)
@@ -49,26 +48,13 @@ void put_text(char (&field)[N], const std::string& text) noexcept {
   field[n] = '\0';
 }
 
-/// Ranks share a node when their host names and boot ids match; a match IPC still cannot serve
-/// (separate containers, say) fails hipIpcOpenMemHandle and is refused with its reason.
-bool same_node(const block_record& a, const block_record& b) noexcept {
-  return std::strcmp(a.host, b.host) == 0 && std::strcmp(a.boot, b.boot) == 0;
-}
-
-std::string boot_id() {
-  std::ifstream in("/proc/sys/kernel/random/boot_id");
-  std::string id;
-  std::getline(in, id);
-  return id;
-}
-
 /// This rank's record: its block exported, or why it cannot be.
-block_record describe(int device, void* base, std::size_t bytes) {
+block_record describe(int node_leader, int device, void* base, std::size_t bytes) {
   block_record r{};
+  r.node = node_leader;
   char host[sizeof r.host] = {};
   if (gethostname(host, sizeof host - 1) != 0) std::strcpy(host, "?");
   put_text(r.host, host);
-  put_text(r.boot, boot_id());
   r.bytes = bytes;
   const auto refuse = [&r](const std::string& why) {
     put_text(r.why, why);
@@ -113,9 +99,9 @@ status enable_peer(int device, int peer) {
   return hip::to_status(e, fmt::format("hipDeviceEnablePeerAccess({}) on GPU {}", peer, device));
 }
 
-/// Opens the block `theirs` describes on `device` (this rank's), or says why it cannot be.
+/// Opens the block `theirs` (rank `owner`'s) describes on `device` (this rank's), or says why it cannot be.
 status open_block(route& to, const block_record& theirs, const block_record& mine, int device) {
-  if (!same_node(theirs, mine))
+  if (theirs.node != mine.node)
     return status(status_code::not_supported,
                   fmt::format("it is on another node ({}; this rank is on {}), and IPC reaches this node only",
                               theirs.host, mine.host));
@@ -238,8 +224,9 @@ class device_window final : public block_window {
 }  // namespace
 
 result<std::shared_ptr<block_window>> open(comm_backend& comm, device_resources& resources, int device, void* base,
-                                           std::size_t bytes, std::shared_ptr<window> remote, std::string no_remote) {
-  const block_record mine = describe(device, base, bytes);
+                                           std::size_t bytes, int node_leader, std::shared_ptr<window> remote,
+                                           std::string no_remote) {
+  const block_record mine = describe(node_leader, device, base, bytes);
   std::vector<block_record> all(static_cast<std::size_t>(comm.size()));
   DTL_TRY(comm.allgather(&mine, all.data(), sizeof(block_record)));
 

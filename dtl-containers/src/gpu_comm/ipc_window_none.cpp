@@ -4,7 +4,7 @@
 
 namespace dtl::detail::ipc_window {
 
-result<std::shared_ptr<block_window>> open(comm_backend&, device_resources&, int, void*, std::size_t,
+result<std::shared_ptr<block_window>> open(comm_backend&, device_resources&, int, void*, std::size_t, int,
                                            std::shared_ptr<window>, std::string) {
   return status(status_code::backend_not_available, "a window of device memory: this build has no HIP");
 }

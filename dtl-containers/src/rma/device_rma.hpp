@@ -27,9 +27,10 @@ namespace device_rma {
 [[nodiscard]] result<std::shared_ptr<device_lane>> prepare(context_state& state, int device);
 
 /// Exposes device memory [base, base + bytes) of `device` (collective over the context's ranks, once they
-/// agreed). The context keeps track of the mappings: its end closes them.
-[[nodiscard]] result<std::unique_ptr<rma_window>> open(context_state& state, int device, void* base, std::size_t bytes,
-                                                       std::shared_ptr<device_lane> lane);
+/// agreed; `node_leader` is this rank's, context_services.hpp). The context keeps track of the mappings: its
+/// end closes them.
+[[nodiscard]] result<std::unique_ptr<rma_window>> open(context_state& state, int node_leader, int device, void* base,
+                                                       std::size_t bytes, std::shared_ptr<device_lane> lane);
 
 }  // namespace device_rma
 }  // namespace dtl::detail

@@ -121,15 +121,15 @@ result<std::shared_ptr<device_lane>> prepare(context_state& state, int device) {
   return lane_of(*state.resources, device);
 }
 
-result<std::unique_ptr<rma_window>> open(context_state& state, int device, void* base, std::size_t bytes,
-                                         std::shared_ptr<device_lane> lane) {
+result<std::unique_ptr<rma_window>> open(context_state& state, int node_leader, int device, void* base,
+                                         std::size_t bytes, std::shared_ptr<device_lane> lane) {
   comm_backend& comm = *state.comm;
   const std::uint64_t mine = bytes;
   std::vector<std::uint64_t> extents(static_cast<std::size_t>(comm.size()));
   DTL_TRY(comm.allgather(&mine, extents.data(), sizeof mine));
   DTL_ASSIGN_OR_RETURN(std::unique_ptr<rma_window> epochs, comm.create_rma_window(nullptr, sizeof(std::uint64_t)));
   DTL_ASSIGN_OR_RETURN(std::shared_ptr<ipc_window::block_window> blocks,
-                       ipc_window::open(comm, *state.resources, device, base, bytes, nullptr,
+                       ipc_window::open(comm, *state.resources, device, base, bytes, node_leader, nullptr,
                                         "a memory_window over device memory reaches the ranks of this node only"));
   state.track(blocks);
   return std::unique_ptr<rma_window>(std::make_unique<device_rma_window>(

@@ -12,7 +12,7 @@ status no_hip() {
 
 result<std::shared_ptr<device_lane>> prepare(context_state&, int) { return no_hip(); }
 
-result<std::unique_ptr<rma_window>> open(context_state&, int, void*, std::size_t, std::shared_ptr<device_lane>) {
+result<std::unique_ptr<rma_window>> open(context_state&, int, int, void*, std::size_t, std::shared_ptr<device_lane>) {
   return no_hip();
 }
 

@@ -10,6 +10,7 @@
 
 #include <dtl/communication/memory_window.hpp>
 #include <dtl/containers/communication/detail/agreement.hpp>
+#include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/core/try.hpp>
 
 #include <fmt/format.h>
@@ -90,8 +91,9 @@ result<memory_window> create_on(const context& ctx, void* base, size_type size) 
   DTL_TRY(detail::agree(ctx, mine ? status{} : mine.error(),
                         detail::call_signature{"memory_window::create", {device ? 1 : 0}, {"device memory"}}));
   if (!device) return open(*state->comm, base, size);
+  DTL_ASSIGN_OR_RETURN(const int leader, detail::node_leader(ctx));
   DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::rma_window> w,
-                       detail::device_rma::open(*state, mine->device, base, size, std::move(mine->lane)));
+                       detail::device_rma::open(*state, leader, mine->device, base, size, std::move(mine->lane)));
   return memory_window::from_impl(std::make_unique<detail::epoch_window>(std::move(w)));
 }
 

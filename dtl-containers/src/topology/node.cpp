@@ -4,6 +4,8 @@
 #include <dtl/topology/network.hpp>
 #include <dtl/topology/node.hpp>
 
+#include <dtl/containers/communication/detail/context_services.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -38,8 +40,7 @@ std::string pci_bus_id_of(int device) {
 result<node_layout> node_layout::of(const context& ctx) {
   DTL_ASSIGN_OR_RETURN(const context node, ctx.node_local());
   place_record mine;
-  mine.leader = ctx.rank();
-  DTL_TRY(node.broadcast(&mine.leader, 1, 0));  // the node-local context is in rank order: its rank 0 is lowest
+  DTL_ASSIGN_OR_RETURN(mine.leader, detail::node_leader(ctx));
   mine.local_rank = node.rank();
   mine.device = ctx.device();
   put(mine.pci_bus_id, pci_bus_id_of(ctx.device()));

@@ -25,6 +25,11 @@ namespace dtl::detail {
 [[nodiscard]] DTL_CONTAINERS_API result<std::shared_ptr<window>> open_device_window(const context& ctx, int device,
                                                                                     void* base, std::size_t bytes);
 
+/// The lowest rank of `ctx` on this rank's node: equal on the ranks that share a node, and only there (the
+/// one rule for which ranks share a node: ctx.node_local(), MPI's shared-memory split). Collective over
+/// ctx (makes ctx.node_local() on its first call, then one broadcast on it).
+[[nodiscard]] DTL_CONTAINERS_API result<int> node_leader(const context& ctx);
+
 /// Root receives bytes_per_rank[r] bytes from each rank r, in rank order (host buffers; collective).
 /// `local` is this rank's own failure so far (the root's failed allocation, say): it takes part in the
 /// agreement, so that every rank returns it instead of waiting for this one.
