@@ -419,14 +419,23 @@ device_lane::~device_lane() {
     if (const hipError_t e = hipHostFree(chunk); e != hipSuccess) report_unhandled(hip::to_status(e, "hipHostFree"));
 }
 
+namespace {
+
+/// The failure `e` of work a call left running on `device`'s lane (check_earlier and settle find it).
+status earlier_work_failed(hipError_t e, int device) {
+  return hip::to_status(e, "work enqueued earlier on device " + std::to_string(device) +
+                               " (a call that returned without waiting for it)");
+}
+
+}  // namespace
+
 status device_lane::check_earlier() {
   if (!unsettled.load(std::memory_order_acquire)) return {};
   const hipError_t e = hipStreamQuery(stream.native_handle());
   if (e == hipErrorNotReady) return {};
   unsettled.store(false, std::memory_order_release);
   if (e == hipSuccess) return {};
-  return hip::to_status(e, "work enqueued earlier on device " + std::to_string(device) +
-                               " (a call that returned without waiting for it)");
+  return earlier_work_failed(e, device);
 }
 
 namespace {
@@ -464,8 +473,7 @@ status device_lane::settle() {
   // Always waits: a fence must also report a failure that check_earlier() found before (a sticky one).
   unsettled.store(false, std::memory_order_release);
   if (const hipError_t e = hipStreamSynchronize(stream.native_handle()); e != hipSuccess)
-    return hip::to_status(e, "work enqueued earlier on device " + std::to_string(device) +
-                                 " (a call that returned without waiting for it)");
+    return earlier_work_failed(e, device);
   return {};
 }
 

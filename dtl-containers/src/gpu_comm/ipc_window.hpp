@@ -12,8 +12,10 @@
 #include <dtl/core/result.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace dtl::detail::ipc_window {
 
@@ -24,6 +26,8 @@ class block_window : public window {
   /// Where this rank's device reaches bytes [offset, offset + bytes) of `owner`'s block (mapped through
   /// IPC, or its own block); invalid_rank, out_of_range, or not_supported saying why it is out of reach.
   [[nodiscard]] virtual result<std::byte*> reach(int owner, std::size_t offset, std::size_t bytes) = 0;
+  /// The bytes each rank exposes, by rank, as gathered when the window was opened.
+  [[nodiscard]] virtual std::vector<std::uint64_t> extents() const = 0;
 };
 
 /// Exposes device memory [base, base + bytes) of `device` (collective over `comm`: one allgather of each

@@ -129,7 +129,9 @@ class device_window final : public block_window {
  public:
   device_window(comm_backend& comm, int device, std::shared_ptr<device_lane> lane, std::vector<route> routes,
                 std::shared_ptr<window> remote) noexcept
-      : comm_(&comm), device_(device), lane_(std::move(lane)), routes_(std::move(routes)), remote_(std::move(remote)) {}
+      : comm_(&comm), device_(device), lane_(std::move(lane)), routes_(std::move(routes)), remote_(std::move(remote)) {
+    for (const route& r : routes_) extents_.push_back(r.bytes);
+  }
   ~device_window() override { release(); }
 
   status get(int owner, std::size_t offset, void* dst, std::size_t bytes) override {
@@ -138,6 +140,7 @@ class device_window final : public block_window {
   status put(int owner, std::size_t offset, const void* src, std::size_t bytes) override {
     return access(owner, offset, bytes, nullptr, src);
   }
+  std::vector<std::uint64_t> extents() const override { return extents_; }
   result<std::byte*> reach(int owner, std::size_t offset, std::size_t bytes) override {
     std::lock_guard lock(mutex_);
     DTL_ASSIGN_OR_RETURN(const route* to, route_to(owner, offset, bytes));
@@ -218,6 +221,7 @@ class device_window final : public block_window {
   std::mutex mutex_;  // guards what follows
   bool released_ = false;
   std::vector<route> routes_;
+  std::vector<std::uint64_t> extents_;  // each rank's bytes, kept past release (which clears the routes)
   std::shared_ptr<window> remote_;
 };
 

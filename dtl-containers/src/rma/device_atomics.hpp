@@ -14,11 +14,9 @@
 
 namespace dtl::detail::device_atomics {
 
-/// Whether `op` combines elements of `type` (the bitwise ones take integers only); else the reason.
-[[nodiscard]] status check(rma_datatype type, rma_reduce_op op);
-
 /// target[i] = target[i] op origin[i] for i < count, each atomically; fetched[i] (when not null) gets
-/// the element that was there. Every pointer is device-reachable, the target aligned to its element;
+/// the element that was there. The arguments are checked by the caller (epoch_window.cpp: a bitwise op on
+/// floating point never arrives here). Every pointer is device-reachable, the target aligned to its element;
 /// enqueued on `stream` (the device current).
 [[nodiscard]] status accumulate(void* target, const void* origin, void* fetched, std::size_t count, rma_datatype type,
                                 rma_reduce_op op, hipStream_t stream);

@@ -62,7 +62,6 @@ class device_rma_window final : public rma_window {
 
   status accumulate(const void* origin, void* result, std::size_t count, rma_datatype type, int target,
                     std::size_t offset, rma_reduce_op op) override {
-    DTL_TRY(device_atomics::check(type, op));
     return atomically(count, type, target, offset, origin, nullptr, result,
                       [&](void* at, const void* o, const void*, void* fetched, hipStream_t s) {
                         return device_atomics::accumulate(at, o, fetched, count, type, op, s);
@@ -124,14 +123,12 @@ result<std::shared_ptr<device_lane>> prepare(context_state& state, int device) {
 result<std::unique_ptr<rma_window>> open(context_state& state, int node_leader, int device, void* base,
                                          std::size_t bytes, std::shared_ptr<device_lane> lane) {
   comm_backend& comm = *state.comm;
-  const std::uint64_t mine = bytes;
-  std::vector<std::uint64_t> extents(static_cast<std::size_t>(comm.size()));
-  DTL_TRY(comm.allgather(&mine, extents.data(), sizeof mine));
   DTL_ASSIGN_OR_RETURN(std::unique_ptr<rma_window> epochs, comm.create_rma_window(nullptr, sizeof(std::uint64_t)));
   DTL_ASSIGN_OR_RETURN(std::shared_ptr<ipc_window::block_window> blocks,
                        ipc_window::open(comm, *state.resources, device, base, bytes, node_leader, nullptr,
                                         "a memory_window over device memory reaches the ranks of this node only"));
   state.track(blocks);
+  std::vector<std::uint64_t> extents = blocks->extents();  // every rank's bytes, gathered by the block window
   return std::unique_ptr<rma_window>(std::make_unique<device_rma_window>(
       base, comm.rank(), device, std::move(extents), std::move(blocks), std::move(epochs), std::move(lane)));
 }
