@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // dtl::memory_window and dtl::rma (upstream's one-sided API) on 1, 2 and 3 MPI ranks, and over a single
-// process (make_cpu_context): put, get, the atomics, fence and lock epochs, flushes and the scoped
-// guards, each against what the ranks compute serially; and every bad input giving its status on the
-// caller, with the bytes around the window untouched.
+// process (make_cpu_context): the cases of rma_cases.hpp on host memory (put, get, the atomics, locks), fence
+// and lock epochs, flushes and the scoped guards, each against what the ranks compute serially; and every bad
+// input giving its status on the caller, with the bytes around the window untouched.
+#include "rma_cases.hpp"
 #include "test_environment.hpp"
 
 #include <dtl/rma/rma.hpp>
@@ -20,13 +21,8 @@ dtl::context world() { return test_support::environment()->make_world_context();
 
 dtl::status status_of(const dtl::result<void>& r) { return r ? dtl::status{} : r.error(); }
 
-/// Every rank's value of `mine`.
-template <class T>
-std::vector<T> everyones(const dtl::context& ctx, T mine) {
-  std::vector<T> all(static_cast<std::size_t>(ctx.size()));
-  REQUIRE(ctx.allgather(&mine, all.data(), 1).has_value());
-  return all;
-}
+using rma_cases::everyones;
+using rma_cases::slot;
 
 /// A window over `slots` int64 of every rank, each slot -1.
 struct int_window {
@@ -39,34 +35,12 @@ struct int_window {
   }
 };
 
-constexpr std::size_t slot(std::size_t i) { return i * sizeof(std::int64_t); }
-
 }  // namespace
 
 TEST_SUITE("mpi.rma") {
   TEST_CASE("put and get between fences reach the ranks they name") {
-    const auto ctx = world();
-    const int n = ctx.size(), me = ctx.rank();
-    int_window w(ctx, static_cast<std::size_t>(n));
-    REQUIRE(w.window.valid());
-    CHECK(w.window.size() == slot(static_cast<std::size_t>(n)));
-    CHECK(w.window.base() == w.data.data());
-    // Each rank writes 100 * me + t into slot `me` of every rank t.
-    REQUIRE(w.window.fence().has_value());
-    for (int t = 0; t < n; ++t) {
-      const std::int64_t v = 100 * me + t;
-      REQUIRE(dtl::rma::put(t, slot(static_cast<std::size_t>(me)), v, w.window).has_value());
-    }
-    REQUIRE(w.window.fence().has_value());
-    for (int from = 0; from < n; ++from) CHECK(w.data[static_cast<std::size_t>(from)] == 100 * from + me);
-    // Then reads the whole region of the next rank.
-    const int next = (me + 1) % n;
-    std::vector<std::int64_t> got(static_cast<std::size_t>(n), 0);
-    REQUIRE(dtl::rma::get(next, 0, std::span<std::int64_t>(got), w.window).has_value());
-    REQUIRE(w.window.fence().has_value());
-    for (int from = 0; from < n; ++from) CHECK(got[static_cast<std::size_t>(from)] == 100 * from + next);
+    rma_cases::put_and_get_between_fences<rma_cases::host_region>(world());
   }
-
   TEST_CASE("the window made without a context spans the world") {
     const auto ctx = world();
     std::int32_t mine = -1;
@@ -93,125 +67,20 @@ TEST_SUITE("mpi.rma") {
   }
 
   TEST_CASE("accumulate combines every rank's contribution, as the element type") {
-    const auto ctx = world();
-    const int n = ctx.size();
-    int_window w(ctx, 2);
-    w.data = {0, 1};
-    std::vector<double> reals(1, 0.5);
-    auto rw = dtl::memory_window::create(ctx, reals.data(), sizeof(double));
-    REQUIRE(rw.has_value());
-    std::vector<std::uint8_t> bytes(2, 250);
-    auto bw = dtl::memory_window::create(ctx, bytes.data(), bytes.size());
-    REQUIRE(bw.has_value());
-    REQUIRE(w.window.fence().has_value());
-    REQUIRE(rw->fence().has_value());
-    REQUIRE(bw->fence().has_value());
-    const std::int64_t contribution[2] = {ctx.rank() + 1, 3};
-    REQUIRE(dtl::rma::accumulate(0, 0, std::span<const std::int64_t>(contribution), dtl::rma_reduce_op::sum, w.window)
-                .has_value());
-    REQUIRE(dtl::rma::accumulate(0, 0, 0.25 * (ctx.rank() + 1), dtl::rma_reduce_op::sum, *rw).has_value());
-    // The byte form combines unsigned bytes: 250 + 10 wraps, max keeps the larger.
-    const std::uint8_t ten = 10, big = 255;
-    REQUIRE(bw->accumulate(&ten, 1, 0, 0, dtl::rma_reduce_op::sum).has_value());
-    REQUIRE(bw->accumulate(&big, 1, 0, 1, dtl::rma_reduce_op::max).has_value());
-    REQUIRE(w.window.fence().has_value());
-    REQUIRE(rw->fence().has_value());
-    REQUIRE(bw->fence().has_value());
-    if (ctx.rank() == 0) {
-      CHECK(w.data[0] == n * (n + 1) / 2);
-      CHECK(w.data[1] == 1 + 3 * n);
-      CHECK(reals[0] == doctest::Approx(0.5 + 0.25 * n * (n + 1) / 2));
-      CHECK(bytes[0] == static_cast<std::uint8_t>(250 + 10 * n));
-      CHECK(bytes[1] == 255);
-    }
+    rma_cases::accumulate_combines<rma_cases::host_region>(world());
   }
-
   TEST_CASE("fetch_and_op in a lock_all epoch hands out each previous value once") {
-    const auto ctx = world();
-    const int n = ctx.size();
-    int_window w(ctx, 1);
-    w.data[0] = 0;
-    REQUIRE(ctx.barrier().has_value());
-    REQUIRE(w.window.lock_all().has_value());
-    std::int64_t before = -1;
-    REQUIRE(dtl::rma::fetch_and_add(0, 0, std::int64_t{1}, before, w.window).has_value());
-    REQUIRE(w.window.flush(0).has_value());
-    REQUIRE(w.window.unlock_all().has_value());
-    std::vector<std::int64_t> seen = everyones(ctx, before);
-    std::sort(seen.begin(), seen.end());
-    std::vector<std::int64_t> expected(static_cast<std::size_t>(n));
-    std::iota(expected.begin(), expected.end(), 0);
-    CHECK(seen == expected);
-    REQUIRE(ctx.barrier().has_value());
-    if (ctx.rank() == 0) CHECK(w.data[0] == n);
+    rma_cases::fetch_and_op_hands_out_each_value_once<rma_cases::host_region>(world());
   }
-
   TEST_CASE("get_accumulate returns the old elements; no_op reads atomically") {
-    const auto ctx = world();
-    int_window w(ctx, 2);
-    w.data = {10, 20};
-    REQUIRE(w.window.fence().has_value());
-    const int target = ctx.size() - 1;
-    std::int64_t old[2] = {0, 0};
-    std::int64_t read = 0;
-    if (ctx.rank() == 0) {
-      const std::int64_t add[2] = {5, 7};
-      REQUIRE(dtl::rma::get_accumulate(target, 0, std::span<const std::int64_t>(add), std::span<std::int64_t>(old),
-                                       dtl::rma_reduce_op::sum, w.window)
-                  .has_value());
-    }
-    REQUIRE(w.window.fence().has_value());
-    REQUIRE(dtl::rma::fetch_and_op(target, slot(1), std::int64_t{0}, read, dtl::rma_reduce_op::no_op, w.window)
-                .has_value());
-    REQUIRE(w.window.fence().has_value());
-    if (ctx.rank() == 0) {
-      CHECK(old[0] == 10);
-      CHECK(old[1] == 20);
-    }
-    CHECK(read == 27);
-    if (ctx.rank() == target) CHECK(w.data[0] == 15);
+    rma_cases::get_accumulate_returns_the_old_elements<rma_cases::host_region>(world());
   }
-
   TEST_CASE("compare_and_swap: exactly one rank wins the slot") {
-    const auto ctx = world();
-    int_window w(ctx, 1);
-    w.data[0] = 0;
-    REQUIRE(ctx.barrier().has_value());
-    REQUIRE(w.window.lock(0, dtl::rma_lock_mode::exclusive).has_value());
-    std::int64_t was = -1;
-    REQUIRE(dtl::rma::compare_and_swap(0, 0, std::int64_t{0}, std::int64_t{ctx.rank() + 1}, was, w.window).has_value());
-    REQUIRE(w.window.unlock(0).has_value());
-    const std::vector<std::int64_t> all = everyones(ctx, was);
-    CHECK(std::count(all.begin(), all.end(), 0) == 1);
-    REQUIRE(ctx.barrier().has_value());
-    if (ctx.rank() == 0) {
-      const auto winner = std::find(all.begin(), all.end(), 0) - all.begin();
-      CHECK(w.data[0] == winner + 1);
-    }
+    rma_cases::compare_and_swap_has_one_winner<rma_cases::host_region>(world());
   }
-
   TEST_CASE("exclusive locks serialise read-modify-write; shared locks read together") {
-    const auto ctx = world();
-    const int n = ctx.size();
-    int_window w(ctx, 1);
-    w.data[0] = 0;
-    REQUIRE(ctx.barrier().has_value());
-    for (int round = 0; round < 5; ++round) {
-      REQUIRE(w.window.lock(0, dtl::rma_lock_mode::exclusive).has_value());
-      std::int64_t v = 0;
-      REQUIRE(dtl::rma::get(0, 0, v, w.window).has_value());
-      REQUIRE(w.window.flush(0).has_value());
-      REQUIRE(dtl::rma::put(0, 0, v + 1, w.window).has_value());
-      REQUIRE(w.window.unlock(0).has_value());
-    }
-    REQUIRE(ctx.barrier().has_value());
-    REQUIRE(w.window.lock(0, dtl::rma_lock_mode::shared).has_value());
-    std::int64_t total = 0;
-    REQUIRE(dtl::rma::get(0, 0, total, w.window).has_value());
-    REQUIRE(w.window.unlock(0).has_value());
-    CHECK(total == 5 * n);
+    rma_cases::exclusive_locks_serialise<rma_cases::host_region>(world());
   }
-
   TEST_CASE("lock_all with flush, flush_local and their all-rank forms") {
     const auto ctx = world();
     const int n = ctx.size(), me = ctx.rank();
