@@ -6,6 +6,9 @@
 #include "rma_cases.hpp"
 #include "test_environment.hpp"
 
+#include <backends/mpi/mpi_window.hpp>
+#include <dtl/containers/communication/domains.hpp>
+#include <dtl/containers/remote_ref.hpp>
 #include <dtl/rma/rma.hpp>
 
 #include <algorithm>
@@ -19,7 +22,10 @@ namespace {
 
 dtl::context world() { return test_support::environment()->make_world_context(); }
 
-dtl::status status_of(const dtl::result<void>& r) { return r ? dtl::status{} : r.error(); }
+template <class T>
+dtl::status status_of(const dtl::result<T>& r) {
+  return r ? dtl::status{} : r.error();
+}
 
 using rma_cases::everyones;
 using rma_cases::slot;
@@ -176,6 +182,46 @@ TEST_SUITE("mpi.rma") {
     REQUIRE(ctx.barrier().has_value());
   }
 
+  TEST_CASE("upstream's mpi_window: a remote_ref through it reads and writes the owner, complete on return") {
+    const auto ctx = world();
+    const int n = ctx.size(), me = ctx.rank();
+    const int next = (me + 1) % n, prev = (me + n - 1) % n;
+    dtl::mpi::mpi_comm_adapter comm(ctx);
+    CHECK(&comm.underlying() == &comm);
+    std::vector<std::int64_t> data{100 + me, -1};
+    auto made = dtl::mpi::mpi_window::create(data.data(), data.size() * sizeof(std::int64_t), comm.underlying());
+    REQUIRE(made.has_value());
+    dtl::mpi::mpi_window window = std::move(*made);
+    dtl::mpi::mpi_window_impl impl(window);
+    CHECK(impl.valid());
+    CHECK(impl.size() == 2 * sizeof(std::int64_t));
+    dtl::remote_ref<std::int64_t> first(next, 0, nullptr, &impl, 0), second(next, 1, nullptr, &impl, slot(1));
+    CHECK(first.has_window());
+    // Outside an epoch the window refuses (invalid_state), and the ref says so.
+    CHECK(status_of(first.get()).code() == dtl::status_code::invalid_state);
+    // In a fence epoch the ref refuses too: its access would complete only at the next fence.
+    REQUIRE(impl.fence().has_value());
+    CHECK(status_of(first.get()).code() == dtl::status_code::invalid_state);
+    CHECK(status_of(second.put(std::int64_t{me})).code() == dtl::status_code::invalid_state);
+    REQUIRE(impl.fence().has_value());
+    // In a passive-target epoch the value is there when get() returns; put()'s copy may go at once.
+    REQUIRE(impl.lock_all().has_value());
+    auto value = first.get();
+    REQUIRE(value.has_value());
+    CHECK(*value == 100 + next);
+    REQUIRE(second.put(std::int64_t{me}).has_value());
+    auto later = second.async_get();
+    REQUIRE(later.is_ready());
+    CHECK(later.get_result().value() == me);
+    REQUIRE(impl.unlock_all().has_value());
+    REQUIRE(ctx.barrier().has_value());
+    CHECK(data[1] == prev);
+    // A moved-from window: its impl gives invalid_state.
+    dtl::mpi::mpi_window gone = std::move(window);
+    CHECK(status_of(impl.fence()).code() == dtl::status_code::invalid_state);
+    CHECK_FALSE(impl.valid());
+  }
+
   TEST_CASE("the scoped epochs: fence_guard, lock_guard, rma_batch, with_lock_epoch") {
     const auto ctx = world();
     const int n = ctx.size(), me = ctx.rank();
@@ -318,6 +364,54 @@ TEST_SUITE("mpi.rma") {
 }
 
 TEST_SUITE("rma") {
+  TEST_CASE("null_window_impl: upstream's window of one process, each access a copy, every check upstream's") {
+    std::vector<std::int32_t> data{1, 2, 3, 4};
+    dtl::null_window_impl w(data.data(), data.size() * sizeof(std::int32_t), false);
+    CHECK(w.valid());
+    CHECK(w.native_handle() == nullptr);
+    std::int32_t v = 10, got = 0, old = 0;
+    REQUIRE(w.put(&v, sizeof v, 0, 0).has_value());  // no epoch needed
+    REQUIRE(w.get(&got, sizeof got, 0, 4).has_value());
+    CHECK(got == 2);
+    const std::int32_t five = -5, three = 3;
+    REQUIRE(w.typed_accumulate(&five, nullptr, 4, 0, 8, dtl::rma_reduce_op::sum, dtl::rma_datatype::i32).has_value());
+    REQUIRE(w.typed_accumulate(&three, &old, 4, 0, 12, dtl::rma_reduce_op::prod, dtl::rma_datatype::i32).has_value());
+    CHECK(old == 4);
+    const std::int32_t expected = 2, desired = 20;
+    REQUIRE(w.compare_and_swap(&desired, &expected, &old, 4, 0, 4).has_value());
+    CHECK(old == 2);
+    CHECK(data == std::vector<std::int32_t>{10, 20, -2, 12});
+    const std::uint8_t one = 1;
+    std::uint8_t before = 0;
+    REQUIRE(w.fetch_and_op(&one, &before, 1, 0, 0, dtl::rma_reduce_op::sum).has_value());  // bytes: u8
+    CHECK(before == 10);
+    CHECK(data[0] == 11);
+    // Upstream's checks, in its order, and nothing written outside the window.
+    CHECK(status_of(w.put(nullptr, 4, 0, 0)).code() == dtl::status_code::invalid_argument);
+    CHECK(status_of(w.put(&v, sizeof v, 1, 0)).code() == dtl::status_code::invalid_rank);
+    CHECK(status_of(w.get(&got, sizeof got, 0, 13)).code() == dtl::status_code::out_of_range);
+    CHECK(status_of(w.fetch_and_op(&one, nullptr, 1, 0, 0, dtl::rma_reduce_op::sum)).code() ==
+          dtl::status_code::invalid_argument);
+    CHECK(status_of(w.compare_and_swap(&desired, &expected, &old, 3, 0, 0)).code() ==
+          dtl::status_code::invalid_argument);
+    const double x = 1.0;
+    CHECK(status_of(w.typed_accumulate(&x, nullptr, 8, 0, 0, dtl::rma_reduce_op::bor, dtl::rma_datatype::f64)).code() ==
+          dtl::status_code::invalid_argument);
+    CHECK(data == std::vector<std::int32_t>{11, 20, -2, 12});
+    // A null base: an invalid window; owns_memory frees what it was given.
+    dtl::null_window_impl none(nullptr, 16, false);
+    CHECK_FALSE(none.valid());
+    CHECK(status_of(none.get(&got, sizeof got, 0, 0)).code() == dtl::status_code::invalid_state);
+    dtl::null_window_impl owning(::operator new(8), 8, true);
+    REQUIRE(owning.put(&v, sizeof v, 0, 4).has_value());
+    // A remote_ref through it: its element on "another rank", reached at rank 0 of the window.
+    dtl::remote_ref<std::int32_t> ref(0, 3, nullptr, &w, 12);
+    CHECK(ref.is_remote());
+    REQUIRE(ref.put(std::int32_t{7}).has_value());
+    CHECK(ref.get().value() == 7);
+    CHECK(data[3] == 7);
+  }
+
   TEST_CASE("a single-process window: every operation on local memory") {
     const auto ctx = dtl::make_cpu_context();
     std::vector<std::int32_t> data{1, 2, 3, 4};

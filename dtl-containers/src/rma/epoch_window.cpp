@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The epoch rules of dtl::memory_window and the checks of every access, ahead of the transport.
 #include "rma/epoch_window.hpp"
+#include "rma/access_rules.hpp"
 
 #include <dtl/core/try.hpp>
 
@@ -20,10 +21,6 @@ status no_epoch(const char* what, rank_t target) {
   return status(
       status_code::invalid_state,
       fmt::format("{} to rank {} outside an epoch: call fence(), lock({}) or lock_all() first", what, target, target));
-}
-
-bool bitwise(rma_reduce_op op) noexcept {
-  return op == rma_reduce_op::band || op == rma_reduce_op::bor || op == rma_reduce_op::bxor;
 }
 
 // The windows not yet released, in the order they were made.
@@ -227,22 +224,15 @@ result<void> epoch_window::async_get(void* origin, size_type size, rank_t target
 
 result<void> epoch_window::fetch_and_op(const void* origin, void* result_buf, size_type size, rank_t target,
                                         size_type target_offset, rma_reduce_op op) {
-  if (result_buf == nullptr && size > 0)
-    return status(status_code::invalid_argument, "fetch_and_op: the result buffer is null");
+  DTL_TRY(check_fetch(result_buf, size));
   return typed_accumulate(origin, result_buf, size, target, target_offset, op, rma_datatype::u8);
 }
 
 result<void> epoch_window::typed_accumulate(const void* origin, void* result_buf, size_type size, rank_t target,
                                             size_type target_offset, rma_reduce_op op, rma_datatype type) {
   const char* what = result_buf == nullptr ? "accumulate" : "get_accumulate";
-  if (origin == nullptr && size > 0 && op != rma_reduce_op::no_op)
-    return status(status_code::invalid_argument, fmt::format("{}: the origin buffer is null", what));
+  DTL_TRY(check_combine(origin, result_buf, size, op, type));
   const std::size_t element = rma_datatype_size(type);
-  if (size % element != 0)
-    return status(status_code::invalid_argument,
-                  fmt::format("{}: {} bytes is not a whole number of {}-byte elements", what, size, element));
-  if (bitwise(op) && (type == rma_datatype::f32 || type == rma_datatype::f64))
-    return status(status_code::invalid_argument, fmt::format("{}: a bitwise operation on floating point", what));
   DTL_TRY(check_access(target, target_offset, size, what));
   if (size == 0) return {};
   // MPI reads the origin even for no_op; give it the target's own bytes' worth of something valid.
@@ -253,18 +243,7 @@ result<void> epoch_window::typed_accumulate(const void* origin, void* result_buf
 
 result<void> epoch_window::compare_and_swap(const void* origin, const void* compare, void* result_buf, size_type size,
                                             rank_t target, size_type target_offset) {
-  if (origin == nullptr || compare == nullptr || result_buf == nullptr)
-    return status(status_code::invalid_argument, "compare_and_swap: a buffer is null");
-  rma_datatype type = rma_datatype::u8;
-  switch (size) {
-    case 1: type = rma_datatype::u8; break;
-    case 2: type = rma_datatype::u16; break;
-    case 4: type = rma_datatype::u32; break;
-    case 8: type = rma_datatype::u64; break;
-    default:
-      return status(status_code::invalid_argument,
-                    fmt::format("compare_and_swap: {} bytes; one element of 1, 2, 4 or 8 bytes swaps", size));
-  }
+  DTL_ASSIGN_OR_RETURN(const rma_datatype type, swap_element(origin, compare, result_buf, size));
   DTL_TRY(check_access(target, target_offset, size, "compare_and_swap"));
   DTL_TRY(transport_->compare_and_swap(origin, compare, result_buf, type, target, target_offset));
   return {};

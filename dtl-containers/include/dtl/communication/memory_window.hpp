@@ -102,6 +102,64 @@ class DTL_CONTAINERS_API memory_window_impl {
   [[nodiscard]] virtual result<void> wait_async(rma_request_handle& request);
 };
 
+namespace detail {
+class rma_window;
+}
+
+/// Upstream's window of one process: [base, base + size) of this process, reached as rank 0 only, with no
+/// epoch to open (each access is a copy, done on return). Where upstream's memory_window runs without
+/// MPI; here for programs and tests that make one by hand (memory_window::from_impl, or a remote_ref's
+/// window). A base of nullptr gives an invalid window; owns_memory: base came from ::operator new and is
+/// freed with the window. Checks as upstream's: invalid_state when invalid, invalid_rank for a target
+/// other than 0, out_of_range past size, invalid_argument for a null buffer.
+class DTL_CONTAINERS_API null_window_impl final : public memory_window_impl {
+ public:
+  null_window_impl(void* base, size_type size, bool owns_memory);
+  ~null_window_impl() override;
+
+  [[nodiscard]] void* base() const noexcept override { return base_; }
+  [[nodiscard]] size_type size() const noexcept override { return size_; }
+  [[nodiscard]] bool valid() const noexcept override { return base_ != nullptr; }
+  [[nodiscard]] void* native_handle() const noexcept override { return nullptr; }
+
+  [[nodiscard]] result<void> fence(int) override { return {}; }
+  [[nodiscard]] result<void> lock_all() override { return {}; }
+  [[nodiscard]] result<void> unlock_all() override { return {}; }
+  [[nodiscard]] result<void> lock(rank_t, rma_lock_mode) override { return {}; }
+  [[nodiscard]] result<void> unlock(rank_t) override { return {}; }
+  [[nodiscard]] result<void> flush(rank_t) override { return {}; }
+  [[nodiscard]] result<void> flush_all() override { return {}; }
+  [[nodiscard]] result<void> flush_local(rank_t) override { return {}; }
+  [[nodiscard]] result<void> flush_local_all() override { return {}; }
+
+  [[nodiscard]] result<void> put(const void* origin, size_type size, rank_t target, size_type target_offset) override;
+  [[nodiscard]] result<void> get(void* origin, size_type size, rank_t target, size_type target_offset) override;
+  [[nodiscard]] result<void> accumulate(const void* origin, size_type size, rank_t target, size_type target_offset,
+                                        rma_reduce_op op) override {
+    return typed_accumulate(origin, nullptr, size, target, target_offset, op, rma_datatype::u8);
+  }
+  [[nodiscard]] result<void> fetch_and_op(const void* origin, void* result_buf, size_type size, rank_t target,
+                                          size_type target_offset, rma_reduce_op op) override;
+  [[nodiscard]] result<void> compare_and_swap(const void* origin, const void* compare, void* result_buf, size_type size,
+                                              rank_t target, size_type target_offset) override;
+  [[nodiscard]] result<void> get_accumulate(const void* origin, void* result_buf, size_type size, rank_t target,
+                                            size_type target_offset, rma_reduce_op op) override {
+    return fetch_and_op(origin, result_buf, size, target, target_offset, op);
+  }
+  [[nodiscard]] result<void> typed_accumulate(const void* origin, void* result_buf, size_type size, rank_t target,
+                                              size_type target_offset, rma_reduce_op op, rma_datatype type) override;
+
+ private:
+  /// In upstream's order: the window, the caller's buffer, the target, its bytes [offset, offset + bytes).
+  [[nodiscard]] status check(const char* what, bool buffer_given, rank_t target, size_type offset,
+                             size_type bytes) const;
+
+  void* base_;
+  size_type size_;
+  bool owns_memory_;
+  std::unique_ptr<detail::rma_window> memory_;  // the copies and combines (a window of this process alone)
+};
+
 class DTL_CONTAINERS_API memory_window {
  public:
   /// Exposes [base, base + size) of this process (collective over MPI_COMM_WORLD while MPI runs, over

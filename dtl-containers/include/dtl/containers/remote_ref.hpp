@@ -15,7 +15,9 @@
 //   remote_ref<int>(owner, global_index, local, window, byte_offset)   other ranks' elements through a
 //                                                              memory window (byte_offset in owner's)
 // A remote element without a window (or a global_view's window) cannot be reached: get() and put()
-// return not_supported. async_get() and async_put() do the same access and return a ready future.
+// return not_supported. Through a window, an access completes before it returns (inside lock(owner) or
+// lock_all(); a fence epoch would complete it only at the next fence: refused). async_get() and
+// async_put() do the same access and return a ready future.
 
 #include <dtl/communication/memory_window.hpp>
 #include <dtl/containers/detail/global_access.hpp>
@@ -131,13 +133,26 @@ class remote_ref {
         std::memcpy(value, local_, sizeof(T));
       return {};
     }
-    if (window_ != nullptr) {
-      result<void> done = write ? window_->put(value, sizeof(T), owner_, window_offset_)
-                                : window_->get(value, sizeof(T), owner_, window_offset_);
-      return done.has_value() ? status{} : std::move(done).error();
-    }
+    if (window_ != nullptr) return window_access(value, write);
     return status(status_code::not_supported, "remote_ref: element " + std::to_string(index_) + " is on rank " +
                                                   std::to_string(owner_) + ", and no window reaches it");
+  }
+
+  /// Through the window, complete when it returns (the value is read, the caller's copy may go): a local
+  /// flush in a passive-target epoch. A fence epoch completes only at its closing fence, so it is refused.
+  status window_access(value_type* value, bool write) const {
+    if (window_->access_epoch(owner_) == rma_access_epoch::fence)
+      return status(status_code::invalid_state,
+                    "remote_ref: element " + std::to_string(index_) + " on rank " + std::to_string(owner_) +
+                        ": get() and put() complete on return, and an access in a fence epoch completes only at the "
+                        "next fence; open a passive-target epoch (lock(" +
+                        std::to_string(owner_) + ") or lock_all()), or use the window's own put/get there");
+    memory_window_impl::rma_request_handle request;
+    result<void> begun = write ? window_->async_put(value, sizeof(T), owner_, window_offset_, request)
+                               : window_->async_get(value, sizeof(T), owner_, window_offset_, request);
+    if (!begun.has_value()) return std::move(begun).error();
+    result<void> done = window_->wait_async(request);
+    return done.has_value() ? status{} : std::move(done).error();
   }
 
   rank_t owner_;

@@ -78,6 +78,10 @@ class mpi_comm_adapter {
   [[nodiscard]] bool is_root() const noexcept { return rank() == 0; }
   /// The context underneath (DTL HIP's API: result-returning, typed counts, stream-ordered forms).
   [[nodiscard]] const context& dtl_context() const noexcept { return ctx_; }
+  /// Upstream's adapter wraps a raw mpi_communicator; here the adapter is that communicator too
+  /// (mpi::mpi_communicator names this class), so what underlies it is itself.
+  [[nodiscard]] mpi_comm_adapter& underlying() noexcept { return *this; }
+  [[nodiscard]] const mpi_comm_adapter& underlying() const noexcept { return *this; }
 
   // --- point-to-point (bytes) ---
   void send(const void* buf, size_type bytes, rank_t dest, int tag) {
@@ -368,6 +372,10 @@ class mpi_comm_adapter {
   std::shared_ptr<dtl::environment> owner_;  // the environment adopting MPI for this adapter, if it made one
   context ctx_;
 };
+
+/// Upstream's raw MPI communicator (what mpi_comm_adapter::underlying() and mpi::mpi_window take): the
+/// adapter itself, over a dtl::context. Upstream's constructor from an MPI_Comm has no counterpart.
+using mpi_communicator = mpi_comm_adapter;
 
 /// The world's communicator (upstream's factory): as mpi_comm_adapter{}, collective, needs a live environment.
 [[nodiscard]] inline mpi_comm_adapter world_adapter() { return mpi_comm_adapter{}; }
