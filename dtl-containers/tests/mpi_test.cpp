@@ -2,6 +2,7 @@
 // Host placements over several MPI ranks (run with 2 and 3): contexts, collectives, vectors, algorithms.
 #include "test_environment.hpp"
 
+#include <backends/mpi/mpi_communicator.hpp>  // <mpi.h>, and native_handle()'s MPI_Comm
 #include <dtl/containers/algorithms.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 
@@ -50,6 +51,46 @@ TEST_SUITE("mpi") {
     const auto reversed = ctx.split(0, ctx.size() - ctx.rank());
     REQUIRE(reversed.has_value());
     CHECK(reversed->rank() == ctx.size() - 1 - ctx.rank());
+  }
+
+  TEST_CASE("native_mpi_comm: the program's own communicator over the context's ranks, apart from DTL's messages") {
+    const auto ctx = world();
+    REQUIRE(ctx.native_mpi_comm() != nullptr);
+    const MPI_Comm mine = dtl::mpi::mpi_comm_adapter(ctx).native_handle();
+    CHECK(mine == *static_cast<const MPI_Comm*>(ctx.native_mpi_comm()));
+    int size = 0, rank = -1, same = MPI_UNEQUAL;
+    REQUIRE(MPI_Comm_size(mine, &size) == MPI_SUCCESS);
+    REQUIRE(MPI_Comm_rank(mine, &rank) == MPI_SUCCESS);
+    CHECK(size == ctx.size());
+    CHECK(rank == ctx.rank());
+    REQUIRE(MPI_Comm_compare(mine, MPI_COMM_WORLD, &same) == MPI_SUCCESS);
+    CHECK(same == MPI_CONGRUENT);  // the world's ranks, a communicator of its own
+    // The program's message and DTL's, same peer and tag, each reach their own receive.
+    const int next = (ctx.rank() + 1) % ctx.size(), prev = (ctx.rank() + ctx.size() - 1) % ctx.size();
+    int theirs = -1, raw_in = -1;
+    MPI_Request raw_recv = MPI_REQUEST_NULL, raw_send = MPI_REQUEST_NULL;
+    const int raw_out = 1000 + ctx.rank();
+    REQUIRE(MPI_Irecv(&raw_in, 1, MPI_INT, prev, 7, mine, &raw_recv) == MPI_SUCCESS);
+    REQUIRE(MPI_Isend(&raw_out, 1, MPI_INT, next, 7, mine, &raw_send) == MPI_SUCCESS);
+    const int dtl_out = 2000 + ctx.rank();
+    REQUIRE(ctx.sendrecv(&dtl_out, 1, next, &theirs, 1, prev, 7).has_value());
+    REQUIRE(MPI_Wait(&raw_recv, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    REQUIRE(MPI_Wait(&raw_send, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    CHECK(theirs == 2000 + prev);
+    CHECK(raw_in == 1000 + prev);
+    // A split context has its own, over its ranks.
+    auto half = ctx.split(ctx.rank() % 2);
+    REQUIRE(half.has_value());
+    const MPI_Comm sub = dtl::mpi::mpi_comm_adapter(*half).native_handle();
+    REQUIRE(MPI_Comm_size(sub, &size) == MPI_SUCCESS);
+    CHECK(size == half->size());
+    int sum = 0, one = 1;
+    REQUIRE(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, sub) == MPI_SUCCESS);
+    CHECK(sum == half->size());
+    // An empty context has none.
+    dtl::context moved = std::move(*half);
+    CHECK(half->native_mpi_comm() == nullptr);  // NOLINT(bugprone-use-after-move): an empty context, by design
+    CHECK(dtl::mpi::mpi_comm_adapter(*half).native_handle().operator MPI_Comm() == MPI_COMM_NULL);
   }
 
   TEST_CASE("collectives") {

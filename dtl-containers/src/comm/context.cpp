@@ -284,6 +284,7 @@ context::context(std::shared_ptr<detail::context_state> state) noexcept : state_
 int context::rank() const noexcept { return state_ ? state_->comm->rank() : -1; }
 int context::size() const noexcept { return state_ ? state_->comm->size() : 0; }
 int context::device() const noexcept { return state_ ? state_->device : no_device; }
+const void* context::native_mpi_comm() const noexcept { return state_ ? state_->comm->native() : nullptr; }
 bool context::has_device() const noexcept { return device() >= 0; }
 status context::check() const { return state_ ? state_->check() : detail::empty_context(); }
 

@@ -142,7 +142,8 @@ class comm_backend {
   /// A window of dtl::memory_window over [base, base + bytes) of every rank (collective); base == nullptr
   /// with bytes > 0: the window allocates the bytes, zeroed.
   virtual result<std::unique_ptr<rma_window>> create_rma_window(void* base, std::size_t bytes) = 0;
-  /// The MPI_Comm (as a pointer to it), or nullptr for a single process.
+  /// A pointer to an MPI_Comm over these ranks that DTL never uses (the program's own MPI calls:
+  /// context::native_mpi_comm), or nullptr for a single process.
   [[nodiscard]] virtual const void* native() const noexcept = 0;
   /// Frees the MPI communicator (before MPI is finalised); later calls return invalid_state. Idempotent.
   virtual void release() noexcept = 0;

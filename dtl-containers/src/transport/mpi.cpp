@@ -574,18 +574,18 @@ void combine_agreement_records(void* in, void* inout, int* len, MPI_Datatype* ty
 class mpi_comm final : public comm_backend {
  public:
   /// `comm` carries collectives and the user's messages; `control` and `internal` are duplicates of it
-  /// (see p2p_channel).
-  mpi_comm(MPI_Comm comm, MPI_Comm control, MPI_Comm internal) noexcept
-      : comm_(comm), control_(control), internal_(internal) {
+  /// (see p2p_channel), and `program` one that DTL never uses (native(): the program's own MPI calls).
+  mpi_comm(MPI_Comm comm, MPI_Comm control, MPI_Comm internal, MPI_Comm program) noexcept
+      : comm_(comm), control_(control), internal_(internal), program_(program) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     int* ub = nullptr;
     int found = 0;
     if (MPI_Comm_get_attr(comm_, MPI_TAG_UB, &ub, &found) == MPI_SUCCESS && found != 0 && ub != nullptr) max_tag_ = *ub;
   }
-  /// Makes the channel duplicates of `comm` (collective over its ranks) and takes ownership of all three.
+  /// Makes the duplicates of `comm` (collective over its ranks) and takes ownership of all four.
   static result<std::unique_ptr<comm_backend>> make(MPI_Comm comm, mpi_turn& turn) {
-    MPI_Comm control = MPI_COMM_NULL, internal = MPI_COMM_NULL;
+    MPI_Comm control = MPI_COMM_NULL, internal = MPI_COMM_NULL, program = MPI_COMM_NULL;
     status made = run_collective(
         turn, "MPI_Comm_dup (control channel)", comm, [&] { return MPI_Comm_dup(comm, &control); },
         [&](MPI_Request* r) { return start_comm_dup(comm, &control, r); });
@@ -593,6 +593,10 @@ class mpi_comm final : public comm_backend {
       made = run_collective(
           turn, "MPI_Comm_dup (internal channel)", comm, [&] { return MPI_Comm_dup(comm, &internal); },
           [&](MPI_Request* r) { return start_comm_dup(comm, &internal, r); });
+    if (made.ok())
+      made = run_collective(
+          turn, "MPI_Comm_dup (the program's communicator)", comm, [&] { return MPI_Comm_dup(comm, &program); },
+          [&](MPI_Request* r) { return start_comm_dup(comm, &program, r); });
     for (MPI_Comm c : {comm, control, internal})
       if (made.ok() && c != MPI_COMM_NULL)
         if (const int e = MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN); e != MPI_SUCCESS)
@@ -609,13 +613,13 @@ class mpi_comm final : public comm_backend {
     if (made.ok() && MPI_Op_create(combine_agreement_records, 1, &agreement_op) != MPI_SUCCESS)
       made = status(status_code::mpi_error, "making the agreement step's MPI operation failed");
     if (!made.ok()) {
-      for (MPI_Comm* c : {&comm, &control, &internal})
+      for (MPI_Comm* c : {&comm, &control, &internal, &program})
         if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
       for (MPI_Datatype& t : record_types)
         if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
       return made;
     }
-    auto made_comm = std::make_unique<mpi_comm>(comm, control, internal);
+    auto made_comm = std::make_unique<mpi_comm>(comm, control, internal, program);
     made_comm->record_types_ = record_types;
     made_comm->agreement_op_ = agreement_op;
     return std::unique_ptr<comm_backend>(std::move(made_comm));
@@ -1074,12 +1078,12 @@ class mpi_comm final : public comm_backend {
         std::make_unique<mpi_rma_window>(win, agreement, base, std::move(extents), rank_));
   }
 
-  const void* native() const noexcept override { return &comm_; }
+  const void* native() const noexcept override { return &program_; }
 
   void release() noexcept override {
     auto turn = take_turn();
     if (!turn) return;  // a thread that may not call MPI: the communicator goes with MPI_Finalize
-    for (MPI_Comm* c : {&comm_, &control_, &internal_}) {
+    for (MPI_Comm* c : {&comm_, &control_, &internal_, &program_}) {
       if (*c != MPI_COMM_NULL && !finalized()) MPI_Comm_free(c);
       *c = MPI_COMM_NULL;
     }
@@ -1223,6 +1227,7 @@ class mpi_comm final : public comm_backend {
   MPI_Comm comm_;
   MPI_Comm control_;
   MPI_Comm internal_;
+  MPI_Comm program_;  // the program's own (native()), with the error handler `comm` had when it was duplicated
   std::array<MPI_Datatype, payload_classes.size()> record_types_ = no_record_types();
   MPI_Op agreement_op_ = MPI_OP_NULL;
   int rank_ = 0;

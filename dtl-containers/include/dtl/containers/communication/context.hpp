@@ -97,6 +97,12 @@ class DTL_CONTAINERS_API context {
   /// <dtl/topology/node.hpp>.
   [[nodiscard]] result<context> node_local() const;
 
+  /// An MPI communicator over this context's ranks, in its rank order, for the program's own MPI calls
+  /// (a pointer to an MPI_Comm: <backends/mpi/mpi_communicator.hpp>'s native_handle() gives the MPI_Comm).
+  /// DTL sends nothing on it, so its messages never meet DTL's; each context has its own. nullptr for one
+  /// process without MPI, and for an empty context. Valid while the context (or a copy) lives.
+  [[nodiscard]] const void* native_mpi_comm() const noexcept;
+
   /// A context over the same ranks on `device` (dtl::no_device: none), with a communicator of its own.
   /// Collective (ranks may name different devices); a device this rank lacks is invalid_argument or
   /// backend_not_available, on every rank.

@@ -61,6 +61,27 @@ namespace mpi {
 
 using dtl::communication_error;  // upstream throws dtl::mpi::communication_error
 
+/// What makes native_comm convert to a type: specialised for MPI_Comm (with MPI_COMM_NULL as null()) by
+/// <backends/mpi/mpi_communicator.hpp>, which has MPI's types; no other type converts.
+template <class Comm>
+struct native_comm_traits;
+
+/// Upstream's mpi_communicator::native_handle(): the communicator of context::native_mpi_comm(), for the
+/// program's own MPI calls. It converts to MPI_Comm where <backends/mpi/mpi_communicator.hpp> is included
+/// (MPI_COMM_NULL for one process without MPI, or an empty communicator).
+class native_comm {
+ public:
+  explicit native_comm(const void* comm) noexcept : comm_(comm) {}
+  template <class Comm>
+    requires requires { native_comm_traits<Comm>::null(); }
+  operator Comm() const noexcept {  // NOLINT(google-explicit-constructor): upstream's handle is an MPI_Comm
+    return comm_ != nullptr ? *static_cast<const Comm*>(comm_) : native_comm_traits<Comm>::null();
+  }
+
+ private:
+  const void* comm_;
+};
+
 class mpi_comm_adapter {
  public:
   using size_type = dtl::size_type;
@@ -82,6 +103,8 @@ class mpi_comm_adapter {
   /// (mpi::mpi_communicator names this class), so what underlies it is itself.
   [[nodiscard]] mpi_comm_adapter& underlying() noexcept { return *this; }
   [[nodiscard]] const mpi_comm_adapter& underlying() const noexcept { return *this; }
+  /// The MPI communicator under these ranks for the program's own calls (context::native_mpi_comm()).
+  [[nodiscard]] native_comm native_handle() const noexcept { return native_comm(ctx_.native_mpi_comm()); }
 
   // --- point-to-point (bytes) ---
   void send(const void* buf, size_type bytes, rank_t dest, int tag) {
@@ -374,7 +397,8 @@ class mpi_comm_adapter {
 };
 
 /// Upstream's raw MPI communicator (what mpi_comm_adapter::underlying() and mpi::mpi_window take): the
-/// adapter itself, over a dtl::context. Upstream's constructor from an MPI_Comm has no counterpart.
+/// adapter itself, over a dtl::context (native_handle() is its MPI communicator). Upstream's constructor from
+/// an MPI_Comm has no counterpart: a context comes from dtl::environment.
 using mpi_communicator = mpi_comm_adapter;
 
 /// The world's communicator (upstream's factory): as mpi_comm_adapter{}, collective, needs a live environment.
