@@ -71,7 +71,9 @@ class mpi_window_impl final : public memory_window_impl {
     return window_.window().access_epoch(target);
   }
 
-  [[nodiscard]] result<void> fence(int assert_flags = 0) override { return to(&memory_window_impl::fence, assert_flags); }
+  [[nodiscard]] result<void> fence(int assert_flags = 0) override {
+    return to(&memory_window_impl::fence, assert_flags);
+  }
   [[nodiscard]] result<void> lock_all() override { return to(&memory_window_impl::lock_all); }
   [[nodiscard]] result<void> unlock_all() override { return to(&memory_window_impl::unlock_all); }
   [[nodiscard]] result<void> lock(rank_t target, rma_lock_mode mode) override {
@@ -80,7 +82,9 @@ class mpi_window_impl final : public memory_window_impl {
   [[nodiscard]] result<void> unlock(rank_t target) override { return to(&memory_window_impl::unlock, target); }
   [[nodiscard]] result<void> flush(rank_t target) override { return to(&memory_window_impl::flush, target); }
   [[nodiscard]] result<void> flush_all() override { return to(&memory_window_impl::flush_all); }
-  [[nodiscard]] result<void> flush_local(rank_t target) override { return to(&memory_window_impl::flush_local, target); }
+  [[nodiscard]] result<void> flush_local(rank_t target) override {
+    return to(&memory_window_impl::flush_local, target);
+  }
   [[nodiscard]] result<void> flush_local_all() override { return to(&memory_window_impl::flush_local_all); }
 
   [[nodiscard]] result<void> put(const void* origin, size_type size, rank_t target, size_type target_offset) override {
@@ -97,8 +101,8 @@ class mpi_window_impl final : public memory_window_impl {
                                           size_type target_offset, rma_reduce_op op) override {
     return to(&memory_window_impl::fetch_and_op, origin, result_buf, size, target, target_offset, op);
   }
-  [[nodiscard]] result<void> compare_and_swap(const void* origin, const void* compare, void* result_buf,
-                                              size_type size, rank_t target, size_type target_offset) override {
+  [[nodiscard]] result<void> compare_and_swap(const void* origin, const void* compare, void* result_buf, size_type size,
+                                              rank_t target, size_type target_offset) override {
     return to(&memory_window_impl::compare_and_swap, origin, compare, result_buf, size, target, target_offset);
   }
   [[nodiscard]] result<void> get_accumulate(const void* origin, void* result_buf, size_type size, rank_t target,

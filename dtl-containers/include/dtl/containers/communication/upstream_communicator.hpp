@@ -73,7 +73,7 @@ class native_comm {
  public:
   explicit native_comm(const void* comm) noexcept : comm_(comm) {}
   template <class Comm>
-    requires requires { native_comm_traits<Comm>::null(); }
+  requires requires { native_comm_traits<Comm>::null(); }
   operator Comm() const noexcept {  // NOLINT(google-explicit-constructor): upstream's handle is an MPI_Comm
     return comm_ != nullptr ? *static_cast<const Comm*>(comm_) : native_comm_traits<Comm>::null();
   }
