@@ -253,6 +253,14 @@ TEST_SUITE("algorithms") {
     CHECK(copied.error() == dtl::status_code::invalid_argument);
     CHECK(copied.error().message().find("incompatible partitions") != std::string::npos);
     CHECK(copied.error().message().find("11 and 10 elements") != std::string::npos);
+    // Vectors of two contexts too: the same words, naming the contexts.
+    dtl::distributed_vector<int> elsewhere(10, dtl::make_cpu_context());
+    const dtl::result<dtl::copy_result> apart = dtl::copy(a, elsewhere);
+    CHECK(apart.error() == dtl::status_code::invalid_argument);
+    CHECK(apart.error().message().find("incompatible partitions") != std::string::npos);
+    CHECK(apart.error().message().find("different contexts") != std::string::npos);
+    CHECK(dtl::transform(a, elsewhere, [](int x) { return x; }).error().message().find("incompatible") ==
+          std::string::npos);
   }
 }
 

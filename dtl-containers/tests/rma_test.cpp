@@ -6,6 +6,7 @@
 #include "rma_cases.hpp"
 #include "test_environment.hpp"
 
+#include <backends/mpi/mpi_lifecycle.hpp>
 #include <backends/mpi/mpi_window.hpp>
 #include <dtl/containers/communication/domains.hpp>
 #include <dtl/containers/remote_ref.hpp>
@@ -180,6 +181,35 @@ TEST_SUITE("mpi.rma") {
     CHECK(*requested == 1000 + next);
     REQUIRE(w.window.unlock(next).has_value());
     REQUIRE(ctx.barrier().has_value());
+  }
+
+  TEST_CASE("a small origin may go as soon as the call returns: the access moves the bytes it had then") {
+    const auto ctx = world();
+    const int n = ctx.size(), me = ctx.rank();
+    const int next = (me + 1) % n, prev = (me + n - 1) % n;
+    int_window w(ctx, 3);
+    REQUIRE(w.window.fence().has_value());
+    {
+      std::int64_t value = 10 + me;  // upstream's examples put a local that is gone by the fence
+      REQUIRE(dtl::rma::put(next, slot(0), value, w.window).has_value());
+      value = -7;
+      REQUIRE(dtl::rma::accumulate(next, slot(1), std::int64_t{5}, dtl::rma_reduce_op::replace, w.window).has_value());
+    }
+    REQUIRE(w.window.fence().has_value());
+    CHECK(w.data[0] == 10 + prev);
+    CHECK(w.data[1] == 5);
+    REQUIRE(ctx.barrier().has_value());
+    REQUIRE(w.window.lock(next, dtl::rma_lock_mode::exclusive).has_value());
+    std::int64_t old = 0;
+    {
+      std::int64_t desired = 100 + me, expected = -1;
+      REQUIRE(w.window.compare_and_swap(&desired, &expected, &old, sizeof desired, next, slot(2)).has_value());
+      desired = expected = 0;
+    }
+    REQUIRE(w.window.unlock(next).has_value());
+    CHECK(old == -1);
+    REQUIRE(ctx.barrier().has_value());
+    CHECK(w.data[2] == 100 + prev);
   }
 
   TEST_CASE("upstream's mpi_window: a remote_ref through it reads and writes the owner, complete on return") {
@@ -410,6 +440,23 @@ TEST_SUITE("rma") {
     REQUIRE(ref.put(std::int32_t{7}).has_value());
     CHECK(ref.get().value() == 7);
     CHECK(data[3] == 7);
+  }
+
+  TEST_CASE("without MPI, a window over no memory is an invalid one, as upstream's window of one process") {
+    if (dtl::mpi::is_initialized()) return;  // the mpi suite's runs: a window spans the world there
+    for (const bool allocated : {false, true}) {
+      auto made = allocated ? dtl::memory_window::allocate(0) : dtl::memory_window::create(nullptr, 0);
+      REQUIRE(made.has_value());
+      CHECK_FALSE(made->valid());
+      CHECK(made->base() == nullptr);
+      CHECK(made->size() == 0u);
+      CHECK(status_of(made->fence()).code() == dtl::status_code::invalid_state);
+    }
+    CHECK(status_of(dtl::memory_window::create(nullptr, 8)).code() == dtl::status_code::invalid_argument);
+    std::int32_t one = 1;
+    auto w = dtl::memory_window::create(&one, sizeof one);
+    REQUIRE(w.has_value());
+    CHECK(w->valid());
   }
 
   TEST_CASE("a single-process window: every operation on local memory") {

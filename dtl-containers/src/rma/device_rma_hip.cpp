@@ -43,6 +43,7 @@ class device_rma_window final : public rma_window {
   int rank() const noexcept override { return rank_; }
   void* native() noexcept override { return nullptr; }  // no MPI_Win holds the data
   bool uses_mpi() noexcept override { return true; }    // closing the mappings and the epochs' window does
+  bool completes_on_return() const noexcept override { return true; }  // each access waits for its copy
 
   // Every access is finished on this rank's device before it returns, so the epochs only order them.
   result<bool> all_ready(bool ready) override { return epochs_->all_ready(ready); }

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
+#include <memory>
 #include <cstddef>
 #include <mutex>
 #include <vector>
@@ -22,6 +24,9 @@ status no_epoch(const char* what, rank_t target) {
       status_code::invalid_state,
       fmt::format("{} to rank {} outside an epoch: call fence(), lock({}) or lock_all() first", what, target, target));
 }
+
+/// The largest origin a window copies (epoch_window::stage): single values and small arrays.
+constexpr size_type staged_bytes_max = 4096;
 
 // The windows not yet released, in the order they were made.
 std::mutex g_open_mutex;
@@ -51,6 +56,22 @@ void epoch_window::release() noexcept {
     if (epoch_.locked[t] != 0) (void)transport_->unlock(static_cast<int>(t));
   epoch_ = epoch_state{};
   transport_.reset();
+  staged_.clear();
+}
+
+const void* epoch_window::stage(const void* origin, size_type bytes, rank_t target) {
+  if (origin == nullptr || bytes == 0 || bytes > staged_bytes_max || transport_->completes_on_return()) return origin;
+  auto copy = std::make_unique_for_overwrite<std::byte[]>(bytes);
+  std::memcpy(copy.get(), origin, bytes);
+  staged_.push_back({target, std::move(copy)});
+  return staged_.back().bytes.get();
+}
+
+void epoch_window::unstage(rank_t target) noexcept {
+  if (target == all_ranks)
+    staged_.clear();
+  else
+    std::erase_if(staged_, [&](const staged_origin& s) { return s.target == target; });
 }
 
 // Under the lock: a window that another thread destroys meanwhile waits for its release here.
@@ -113,6 +134,7 @@ result<void> epoch_window::fence(int assert_flags) {
     return status(status_code::invalid_state,
                   "fence refused: another rank still holds a lock of the window (unlock before fencing)");
   DTL_TRY(transport_->fence(assert_flags));
+  unstage(all_ranks);
   epoch_.fence_open = true;
   epoch_.fence_accessed = false;
   return {};
@@ -141,6 +163,7 @@ result<void> epoch_window::unlock(rank_t target) {
   if (epoch_.locked[static_cast<std::size_t>(target)] == 0)
     return status(status_code::invalid_state, fmt::format("unlock({}) without lock({})", target, target));
   DTL_TRY(transport_->unlock(target));
+  unstage(target);
   epoch_.locked[static_cast<std::size_t>(target)] = 0;
   --epoch_.lock_count;
   return {};
@@ -162,6 +185,7 @@ result<void> epoch_window::unlock_all() {
   DTL_TRY(live());
   if (!epoch_.all_locked) return status(status_code::invalid_state, "unlock_all() without lock_all()");
   DTL_TRY(transport_->unlock_all());
+  unstage(all_ranks);
   epoch_.all_locked = false;
   return {};
 }
@@ -174,6 +198,7 @@ result<void> epoch_window::flush_one(rank_t target, bool local) {
         status_code::invalid_state,
         fmt::format("{}({}) outside a passive-target epoch: lock({}) or lock_all() first", what, target, target));
   DTL_TRY(transport_->flush(target, local));
+  unstage(target);
   return {};
 }
 
@@ -183,6 +208,7 @@ result<void> epoch_window::flush_every(bool local) {
     return status(status_code::invalid_state, fmt::format("{} outside a passive-target epoch: lock first",
                                                           local ? "flush_local_all" : "flush_all"));
   DTL_TRY(transport_->flush(all_ranks, local));
+  unstage(all_ranks);
   return {};
 }
 
@@ -190,7 +216,7 @@ result<void> epoch_window::put(const void* origin, size_type size, rank_t target
   if (origin == nullptr && size > 0) return status(status_code::invalid_argument, "put: the origin buffer is null");
   DTL_TRY(check_access(target, target_offset, size, "put"));
   if (size == 0) return {};
-  DTL_TRY(transport_->put(origin, size, target, target_offset));
+  DTL_TRY(transport_->put(stage(origin, size, target), size, target, target_offset));
   return {};
 }
 
@@ -205,6 +231,7 @@ result<void> epoch_window::get(void* origin, size_type size, rank_t target, size
 result<void> epoch_window::complete_locally(rank_t target, rma_request_handle& request) {
   if (access_epoch(target) == rma_access_epoch::passive) {
     DTL_TRY(transport_->flush(target, true));
+    unstage(target);
   }
   request.completed = true;
   return {};
@@ -236,7 +263,7 @@ result<void> epoch_window::typed_accumulate(const void* origin, void* result_buf
   DTL_TRY(check_access(target, target_offset, size, what));
   if (size == 0) return {};
   // MPI reads the origin even for no_op; give it the target's own bytes' worth of something valid.
-  const void* source = origin != nullptr ? origin : result_buf;
+  const void* source = stage(origin != nullptr ? origin : result_buf, size, target);
   DTL_TRY(transport_->accumulate(source, result_buf, size / element, type, target, target_offset, op));
   return {};
 }
@@ -245,7 +272,8 @@ result<void> epoch_window::compare_and_swap(const void* origin, const void* comp
                                             rank_t target, size_type target_offset) {
   DTL_ASSIGN_OR_RETURN(const rma_datatype type, swap_element(origin, compare, result_buf, size));
   DTL_TRY(check_access(target, target_offset, size, "compare_and_swap"));
-  DTL_TRY(transport_->compare_and_swap(origin, compare, result_buf, type, target, target_offset));
+  DTL_TRY(transport_->compare_and_swap(stage(origin, size, target), stage(compare, size, target), result_buf, type,
+                                       target, target_offset));
   return {};
 }
 

@@ -7,6 +7,7 @@
 
 #include <dtl/communication/memory_window.hpp>
 
+#include <cstddef>
 #include <memory>
 #include <vector>
 
@@ -83,8 +84,22 @@ class epoch_window final : public memory_window_impl {
   /// The local flush that completes an async access to target inside a passive-target epoch.
   result<void> complete_locally(rank_t target, rma_request_handle& request);
 
+  /// The bytes an access reads at the origin, or a copy of them that this window keeps until the access
+  /// completes (a fence, an unlock, a flush of its target): MPI reads an origin until then, and a value
+  /// passed by reference (upstream's examples put a local that is gone by the fence) may not live so long.
+  /// Accesses of at most staged_bytes_max bytes are copied, on transports whose accesses end later.
+  const void* stage(const void* origin, size_type bytes, rank_t target);
+  /// The copies of accesses to `target` (all_ranks: every target), now complete.
+  void unstage(rank_t target) noexcept;
+
+  struct staged_origin {
+    rank_t target;
+    std::unique_ptr<std::byte[]> bytes;
+  };
+
   std::unique_ptr<rma_window> transport_;
   epoch_state epoch_;
+  std::vector<staged_origin> staged_;
 };
 
 /// Releases every MPI window still open (environment_state::end, before MPI_Finalize): a window that

@@ -65,9 +65,13 @@ result<memory_window> open(detail::comm_backend& comm, void* base, size_type siz
 }
 
 // The world while MPI runs (a duplicate of MPI_COMM_WORLD for the window's creation only); this
-// process alone otherwise.
+// process alone otherwise, where a window over no memory (a null base, or nothing to allocate) is an
+// invalid one, as upstream's window of one process is (there is no other rank to take part for).
 result<memory_window> open_on_world(void* base, size_type size) {
-  if (detail::mpi_runtime::world_rank() < 0) return open(*detail::make_self_comm(), base, size);
+  if (detail::mpi_runtime::world_rank() < 0) {
+    if (base == nullptr && size == 0) return memory_window{};
+    return open(*detail::make_self_comm(), base, size);
+  }
   DTL_ASSIGN_OR_RETURN(std::unique_ptr<detail::comm_backend> world, detail::mpi_runtime::world());
   result<memory_window> w = open(*world, base, size);
   world->release();

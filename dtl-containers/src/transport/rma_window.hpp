@@ -32,6 +32,10 @@ class rma_window {
   /// Whether freeing it calls MPI (then it must go before MPI_Finalize: release_rma_windows).
   [[nodiscard]] virtual bool uses_mpi() noexcept { return native() != nullptr; }
 
+  /// Whether each access is finished when its call returns (this process's memory, device copies): then
+  /// nothing of the origin is read later.
+  [[nodiscard]] virtual bool completes_on_return() const noexcept { return false; }
+
   /// Whether every rank passes ready (collective, ahead of a fence: a rank that refuses its fence must not
   /// leave the others waiting in theirs).
   virtual result<bool> all_ready(bool ready) = 0;

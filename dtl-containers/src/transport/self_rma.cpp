@@ -56,6 +56,7 @@ class self_rma_window final : public rma_window {
   const std::vector<std::uint64_t>& extents() const noexcept override { return extents_; }
   int rank() const noexcept override { return 0; }
   void* native() noexcept override { return nullptr; }
+  bool completes_on_return() const noexcept override { return true; }
 
   result<bool> all_ready(bool ready) override { return ready; }
   status fence(int) override { return {}; }

@@ -158,7 +158,7 @@ struct transform_impl {
 struct copy_impl {
   static constexpr const char* name = "copy";
   static constexpr bool mixed_placements = true;
-  /// Upstream's copy gives invalid_argument for vectors of different sizes or partitions, naming
+  /// Upstream's copy gives invalid_argument for vectors of different contexts, sizes or partitions, naming
   /// "incompatible partitions"; the shared check's text says which (after our "copy: ").
   static status layout_mismatch(const status& s) {
     std::string_view why = s.message();

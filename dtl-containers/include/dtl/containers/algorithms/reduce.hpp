@@ -73,12 +73,12 @@ template <class Policy, class In, class T, class Op, class F>
 result<reduce_result<T>> host_reduce(const context& ctx, const In* data, std::size_t n, const T& init, Op& op, F& f,
                                      reduce_scope scope, int root) {
   if constexpr (!is_parallel_v<Policy>) {
-    // Nothing crosses ranks and one thread folds: std::accumulate's left fold from init (upstream's
-    // local_reduce), which needs no associative operator.
-    if (scope == reduce_scope::local) {
+    // Nothing crosses ranks (this rank's value, or a context of one rank) and one thread folds:
+    // std::accumulate's left fold from init (upstream's), which needs no associative operator.
+    if (scope == reduce_scope::local || ctx.size() == 1) {
       T acc = init;
       for (std::size_t i = 0; i < n; ++i) acc = op(acc, static_cast<T>(f(data[i])));
-      return reduce_result<T>{acc, acc, false};
+      return reduce_result<T>{acc, acc, scope != reduce_scope::local};
     }
   }
   return combine_host_partial(

@@ -12,7 +12,7 @@
 //   template <class... A> static status check(const A&...);    // more argument checks, before any work
 //   template <class O> static auto finish(O outcome);          // maps the outcome (reduce_result -> T)
 //   static constexpr bool mixed_placements = true;             // host and device vectors may meet (copy)
-//   static status layout_mismatch(status s);                   // restates a size or partition mismatch
+//   static status layout_mismatch(status s);                   // restates a context, size or partition mismatch
 //                                                               // (copy: upstream's invalid_argument)
 //
 // The object supplies what every algorithm shares:
@@ -92,17 +92,24 @@ status check_later_vectors(const char* algorithm, const vector_layout& first, co
   return check_later_vectors(algorithm, first, rest...);
 }
 
-/// The checks every algorithm shares, over the vectors among its arguments: the first one's context is
-/// usable, and every later one has its layout.
-inline status check_vectors(const char*) { return {}; }
+/// The first check every algorithm shares: the context of the first vector among its arguments is usable.
+inline status check_first_context() { return {}; }
 template <class A, class... Rest>
-status check_vectors(const char* algorithm, const A& arg, const Rest&... rest) {
-  if constexpr (is_distributed_vector_v<A>) {
-    if (status s = arg.get_context().check(); !s.ok()) return s;
+status check_first_context(const A& arg, const Rest&... rest) {
+  if constexpr (is_distributed_vector_v<A>)
+    return arg.get_context().check();
+  else
+    return check_first_context(rest...);
+}
+
+/// The second: every later vector among its arguments has the first one's layout (context, partition).
+inline status check_layouts(const char*) { return {}; }
+template <class A, class... Rest>
+status check_layouts(const char* algorithm, const A& arg, const Rest&... rest) {
+  if constexpr (is_distributed_vector_v<A>)
     return check_later_vectors(algorithm, vector_layout{&arg.get_context(), &arg.partition()}, rest...);
-  } else {
-    return check_vectors(algorithm, rest...);
-  }
+  else
+    return check_layouts(algorithm, rest...);
 }
 
 /// The context of the first vector among the arguments (every algorithm has one).
@@ -172,10 +179,10 @@ auto run_algorithm(const Policy& policy, A&&... args) {
       return to_outcome<Pol>(Impl::host(policy, std::forward<A>(args)...));
   };
   using Outcome = decltype(work());
-  if (status s = check_vectors(Impl::name, args...); !s.ok()) {
-    if constexpr (requires { Impl::layout_mismatch(s); }) {
-      if (s == status_code::extent_mismatch || s == status_code::dimension_mismatch) s = Impl::layout_mismatch(s);
-    }
+  if (status s = check_first_context(args...); !s.ok())
+    return failed_as<Outcome>(checked_failure<Impl>(std::move(s), args...));
+  if (status s = check_layouts(Impl::name, args...); !s.ok()) {
+    if constexpr (requires { Impl::layout_mismatch(s); }) s = Impl::layout_mismatch(s);
     return failed_as<Outcome>(checked_failure<Impl>(std::move(s), args...));
   }
   if constexpr (requires { Impl::check(args...); }) {
