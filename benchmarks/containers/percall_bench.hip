@@ -2,7 +2,8 @@
 // What one call costs: microseconds per call of each DTL algorithm on a vector of 2^16 doubles on one GPU,
 // over `calls` back-to-back calls (default 2000) and a final wait, against raw calls timed the same way
 // in the same run: a raw elementwise kernel launched asynchronously (what an enqueued DTL call is held
-// to: at most +1 µs), the same kernel with a stream synchronize after each launch, and a raw dot (memset,
+// to: at most +1 µs), the same kernel with a stream synchronize after each launch (what a call followed by
+// ctx.synchronize() is set beside: informational, +1 µs shown), and a raw dot (memset,
 // kernel, 8-byte read-back into pinned memory: what a DTL value result is held to). Median of 7 batches
 // after one warm-up batch. Prints the table and a CSV into $DTL_BENCH_CSV_DIR. Exits 77 without a GPU,
 // and with more than one rank.
@@ -196,6 +197,17 @@ int main(int argc, char** argv) {
     const double us = us_per_call(calls, call, fence);
     lines.push_back({name, us, last_issue_us, async_row, raw_async, 1.0});
   };
+  // A call the host then waits for (the fence before raw interop), against a raw launch and a stream wait.
+  auto waited = [&](const std::string& name, const std::function<void()>& call) {
+    const double us = us_per_call(
+        calls,
+        [&] {
+          call();
+          fence();
+        },
+        [] {});
+    lines.push_back({name, us, last_issue_us, "raw kernel + stream synchronize", raw_sync, 1.0});
+  };
   auto valued = [&](const std::string& name, const std::function<void()>& call) {
     const double us = us_per_call(calls, call, fence);
     lines.push_back({name, us, last_issue_us, dot_row, raw_dot, 1.0});
@@ -215,6 +227,9 @@ int main(int argc, char** argv) {
           "stencil_transform");
   });
   enqueued("halo().exchange() (periodic, one rank)", [&] { check(u.halo().exchange(), "exchange"); });
+  waited("halo().exchange() + ctx.synchronize()", [&] { check(u.halo().exchange(), "exchange"); });
+  waited("dtl::transform + ctx.synchronize()",
+         [&] { check(dtl::transform(x, z, [] __host__ __device__(double v) { return 2.0 * v + 1.0; }), "transform"); });
   enqueued("dtl::inclusive_scan", [&] { check(dtl::inclusive_scan(x, z), "inclusive_scan"); });
   enqueued("dtl::transform(dtl::async{}), nobody waiting", [&] {
     (void)dtl::transform(dtl::async{}, x, z, [] __host__ __device__(double v) { return 2.0 * v + 1.0; });
