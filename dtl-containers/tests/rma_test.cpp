@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <span>
 #include <vector>
@@ -243,9 +244,13 @@ TEST_SUITE("mpi.rma") {
     auto later = second.async_get();
     REQUIRE(later.is_ready());
     CHECK(later.get_result().value() == me);
+    // An offset near SIZE_MAX: out_of_range before MPI, nothing written.
+    dtl::remote_ref<std::int64_t> far(next, 0, nullptr, &impl, std::numeric_limits<dtl::size_type>::max() - 3);
+    CHECK(status_of(far.get()).code() == dtl::status_code::out_of_range);
+    CHECK(status_of(far.put(std::int64_t{1})).code() == dtl::status_code::out_of_range);
     REQUIRE(impl.unlock_all().has_value());
     REQUIRE(ctx.barrier().has_value());
-    CHECK(data[1] == prev);
+    CHECK(data == std::vector<std::int64_t>{100 + me, prev});
     // A moved-from window: its impl gives invalid_state.
     dtl::mpi::mpi_window gone = std::move(window);
     CHECK(status_of(impl.fence()).code() == dtl::status_code::invalid_state);
@@ -420,6 +425,11 @@ TEST_SUITE("rma") {
     CHECK(status_of(w.put(nullptr, 4, 0, 0)).code() == dtl::status_code::invalid_argument);
     CHECK(status_of(w.put(&v, sizeof v, 1, 0)).code() == dtl::status_code::invalid_rank);
     CHECK(status_of(w.get(&got, sizeof got, 0, 13)).code() == dtl::status_code::out_of_range);
+    constexpr auto huge = std::numeric_limits<dtl::size_type>::max();  // offset + bytes would wrap
+    CHECK(status_of(w.put(&v, huge, 0, 0)).code() == dtl::status_code::out_of_range);
+    CHECK(status_of(w.get(&got, sizeof got, 0, huge - 1)).code() == dtl::status_code::out_of_range);
+    CHECK(status_of(w.typed_accumulate(&v, nullptr, 4, 0, huge - 2, dtl::rma_reduce_op::sum, dtl::rma_datatype::i32))
+              .code() == dtl::status_code::out_of_range);
     CHECK(status_of(w.fetch_and_op(&one, nullptr, 1, 0, 0, dtl::rma_reduce_op::sum)).code() ==
           dtl::status_code::invalid_argument);
     CHECK(status_of(w.compare_and_swap(&desired, &expected, &old, 3, 0, 0)).code() ==

@@ -9,9 +9,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstddef>
 #include <cstring>
 #include <memory>
-#include <cstddef>
 #include <mutex>
 #include <vector>
 

@@ -33,6 +33,7 @@
 #include <span>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace dtl::detail {
@@ -586,17 +587,15 @@ class mpi_comm final : public comm_backend {
   /// Makes the duplicates of `comm` (collective over its ranks) and takes ownership of all four.
   static result<std::unique_ptr<comm_backend>> make(MPI_Comm comm, mpi_turn& turn) {
     MPI_Comm control = MPI_COMM_NULL, internal = MPI_COMM_NULL, program = MPI_COMM_NULL;
-    status made = run_collective(
-        turn, "MPI_Comm_dup (control channel)", comm, [&] { return MPI_Comm_dup(comm, &control); },
-        [&](MPI_Request* r) { return start_comm_dup(comm, &control, r); });
-    if (made.ok())
+    status made;
+    for (const auto& [what, dup] : {std::pair{"MPI_Comm_dup (control channel)", &control},
+                                    std::pair{"MPI_Comm_dup (internal channel)", &internal},
+                                    std::pair{"MPI_Comm_dup (the program's communicator)", &program}}) {
+      if (!made.ok()) break;
       made = run_collective(
-          turn, "MPI_Comm_dup (internal channel)", comm, [&] { return MPI_Comm_dup(comm, &internal); },
-          [&](MPI_Request* r) { return start_comm_dup(comm, &internal, r); });
-    if (made.ok())
-      made = run_collective(
-          turn, "MPI_Comm_dup (the program's communicator)", comm, [&] { return MPI_Comm_dup(comm, &program); },
-          [&](MPI_Request* r) { return start_comm_dup(comm, &program, r); });
+          turn, what, comm, [&, dup = dup] { return MPI_Comm_dup(comm, dup); },
+          [&, dup = dup](MPI_Request* r) { return start_comm_dup(comm, dup, r); });
+    }
     for (MPI_Comm c : {comm, control, internal})
       if (made.ok() && c != MPI_COMM_NULL)
         if (const int e = MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN); e != MPI_SUCCESS)

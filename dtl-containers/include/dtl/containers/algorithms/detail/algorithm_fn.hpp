@@ -92,17 +92,8 @@ status check_later_vectors(const char* algorithm, const vector_layout& first, co
   return check_later_vectors(algorithm, first, rest...);
 }
 
-/// The first check every algorithm shares: the context of the first vector among its arguments is usable.
-inline status check_first_context() { return {}; }
-template <class A, class... Rest>
-status check_first_context(const A& arg, const Rest&... rest) {
-  if constexpr (is_distributed_vector_v<A>)
-    return arg.get_context().check();
-  else
-    return check_first_context(rest...);
-}
-
-/// The second: every later vector among its arguments has the first one's layout (context, partition).
+/// The check after check_first_context: every later vector among its arguments has the first one's layout
+/// (context, partition).
 inline status check_layouts(const char*) { return {}; }
 template <class A, class... Rest>
 status check_layouts(const char* algorithm, const A& arg, const Rest&... rest) {
@@ -120,6 +111,13 @@ const context* first_context(const A& arg, const Rest&... rest) {
     return &arg.get_context();
   else
     return first_context(rest...);
+}
+
+/// The first check every algorithm shares: the context of the first vector among its arguments is usable.
+template <class... A>
+status check_first_context(const A&... args) {
+  const context* ctx = first_context(args...);
+  return ctx != nullptr ? ctx->check() : status{};
 }
 
 /// Whether the algorithm communicates between the ranks (Impl::communicates; default: it does not).
