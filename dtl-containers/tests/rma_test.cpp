@@ -374,6 +374,23 @@ TEST_SUITE("mpi.rma") {
     CHECK(w.data[0] == (me + n - 1) % n);
   }
 
+  TEST_CASE("a rank that calls another collective than the window's creation: a status on every rank") {
+    const auto ctx = world();
+    if (ctx.size() < 2) return;
+    std::int64_t slot_of_mine = 0;
+    dtl::mpi::mpi_comm_adapter comm(ctx);
+    if (ctx.rank() == 0) {
+      auto made = dtl::mpi::mpi_window::create(&slot_of_mine, sizeof slot_of_mine, comm);
+      REQUIRE_FALSE(made.has_value());
+      CHECK(made.error().code() == dtl::status_code::invalid_argument);
+    } else {
+      auto barrier = ctx.barrier();
+      REQUIRE_FALSE(barrier.has_value());
+      CHECK(barrier.error().code() == dtl::status_code::invalid_argument);
+    }
+    REQUIRE(ctx.barrier().has_value());  // the context still pairs its ranks' calls
+  }
+
   TEST_CASE("ranks exposing different sizes: each target's own size bounds its accesses") {
     const auto ctx = world();
     const int n = ctx.size(), me = ctx.rank();
