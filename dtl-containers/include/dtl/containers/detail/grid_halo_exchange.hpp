@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The N-d halo exchange over a grid_decomposition (src/halo/grid_halo_host.cpp). Not for users: the
+// N-d containers call these with the allocation they own.
+//
+// A plan is made once per allocation from the decomposition's transfers: for each ghost region, the box
+// this rank sends, the box it receives into, the peer and the message tags. An exchange packs the send
+// boxes (they are strided: a face of an N-d block), posts one receive and one send per region on the
+// internal channel, and unpacks into the ghost boxes; a region whose peer is this rank is one copy.
+
+#include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/export.hpp>
+#include <dtl/containers/grid_decomposition.hpp>
+#include <dtl/core/result.hpp>
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace dtl::detail {
+
+/// A box in a runtime number of dimensions (at most grid_halo_max_dims).
+inline constexpr std::size_t grid_halo_max_dims = 8;
+struct grid_box {
+  std::size_t offset[grid_halo_max_dims] = {};
+  std::size_t extents[grid_halo_max_dims] = {};
+};
+/// One ghost region, as the plan moves it: `send` travels to `peer` under `send_tag`; `receive` is
+/// written from what `peer` sends under `receive_tag`.
+struct grid_halo_region {
+  int peer = 0;
+  int send_tag = 0;
+  int receive_tag = 0;
+  grid_box send;
+  grid_box receive;
+};
+
+struct grid_halo_plan;
+struct grid_halo_plan_deleter {
+  DTL_CONTAINERS_API void operator()(grid_halo_plan* plan) const noexcept;
+};
+using grid_halo_plan_ptr = std::unique_ptr<grid_halo_plan, grid_halo_plan_deleter>;
+
+/// This rank's plan over an allocation of `padded` extents (`dims` of them, row-major) of
+/// `element_bytes`-byte elements in host memory. No communication.
+[[nodiscard]] DTL_CONTAINERS_API result<grid_halo_plan_ptr> make_grid_halo_plan(
+    const context& ctx, std::size_t dims, const std::size_t* padded, std::vector<grid_halo_region> regions,
+    std::size_t element_bytes);
+/// A blocking exchange of the allocation at `base`: exchange_begin and exchange_end.
+[[nodiscard]] DTL_CONTAINERS_API status grid_halo_exchange(grid_halo_plan& plan, void* base);
+/// Starts an exchange: the ghost boxes are being written until grid_halo_exchange_end, and the owned
+/// elements must not change until then. invalid_state when one is in flight.
+[[nodiscard]] DTL_CONTAINERS_API status grid_halo_exchange_begin(grid_halo_plan& plan, void* base);
+/// Waits for the exchange begun last and writes the ghosts.
+[[nodiscard]] DTL_CONTAINERS_API status grid_halo_exchange_end(grid_halo_plan& plan);
+[[nodiscard]] DTL_CONTAINERS_API bool grid_halo_in_flight(const grid_halo_plan& plan) noexcept;
+
+/// The tag of a direction: its row-major number among the 3^N steps, above the 1-D halo's tags.
+template <std::size_t N>
+[[nodiscard]] constexpr int grid_halo_tag(const std::array<int, N>& direction) noexcept {
+  int code = 0;
+  for (std::size_t d = 0; d < N; ++d) code = code * 3 + (direction[d] + 1);
+  return 0x4900 + code;
+}
+
+/// The plan of `rank`'s block of `dec`, for elements of `element_bytes` bytes.
+template <std::size_t N>
+[[nodiscard]] result<grid_halo_plan_ptr> make_grid_halo_plan(const context& ctx, const grid_decomposition<N>& dec,
+                                                             int rank, std::size_t element_bytes) {
+  static_assert(N <= grid_halo_max_dims, "an N-d halo has at most grid_halo_max_dims dimensions");
+  std::vector<grid_halo_region> regions;
+  for (const auto& t : dec.transfers(rank)) {
+    grid_halo_region r;
+    r.peer = t.peer;
+    r.send_tag = grid_halo_tag<N>(t.direction);
+    auto opposite = t.direction;
+    for (int& s : opposite) s = -s;
+    r.receive_tag = grid_halo_tag<N>(opposite);
+    for (std::size_t d = 0; d < N; ++d) {
+      r.send.offset[d] = t.send.offset[d];
+      r.send.extents[d] = t.send.extents[d];
+      r.receive.offset[d] = t.receive.offset[d];
+      r.receive.extents[d] = t.receive.extents[d];
+    }
+    regions.push_back(r);
+  }
+  const nd_extent<N> padded = dec.padded_extents(rank);
+  return make_grid_halo_plan(ctx, N, padded.data(), std::move(regions), element_bytes);
+}
+
+}  // namespace dtl::detail

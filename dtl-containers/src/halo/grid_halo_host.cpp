@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+// The N-d halo exchange on host memory: strided boxes packed into one buffer per region, one isend and
+// one irecv per region on p2p_channel::internal, and a copy where the region's peer is this rank.
+#include "comm/state.hpp"
+#include "transport/backend.hpp"
+
+#include <dtl/containers/detail/grid_halo_exchange.hpp>
+#include <dtl/core/try.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+namespace dtl::detail {
+
+struct grid_halo_plan final : in_flight_exchange {
+  explicit grid_halo_plan(context c) noexcept : ctx(std::move(c)) {}
+  grid_halo_plan(const grid_halo_plan&) = delete;
+  grid_halo_plan& operator=(const grid_halo_plan&) = delete;
+  ~grid_halo_plan() = default;
+  void finish_at_end() noexcept override;
+
+  context ctx;
+  context_state* state = nullptr;
+  int rank = 0;
+  std::size_t dims = 0;
+  std::size_t padded[grid_halo_max_dims] = {};
+  std::size_t element_bytes = 0;
+  std::vector<grid_halo_region> regions;
+  std::vector<std::vector<std::byte>> sent, received;  // one packed buffer per region
+  std::vector<comm_request_ptr> pending;
+  std::byte* base = nullptr;
+  bool in_flight = false;
+};
+
+namespace {
+
+std::size_t box_elements(const grid_box& box, std::size_t dims) noexcept {
+  std::size_t n = 1;
+  for (std::size_t d = 0; d < dims; ++d) n *= box.extents[d];
+  return n;
+}
+
+/// Copies `box` of the allocation to `packed` (pack) or back (unpack), one contiguous run of the last
+/// dimension at a time.
+void copy_box(const grid_halo_plan& plan, const grid_box& box, std::byte* packed, bool pack) noexcept {
+  const std::size_t dims = plan.dims, last = dims - 1;
+  if (box_elements(box, dims) == 0) return;
+  std::size_t stride[grid_halo_max_dims];
+  stride[last] = 1;
+  for (std::size_t d = last; d-- > 0;) stride[d] = stride[d + 1] * plan.padded[d + 1];
+  const std::size_t run = box.extents[last] * plan.element_bytes;
+  std::size_t at[grid_halo_max_dims] = {};  // the position over dimensions 0 .. last-1
+  for (;;) {
+    std::size_t element = box.offset[last];
+    for (std::size_t d = 0; d < last; ++d) element += (box.offset[d] + at[d]) * stride[d];
+    std::byte* in_allocation = plan.base + element * plan.element_bytes;
+    if (pack)
+      std::memcpy(packed, in_allocation, run);
+    else
+      std::memcpy(in_allocation, packed, run);
+    packed += run;
+    std::size_t d = last;
+    while (d-- > 0) {
+      if (++at[d] < box.extents[d]) break;
+      at[d] = 0;
+    }
+    if (d == static_cast<std::size_t>(-1)) return;
+  }
+}
+
+status wait_all(grid_halo_plan& plan) {
+  status first;
+  for (comm_request_ptr& request : plan.pending) {
+    status s = request->wait();
+    if (first.ok() && !s.ok()) first = std::move(s);
+  }
+  plan.pending.clear();
+  return first;
+}
+
+status post(grid_halo_plan& plan) {
+  comm_backend& comm = *plan.state->comm;
+  // Receives first, so that a send can land as soon as it leaves.
+  for (std::size_t k = 0; k < plan.regions.size(); ++k) {
+    const grid_halo_region& r = plan.regions[k];
+    if (r.peer == plan.rank) continue;
+    auto request = comm.irecv(plan.received[k].data(), plan.received[k].size(), r.peer, r.receive_tag,
+                              p2p_channel::internal);
+    if (!request) return std::move(request).error();
+    plan.pending.push_back(std::move(request).value());
+  }
+  for (std::size_t k = 0; k < plan.regions.size(); ++k) {
+    const grid_halo_region& r = plan.regions[k];
+    if (r.peer == plan.rank) continue;
+    auto request = comm.isend(plan.sent[k].data(), plan.sent[k].size(), r.peer, r.send_tag, p2p_channel::internal);
+    if (!request) return std::move(request).error();
+    plan.pending.push_back(std::move(request).value());
+  }
+  return {};
+}
+
+/// The regions whose peer is this rank: each ghost box takes the box this rank sends the other way.
+void copy_to_self(grid_halo_plan& plan) noexcept {
+  for (const grid_halo_region& r : plan.regions) {
+    if (r.peer != plan.rank) continue;
+    for (std::size_t k = 0; k < plan.regions.size(); ++k)
+      if (plan.regions[k].peer == plan.rank && plan.regions[k].send_tag == r.receive_tag) {
+        copy_box(plan, r.receive, plan.sent[k].data(), false);
+        break;
+      }
+  }
+}
+
+}  // namespace
+
+void grid_halo_plan_deleter::operator()(grid_halo_plan* plan) const noexcept {
+  if (plan == nullptr) return;
+  // Its buffers are about to be freed: an exchange in flight finishes first.
+  if (plan->in_flight) static_cast<void>(grid_halo_exchange_end(*plan));
+  delete plan;
+}
+
+void grid_halo_plan::finish_at_end() noexcept {
+  const status s = wait_all(*this);
+  in_flight = false;
+  if (!s.ok()) report_unhandled(s);
+}
+
+result<grid_halo_plan_ptr> make_grid_halo_plan(const context& ctx, std::size_t dims, const std::size_t* padded,
+                                               std::vector<grid_halo_region> regions, std::size_t element_bytes) {
+  context_state* state = context_access::state(ctx);
+  if (state == nullptr) return empty_context();
+  if (dims == 0 || dims > grid_halo_max_dims)
+    return status(status_code::invalid_argument, "grid halo: 1 to 8 dimensions");
+  grid_halo_plan_ptr plan(new grid_halo_plan(ctx));
+  plan->state = state;
+  plan->rank = state->comm->rank();
+  plan->dims = dims;
+  std::copy(padded, padded + dims, plan->padded);
+  plan->element_bytes = element_bytes;
+  plan->regions = std::move(regions);
+  for (const grid_halo_region& r : plan->regions) {
+    const std::size_t bytes = box_elements(r.send, dims) * element_bytes;
+    if (r.peer != plan->rank) DTL_TRY(state->comm->check_message(bytes));
+    plan->sent.emplace_back(bytes);
+    plan->received.emplace_back(r.peer == plan->rank ? 0 : box_elements(r.receive, dims) * element_bytes);
+  }
+  return plan;
+}
+
+status grid_halo_exchange_begin(grid_halo_plan& plan, void* base) {
+  DTL_TRY(plan.state->check());
+  if (plan.in_flight)
+    return status(status_code::invalid_state,
+                  "halo exchange_begin: an exchange is already in flight; call exchange_end first");
+  DTL_TRY(plan.state->add_exchange(plan));  // the environment's end finishes it
+  plan.base = static_cast<std::byte*>(base);
+  for (std::size_t k = 0; k < plan.regions.size(); ++k) copy_box(plan, plan.regions[k].send, plan.sent[k].data(), true);
+  copy_to_self(plan);
+  status s = post(plan);
+  plan.in_flight = true;  // even after a failure: exchange_end waits for what was posted
+  return s;
+}
+
+status grid_halo_exchange_end(grid_halo_plan& plan) {
+  if (!plan.in_flight) {
+    DTL_TRY(plan.state->check());
+    return status(status_code::invalid_state, "halo exchange_end: no exchange is in flight");
+  }
+  plan.state->remove_exchange(plan);
+  status s = wait_all(plan);
+  plan.in_flight = false;
+  if (!s.ok()) return s;
+  for (std::size_t k = 0; k < plan.regions.size(); ++k)
+    if (plan.regions[k].peer != plan.rank) copy_box(plan, plan.regions[k].receive, plan.received[k].data(), false);
+  return {};
+}
+
+status grid_halo_exchange(grid_halo_plan& plan, void* base) {
+  DTL_TRY(grid_halo_exchange_begin(plan, base));
+  return grid_halo_exchange_end(plan);
+}
+
+bool grid_halo_in_flight(const grid_halo_plan& plan) noexcept { return plan.in_flight; }
+
+}  // namespace dtl::detail

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+// dtl::grid_decomposition (suite grid_decomposition, one process): blocks, padding, the transfers of star
+// and box ghost regions, closed edges, bad arguments; and the N-d halo exchange over it (suite
+// mpi.grid_halo, 1 to 4 ranks): N = 1 to 4, uneven blocks, grids 1 x P, P x 1 and 2 x 2, periodic and
+// not in each dimension, widths 1 and 2, star and box, every ghost against a serial reference (a ghost
+// the shape does not fill, or past a closed edge, is never written).
+#include <dtl/containers/grid_decomposition.hpp>  // first: the header compiles on its own
+
+#include "test_environment.hpp"
+
+#include <dtl/containers/detail/grid_halo_exchange.hpp>
+#include <dtl/core/status_error.hpp>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+template <std::size_t N>
+using ext = dtl::nd_extent<N>;
+
+/// The value of the element at global index g (never the sentinel).
+template <std::size_t N>
+std::int64_t value_at(const dtl::nd_index<N>& g, const ext<N>& global) {
+  return dtl::row_major::linearize(g, global) * 7 + 3;
+}
+constexpr std::int64_t sentinel = -1;
+
+/// Fills rank's owned block, exchanges, and checks every element of the padded allocation.
+template <std::size_t N>
+void exchange_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& dec) {
+  const int rank = ctx.rank();
+  const ext<N> global = dec.global_extents(), width = dec.halo_width();
+  const ext<N> padded = dec.padded_extents(rank);
+  const auto owned = dec.owned(rank);
+  std::vector<std::int64_t> data(dec.padded_size(rank), sentinel);
+  const std::size_t count = data.size();
+  for (std::size_t linear = 0; linear < count; ++linear) {
+    const auto p = dtl::row_major::delinearize<N>(static_cast<dtl::index_t>(linear), padded);
+    dtl::nd_index<N> g{};
+    bool inside = true;
+    for (std::size_t d = 0; d < N; ++d) {
+      g[d] = p[d] - static_cast<dtl::index_t>(width[d]) + static_cast<dtl::index_t>(owned.offset[d]);
+      inside = inside && p[d] >= static_cast<dtl::index_t>(width[d]) &&
+               p[d] < static_cast<dtl::index_t>(width[d] + owned.extents[d]);
+    }
+    if (inside) data[linear] = value_at<N>(g, global);
+  }
+
+  auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, rank, sizeof(std::int64_t));
+  REQUIRE(plan.has_value());
+  REQUIRE(dtl::detail::grid_halo_exchange(**plan, data.data()).ok());
+  // Twice: the plan is reusable, and the result the same.
+  REQUIRE(dtl::detail::grid_halo_exchange(**plan, data.data()).ok());
+
+  std::size_t wrong = 0;
+  for (std::size_t linear = 0; linear < count; ++linear) {
+    const auto p = dtl::row_major::delinearize<N>(static_cast<dtl::index_t>(linear), padded);
+    dtl::nd_index<N> g{};
+    std::size_t moved = 0;
+    bool reachable = true;
+    for (std::size_t d = 0; d < N; ++d) {
+      g[d] = p[d] - static_cast<dtl::index_t>(width[d]) + static_cast<dtl::index_t>(owned.offset[d]);
+      const bool before = p[d] < static_cast<dtl::index_t>(width[d]);
+      const bool after = p[d] >= static_cast<dtl::index_t>(width[d] + owned.extents[d]);
+      if (!before && !after) continue;
+      ++moved;
+      const auto e = static_cast<dtl::index_t>(global[d]);
+      if (g[d] < 0 || g[d] >= e) {
+        if (dec.grid().periodic(d))
+          g[d] = (g[d] % e + e) % e;
+        else
+          reachable = false;  // past a closed edge
+      }
+    }
+    if (moved > 1 && dec.shape() == dtl::stencil_shape::star) reachable = false;
+    if (owned.size() == 0) reachable = false;
+    const std::int64_t expected = moved == 0 ? value_at<N>(g, global) : (reachable ? value_at<N>(g, global) : sentinel);
+    if (data[linear] != expected) {
+      if (wrong++ < 5) {
+        CAPTURE(linear);
+        CHECK(data[linear] == expected);
+      }
+    }
+  }
+  CHECK(wrong == 0);
+}
+
+/// Every shape and periodicity of one global extent over `grid_extents` (0: fitted).
+template <std::size_t N>
+void all_variants(const dtl::context& ctx, const ext<N>& global, const std::array<int, N>& grid_extents) {
+  for (const auto shape : {dtl::stencil_shape::star, dtl::stencil_shape::box}) {
+    for (std::size_t w = 1; w <= 2; ++w) {
+      for (unsigned mask = 0; mask < (1u << N); ++mask) {
+        std::array<bool, N> periodic{};
+        for (std::size_t d = 0; d < N; ++d) periodic[d] = ((mask >> d) & 1u) != 0;
+        const dtl::process_grid<N> grid(ctx.size(), grid_extents, periodic);
+        ext<N> width{};
+        for (std::size_t d = 0; d < N; ++d) width[d] = w;
+        auto dec = dtl::grid_decomposition<N>::create(grid, global, width, shape);
+        CAPTURE(N);
+        CAPTURE(w);
+        CAPTURE(mask);
+        CAPTURE(static_cast<int>(shape));
+        REQUIRE(dec.has_value());
+        exchange_checks<N>(ctx, *dec);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST_SUITE("grid_decomposition") {
+  TEST_CASE("blocks, padding and the owned block inside the allocation") {
+    const dtl::process_grid<2> grid(6, {3, 2});
+    const dtl::grid_decomposition<2> dec(grid, {10, 7}, {1, 2});
+    // Rows 10 over 3: 4, 3, 3; columns 7 over 2: 4, 3.
+    CHECK(dec.owned(0).offset == ext<2>{0, 0});
+    CHECK(dec.owned(0).extents == ext<2>{4, 4});
+    CHECK(dec.owned(5).offset == ext<2>{7, 4});
+    CHECK(dec.owned(5).extents == ext<2>{3, 3});
+    CHECK(dec.padded_extents(5) == ext<2>{5, 7});
+    CHECK(dec.padded_size(5) == 35);
+    CHECK(dec.owned_in_padded(5).offset == ext<2>{1, 2});
+    CHECK(dec.owned_in_padded(5).extents == ext<2>{3, 3});
+  }
+
+  TEST_CASE("transfers: 2N faces for star, 3^N - 1 regions for box, none past a closed edge") {
+    const dtl::process_grid<3> periodic(27, {3, 3, 3}, {true, true, true});
+    CHECK(dtl::grid_decomposition<3>(periodic, {9, 9, 9}, {1, 1, 1}).transfers(13).size() == 6);
+    CHECK(dtl::grid_decomposition<3>(periodic, {9, 9, 9}, {1, 1, 1}, dtl::stencil_shape::box).transfers(0).size() ==
+          26);
+    const dtl::process_grid<3> closed(27, {3, 3, 3});
+    // The corner rank 0 has a neighbour only on the + side of each dimension.
+    CHECK(dtl::grid_decomposition<3>(closed, {9, 9, 9}, {1, 1, 1}).transfers(0).size() == 3);
+    CHECK(dtl::grid_decomposition<3>(closed, {9, 9, 9}, {1, 1, 1}, dtl::stencil_shape::box).transfers(0).size() == 7);
+    CHECK(dtl::grid_decomposition<3>(closed, {9, 9, 9}, {1, 1, 1}, dtl::stencil_shape::box).transfers(13).size() == 26);
+    // Width 0 in a dimension: nothing crosses it.
+    CHECK(dtl::grid_decomposition<3>(periodic, {9, 9, 9}, {1, 0, 1}, dtl::stencil_shape::box).transfers(13).size() == 8);
+    // One rank, periodic: every region is this rank's own.
+    const dtl::process_grid<2> one(1, {}, {true, true});
+    const auto self = dtl::grid_decomposition<2>(one, {4, 5}, {1, 1}, dtl::stencil_shape::box).transfers(0);
+    CHECK(self.size() == 8);
+    for (const auto& t : self) CHECK(t.peer == 0);
+  }
+
+  TEST_CASE("a face's boxes: the last owned layers go up, the ghosts below take the neighbour's") {
+    const dtl::process_grid<2> grid(2, {2, 1});
+    const dtl::grid_decomposition<2> dec(grid, {6, 4}, {2, 1});
+    const auto t0 = dec.transfers(0);
+    REQUIRE(t0.size() == 1);  // closed: rank 0 has only the neighbour below it (+1 in dimension 0)
+    CHECK(t0[0].direction == std::array<int, 2>{1, 0});
+    CHECK(t0[0].peer == 1);
+    CHECK(t0[0].send.offset == ext<2>{3, 1});  // owned rows 2..4 of the padded 7 x 6; the last 2: 3, 4
+    CHECK(t0[0].send.extents == ext<2>{2, 4});
+    CHECK(t0[0].receive.offset == ext<2>{5, 1});
+    CHECK(t0[0].receive.extents == ext<2>{2, 4});
+    const auto t1 = dec.transfers(1);
+    REQUIRE(t1.size() == 1);
+    CHECK(t1[0].direction == std::array<int, 2>{-1, 0});
+    CHECK(t1[0].send.offset == ext<2>{2, 1});
+    CHECK(t1[0].receive.offset == ext<2>{0, 1});
+  }
+
+  TEST_CASE("bad arguments: a halo wider than a block it is read from, overflow") {
+    const dtl::process_grid<2> grid(4, {4, 1});
+    // 6 rows over 4 ranks: 2, 2, 1, 1; width 2 reads 2 rows of a 1-row block.
+    const auto wide = dtl::grid_decomposition<2>::create(grid, {6, 8}, {2, 1});
+    REQUIRE_FALSE(wide.has_value());
+    CHECK(wide.error().code() == dtl::status_code::invalid_argument);
+    CHECK(wide.error().message().find("wider than the blocks") != std::string::npos);
+    CHECK_THROWS_AS(dtl::grid_decomposition<2>(grid, {6, 8}, {2, 1}), dtl::status_error);
+    // An empty block next to a neighbour: 3 rows over 4 ranks.
+    CHECK(dtl::grid_decomposition<2>::create(grid, {3, 8}, {1, 0}).error().code() ==
+          dtl::status_code::invalid_argument);
+    // Width 0 there: nothing is read, so empty blocks are fine.
+    CHECK(dtl::grid_decomposition<2>::create(grid, {3, 8}, {0, 1}).has_value());
+    // One rank in a closed dimension: nobody reads it.
+    CHECK(dtl::grid_decomposition<2>::create(grid, {8, 1}, {1, 3}).has_value());
+    // ... but periodic it reads itself.
+    const dtl::process_grid<2> wrapped(4, {4, 1}, {false, true});
+    CHECK_FALSE(dtl::grid_decomposition<2>::create(wrapped, {8, 1}, {1, 3}).has_value());
+    const std::size_t big = std::size_t{1} << 40;
+    CHECK(dtl::grid_decomposition<2>::create(dtl::process_grid<2>(1), {big, big}).error().code() ==
+          dtl::status_code::invalid_argument);
+    CHECK(dtl::grid_decomposition<1>::create(dtl::process_grid<1>(1), {8}, {SIZE_MAX / 2}).error().code() ==
+          dtl::status_code::invalid_argument);
+  }
+}
+
+TEST_SUITE("mpi.grid_halo") {
+  TEST_CASE("N = 1 to 4, fitted grids, uneven blocks, every periodicity, widths 1 and 2, star and box") {
+    const dtl::context ctx = test_support::world();
+    all_variants<1>(ctx, {11}, {0});
+    all_variants<2>(ctx, {9, 7}, {0, 0});
+    all_variants<3>(ctx, {7, 6, 5}, {0, 0, 0});
+    all_variants<4>(ctx, {7, 4, 4, 3}, {0, 0, 0, 0});
+  }
+
+  TEST_CASE("grids 1 x P and P x 1") {
+    const dtl::context ctx = test_support::world();
+    const auto p = static_cast<std::size_t>(ctx.size());
+    all_variants<2>(ctx, {5, 4 * p + 1}, {1, 0});
+    all_variants<2>(ctx, {4 * p + 3, 5}, {0, 1});
+  }
+
+  TEST_CASE("a rank count that the extents do not divide, and a dimension of width 0") {
+    const dtl::context ctx = test_support::world();
+    const dtl::process_grid<3> grid(ctx.size(), {}, {true, false, true});
+    exchange_checks<3>(ctx, dtl::grid_decomposition<3>(grid, {13, 6, 5}, {2, 0, 1}, dtl::stencil_shape::box));
+    exchange_checks<3>(ctx, dtl::grid_decomposition<3>(grid, {13, 6, 5}, {1, 1, 0}, dtl::stencil_shape::star));
+  }
+}
