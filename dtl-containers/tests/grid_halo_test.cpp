@@ -138,7 +138,8 @@ TEST_SUITE("grid_decomposition") {
     CHECK(dtl::grid_decomposition<3>(closed, {9, 9, 9}, {1, 1, 1}, dtl::stencil_shape::box).transfers(0).size() == 7);
     CHECK(dtl::grid_decomposition<3>(closed, {9, 9, 9}, {1, 1, 1}, dtl::stencil_shape::box).transfers(13).size() == 26);
     // Width 0 in a dimension: nothing crosses it.
-    CHECK(dtl::grid_decomposition<3>(periodic, {9, 9, 9}, {1, 0, 1}, dtl::stencil_shape::box).transfers(13).size() == 8);
+    CHECK(dtl::grid_decomposition<3>(periodic, {9, 9, 9}, {1, 0, 1}, dtl::stencil_shape::box).transfers(13).size() ==
+          8);
     // One rank, periodic: every region is this rank's own.
     const dtl::process_grid<2> one(1, {}, {true, true});
     const auto self = dtl::grid_decomposition<2>(one, {4, 5}, {1, 1}, dtl::stencil_shape::box).transfers(0);

@@ -85,8 +85,8 @@ status post(grid_halo_plan& plan) {
   for (std::size_t k = 0; k < plan.regions.size(); ++k) {
     const grid_halo_region& r = plan.regions[k];
     if (r.peer == plan.rank) continue;
-    auto request = comm.irecv(plan.received[k].data(), plan.received[k].size(), r.peer, r.receive_tag,
-                              p2p_channel::internal);
+    auto request =
+        comm.irecv(plan.received[k].data(), plan.received[k].size(), r.peer, r.receive_tag, p2p_channel::internal);
     if (!request) return std::move(request).error();
     plan.pending.push_back(std::move(request).value());
   }

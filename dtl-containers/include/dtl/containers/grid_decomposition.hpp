@@ -97,8 +97,8 @@ class grid_decomposition {
           return status(status_code::invalid_argument,
                         "grid_decomposition: halo width " + std::to_string(width[d]) + " in dimension " +
                             std::to_string(d) + " is wider than the blocks at grid coordinate " + std::to_string(c) +
-                            " (" + std::to_string(extent) + " of " + std::to_string(global[d]) +
-                            " elements over " + std::to_string(ranks) +
+                            " (" + std::to_string(extent) + " of " + std::to_string(global[d]) + " elements over " +
+                            std::to_string(ranks) +
                             " ranks), which a neighbour reads; use fewer ranks in that dimension or a narrower halo");
       }
     }

@@ -44,9 +44,10 @@ using grid_halo_plan_ptr = std::unique_ptr<grid_halo_plan, grid_halo_plan_delete
 
 /// This rank's plan over an allocation of `padded` extents (`dims` of them, row-major) of
 /// `element_bytes`-byte elements in host memory. No communication.
-[[nodiscard]] DTL_CONTAINERS_API result<grid_halo_plan_ptr> make_grid_halo_plan(
-    const context& ctx, std::size_t dims, const std::size_t* padded, std::vector<grid_halo_region> regions,
-    std::size_t element_bytes);
+[[nodiscard]] DTL_CONTAINERS_API result<grid_halo_plan_ptr> make_grid_halo_plan(const context& ctx, std::size_t dims,
+                                                                                const std::size_t* padded,
+                                                                                std::vector<grid_halo_region> regions,
+                                                                                std::size_t element_bytes);
 /// A blocking exchange of the allocation at `base`: exchange_begin and exchange_end.
 [[nodiscard]] DTL_CONTAINERS_API status grid_halo_exchange(grid_halo_plan& plan, void* base);
 /// Starts an exchange: the ghost boxes are being written until grid_halo_exchange_end, and the owned
