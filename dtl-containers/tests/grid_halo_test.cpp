@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // dtl::grid_decomposition (suite grid_decomposition, one process): blocks, padding, the transfers of star
-// and box ghost regions, closed edges, bad arguments; and the N-d halo exchange over it (suite
-// mpi.grid_halo, 1 to 4 ranks): N = 1 to 4, uneven blocks, grids 1 x P, P x 1 and 2 x 2, periodic and
-// not in each dimension, widths 1 and 2, star and box, every ghost against a serial reference (a ghost
-// the shape does not fill, or past a closed edge, is never written).
+// and box ghost regions, closed edges, bad arguments; and the N-d halo exchange and its reverse (reduce)
+// over it (suite mpi.grid_halo, 1 to 4 ranks): N = 1 to 4, uneven blocks, grids 1 x P, P x 1 and 2 x 2,
+// periodic and not in each dimension, widths 1 and 2, star and box, every element against a serial
+// reference (a ghost the shape does not fill, or past a closed edge, is never written).
 #include <dtl/containers/grid_decomposition.hpp>  // first: the header compiles on its own
 
 #include "test_environment.hpp"
@@ -27,26 +27,49 @@ std::int64_t value_at(const dtl::nd_index<N>& g, const ext<N>& global) {
 }
 constexpr std::int64_t sentinel = -1;
 
+/// What an element of a rank's allocation is: owned, a ghost that an exchange fills (from global index g,
+/// wrapped where periodic), or a ghost that none writes (past a closed edge, or an edge or corner of a
+/// star). `g` is the global index of an owned element or a filled ghost.
+enum class cell_kind { owned, filled, untouched };
+template <std::size_t N>
+struct cell {
+  cell_kind kind = cell_kind::untouched;
+  dtl::nd_index<N> g{};
+};
+template <std::size_t N>
+cell<N> classify(const dtl::grid_decomposition<N>& dec, int rank, std::size_t linear) {
+  const ext<N> global = dec.global_extents(), width = dec.halo_width();
+  const auto owned = dec.owned(rank);
+  const auto p = dtl::row_major::delinearize<N>(static_cast<dtl::index_t>(linear), dec.padded_extents(rank));
+  cell<N> c;
+  std::size_t moved = 0;
+  bool reachable = owned.size() != 0;
+  for (std::size_t d = 0; d < N; ++d) {
+    const auto w = static_cast<dtl::index_t>(width[d]);
+    c.g[d] = p[d] - w + static_cast<dtl::index_t>(owned.offset[d]);
+    if (p[d] >= w && p[d] < w + static_cast<dtl::index_t>(owned.extents[d])) continue;
+    ++moved;
+    const auto e = static_cast<dtl::index_t>(global[d]);
+    if (c.g[d] < 0 || c.g[d] >= e) {
+      if (dec.grid().periodic(d))
+        c.g[d] = (c.g[d] % e + e) % e;
+      else
+        reachable = false;  // past a closed edge
+    }
+  }
+  if (moved > 1 && dec.shape() == dtl::stencil_shape::star) reachable = false;
+  c.kind = moved == 0 ? cell_kind::owned : (reachable ? cell_kind::filled : cell_kind::untouched);
+  return c;
+}
+
 /// Fills rank's owned block, exchanges, and checks every element of the padded allocation.
 template <std::size_t N>
 void exchange_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& dec) {
   const int rank = ctx.rank();
-  const ext<N> global = dec.global_extents(), width = dec.halo_width();
-  const ext<N> padded = dec.padded_extents(rank);
-  const auto owned = dec.owned(rank);
+  const ext<N> global = dec.global_extents();
   std::vector<std::int64_t> data(dec.padded_size(rank), sentinel);
-  const std::size_t count = data.size();
-  for (std::size_t linear = 0; linear < count; ++linear) {
-    const auto p = dtl::row_major::delinearize<N>(static_cast<dtl::index_t>(linear), padded);
-    dtl::nd_index<N> g{};
-    bool inside = true;
-    for (std::size_t d = 0; d < N; ++d) {
-      g[d] = p[d] - static_cast<dtl::index_t>(width[d]) + static_cast<dtl::index_t>(owned.offset[d]);
-      inside = inside && p[d] >= static_cast<dtl::index_t>(width[d]) &&
-               p[d] < static_cast<dtl::index_t>(width[d] + owned.extents[d]);
-    }
-    if (inside) data[linear] = value_at<N>(g, global);
-  }
+  for (std::size_t linear = 0; linear < data.size(); ++linear)
+    if (const auto c = classify(dec, rank, linear); c.kind == cell_kind::owned) data[linear] = value_at<N>(c.g, global);
 
   auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, rank, sizeof(std::int64_t));
   REQUIRE(plan.has_value());
@@ -55,33 +78,52 @@ void exchange_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& 
   REQUIRE(dtl::detail::grid_halo_exchange(**plan, data.data()).ok());
 
   std::size_t wrong = 0;
-  for (std::size_t linear = 0; linear < count; ++linear) {
-    const auto p = dtl::row_major::delinearize<N>(static_cast<dtl::index_t>(linear), padded);
-    dtl::nd_index<N> g{};
-    std::size_t moved = 0;
-    bool reachable = true;
-    for (std::size_t d = 0; d < N; ++d) {
-      g[d] = p[d] - static_cast<dtl::index_t>(width[d]) + static_cast<dtl::index_t>(owned.offset[d]);
-      const bool before = p[d] < static_cast<dtl::index_t>(width[d]);
-      const bool after = p[d] >= static_cast<dtl::index_t>(width[d] + owned.extents[d]);
-      if (!before && !after) continue;
-      ++moved;
-      const auto e = static_cast<dtl::index_t>(global[d]);
-      if (g[d] < 0 || g[d] >= e) {
-        if (dec.grid().periodic(d))
-          g[d] = (g[d] % e + e) % e;
-        else
-          reachable = false;  // past a closed edge
-      }
+  for (std::size_t linear = 0; linear < data.size(); ++linear) {
+    const auto c = classify(dec, rank, linear);
+    const std::int64_t expected = c.kind == cell_kind::untouched ? sentinel : value_at<N>(c.g, global);
+    if (data[linear] != expected && wrong++ < 5) {
+      CAPTURE(linear);
+      CHECK(data[linear] == expected);
     }
-    if (moved > 1 && dec.shape() == dtl::stencil_shape::star) reachable = false;
-    if (owned.size() == 0) reachable = false;
-    const std::int64_t expected = moved == 0 ? value_at<N>(g, global) : (reachable ? value_at<N>(g, global) : sentinel);
-    if (data[linear] != expected) {
-      if (wrong++ < 5) {
-        CAPTURE(linear);
-        CHECK(data[linear] == expected);
-      }
+  }
+  CHECK(wrong == 0);
+}
+
+/// A ghost's value before a reduce: distinct between neighbouring ghosts and ranks, so that a ghost box
+/// combined into the wrong owned box shows.
+std::int64_t ghost_value(int rank, std::size_t linear) { return 1000 * (rank + 1) + static_cast<std::int64_t>(linear); }
+
+/// The reverse exchange: a sum adds into each owned element the values of the ghosts (on every rank) that
+/// copy it; the ghosts keep their values.
+template <std::size_t N>
+void reduce_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& dec) {
+  const int rank = ctx.rank();
+  const ext<N> global = dec.global_extents();
+  std::vector<std::int64_t> copies(dtl::extents_size(global), 0);  // the serial reference
+  for (int r = 0; r < dec.grid().size(); ++r)
+    for (std::size_t linear = 0; linear < dec.padded_size(r); ++linear)
+      if (const auto c = classify(dec, r, linear); c.kind == cell_kind::filled)
+        copies[static_cast<std::size_t>(dtl::row_major::linearize(c.g, global))] += ghost_value(r, linear);
+
+  std::vector<std::int64_t> data(dec.padded_size(rank));
+  for (std::size_t linear = 0; linear < data.size(); ++linear) {
+    const auto c = classify(dec, rank, linear);
+    data[linear] = c.kind == cell_kind::owned ? value_at<N>(c.g, global) : ghost_value(rank, linear);
+  }
+  auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, rank, sizeof(std::int64_t));
+  REQUIRE(plan.has_value());
+  REQUIRE(dtl::detail::grid_halo_reduce(**plan, data.data(), dtl::detail::datatype::i64, dtl::reduce_op::sum).ok());
+
+  std::size_t wrong = 0;
+  for (std::size_t linear = 0; linear < data.size(); ++linear) {
+    const auto c = classify(dec, rank, linear);
+    const std::int64_t expected =
+        c.kind == cell_kind::owned
+            ? value_at<N>(c.g, global) + copies[static_cast<std::size_t>(dtl::row_major::linearize(c.g, global))]
+            : ghost_value(rank, linear);
+    if (data[linear] != expected && wrong++ < 5) {
+      CAPTURE(linear);
+      CHECK(data[linear] == expected);
     }
   }
   CHECK(wrong == 0);
@@ -105,6 +147,7 @@ void all_variants(const dtl::context& ctx, const ext<N>& global, const std::arra
         CAPTURE(static_cast<int>(shape));
         REQUIRE(dec.has_value());
         exchange_checks<N>(ctx, *dec);
+        reduce_checks<N>(ctx, *dec);
       }
     }
   }
@@ -212,5 +255,28 @@ TEST_SUITE("mpi.grid_halo") {
     const dtl::process_grid<3> grid(ctx.size(), {}, {true, false, true});
     exchange_checks<3>(ctx, dtl::grid_decomposition<3>(grid, {13, 6, 5}, {2, 0, 1}, dtl::stencil_shape::box));
     exchange_checks<3>(ctx, dtl::grid_decomposition<3>(grid, {13, 6, 5}, {1, 1, 0}, dtl::stencil_shape::star));
+    reduce_checks<3>(ctx, dtl::grid_decomposition<3>(grid, {13, 6, 5}, {2, 0, 1}, dtl::stencil_shape::box));
+  }
+
+  TEST_CASE("reduce: a bitwise op on floating-point elements, and an exchange in flight, are refused") {
+    const dtl::context ctx = test_support::world();
+    const dtl::process_grid<2> grid(ctx.size(), {}, {true, true});
+    const dtl::grid_decomposition<2> dec(grid, {8, 9}, {1, 1}, dtl::stencil_shape::box);
+    std::vector<double> data(dec.padded_size(ctx.rank()), 1.0);
+    auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, ctx.rank(), sizeof(double));
+    REQUIRE(plan.has_value());
+    CHECK(dtl::detail::grid_halo_reduce(**plan, data.data(), dtl::detail::datatype::f64, dtl::reduce_op::bxor).code() ==
+          dtl::status_code::invalid_argument);
+    REQUIRE(dtl::detail::grid_halo_exchange_begin(**plan, data.data()).ok());
+    CHECK(dtl::detail::grid_halo_reduce(**plan, data.data(), dtl::detail::datatype::f64, dtl::reduce_op::sum).code() ==
+          dtl::status_code::invalid_state);
+    CHECK(dtl::detail::grid_halo_exchange_begin(**plan, data.data()).code() == dtl::status_code::invalid_state);
+    CHECK(dtl::detail::grid_halo_in_flight(**plan));
+    REQUIRE(dtl::detail::grid_halo_exchange_end(**plan).ok());
+    CHECK_FALSE(dtl::detail::grid_halo_in_flight(**plan));
+    CHECK(dtl::detail::grid_halo_exchange_end(**plan).code() == dtl::status_code::invalid_state);
+    // Every ghost of a periodic box grid is filled: with all ones everywhere, a max leaves them ones.
+    REQUIRE(dtl::detail::grid_halo_reduce(**plan, data.data(), dtl::detail::datatype::f64, dtl::reduce_op::max).ok());
+    for (const double x : data) CHECK(x == 1.0);
   }
 }

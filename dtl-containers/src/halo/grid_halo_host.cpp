@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The N-d halo exchange on host memory: strided boxes packed into one buffer per region, one isend and
-// one irecv per region on p2p_channel::internal, and a copy where the region's peer is this rank.
+// one irecv per region on p2p_channel::internal, and a copy where the region's peer is this rank; and its
+// reverse (reduce), where the ghost boxes travel back and are combined into the boxes they copy.
+#include "comm/host_combine.hpp"
 #include "comm/state.hpp"
 #include "transport/backend.hpp"
 
@@ -79,21 +81,28 @@ status wait_all(grid_halo_plan& plan) {
   return first;
 }
 
-status post(grid_halo_plan& plan) {
+/// One receive and one send per region whose peer is another rank: forward, `sent` (the send boxes) out and
+/// `received` in; reverse, `received` (the ghost boxes) out and `sent` in (as long as its send box), under
+/// the reverse tags.
+status post(grid_halo_plan& plan, bool reverse) {
   comm_backend& comm = *plan.state->comm;
+  const int shift = reverse ? grid_halo_reverse_tags : 0;
+  auto& incoming = reverse ? plan.sent : plan.received;
+  auto& outgoing = reverse ? plan.received : plan.sent;
   // Receives first, so that a send can land as soon as it leaves.
   for (std::size_t k = 0; k < plan.regions.size(); ++k) {
     const grid_halo_region& r = plan.regions[k];
     if (r.peer == plan.rank) continue;
-    auto request =
-        comm.irecv(plan.received[k].data(), plan.received[k].size(), r.peer, r.receive_tag, p2p_channel::internal);
+    auto request = comm.irecv(incoming[k].data(), incoming[k].size(), r.peer,
+                              (reverse ? r.send_tag : r.receive_tag) + shift, p2p_channel::internal);
     if (!request) return std::move(request).error();
     plan.pending.push_back(std::move(request).value());
   }
   for (std::size_t k = 0; k < plan.regions.size(); ++k) {
     const grid_halo_region& r = plan.regions[k];
     if (r.peer == plan.rank) continue;
-    auto request = comm.isend(plan.sent[k].data(), plan.sent[k].size(), r.peer, r.send_tag, p2p_channel::internal);
+    auto request = comm.isend(outgoing[k].data(), outgoing[k].size(), r.peer,
+                              (reverse ? r.receive_tag : r.send_tag) + shift, p2p_channel::internal);
     if (!request) return std::move(request).error();
     plan.pending.push_back(std::move(request).value());
   }
@@ -101,15 +110,23 @@ status post(grid_halo_plan& plan) {
 }
 
 /// The regions whose peer is this rank: each ghost box takes the box this rank sends the other way.
-void copy_to_self(grid_halo_plan& plan) noexcept {
-  for (const grid_halo_region& r : plan.regions) {
-    if (r.peer != plan.rank) continue;
+/// Where the grid wraps onto this rank, its ghost region `ghost` copies its own send box `source` (the region
+/// in the opposite direction): the pairs, as (ghost, source).
+std::vector<std::pair<std::size_t, std::size_t>> own_pairs(const grid_halo_plan& plan) {
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  for (std::size_t g = 0; g < plan.regions.size(); ++g) {
+    if (plan.regions[g].peer != plan.rank) continue;
     for (std::size_t k = 0; k < plan.regions.size(); ++k)
-      if (plan.regions[k].peer == plan.rank && plan.regions[k].send_tag == r.receive_tag) {
-        copy_box(plan, r.receive, plan.sent[k].data(), false);
-        break;
-      }
+      if (plan.regions[k].peer == plan.rank && plan.regions[k].send_tag == plan.regions[g].receive_tag)
+        pairs.emplace_back(g, k);
   }
+  return pairs;
+}
+
+/// The regions whose peer is this rank: each ghost box takes the box this rank sends the other way.
+void copy_to_self(grid_halo_plan& plan) {
+  for (const auto& [ghost, source] : own_pairs(plan))
+    copy_box(plan, plan.regions[ghost].receive, plan.sent[source].data(), false);
 }
 
 }  // namespace
@@ -158,7 +175,7 @@ status grid_halo_exchange_begin(grid_halo_plan& plan, void* base) {
   plan.base = static_cast<std::byte*>(base);
   for (std::size_t k = 0; k < plan.regions.size(); ++k) copy_box(plan, plan.regions[k].send, plan.sent[k].data(), true);
   copy_to_self(plan);
-  status s = post(plan);
+  status s = post(plan, false);
   plan.in_flight = true;  // even after a failure: exchange_end waits for what was posted
   return s;
 }
@@ -183,5 +200,41 @@ status grid_halo_exchange(grid_halo_plan& plan, void* base) {
 }
 
 bool grid_halo_in_flight(const grid_halo_plan& plan) noexcept { return plan.in_flight; }
+
+status grid_halo_reduce(grid_halo_plan& plan, void* base, datatype type, reduce_op op) {
+  DTL_TRY(plan.state->check());
+  DTL_TRY(check_reduction(type, op));
+  if (plan.in_flight)
+    return status(status_code::invalid_state, "halo reduce: an exchange is in flight; call exchange_end first");
+  plan.base = static_cast<std::byte*>(base);
+  // The ghost boxes out: into `received` for another rank, into a buffer of their own where this rank is the
+  // peer (its `received` is empty).
+  std::vector<std::vector<std::byte>> own(plan.regions.size());
+  for (std::size_t k = 0; k < plan.regions.size(); ++k) {
+    const grid_halo_region& r = plan.regions[k];
+    std::vector<std::byte>& out = r.peer == plan.rank ? own[k] : plan.received[k];
+    out.resize(box_elements(r.receive, plan.dims) * plan.element_bytes);
+    copy_box(plan, r.receive, out.data(), true);
+  }
+  status posted = post(plan, true);
+  status waited = wait_all(plan);  // all of what was posted, even after a failure
+  DTL_TRY(posted);
+  DTL_TRY(waited);
+  // Each send box combined with what came back for it: from the peer (in `sent`), or this rank's own ghost
+  // region that copies it.
+  std::vector<const std::byte*> back(plan.regions.size(), nullptr);
+  for (std::size_t k = 0; k < plan.regions.size(); ++k)
+    if (plan.regions[k].peer != plan.rank) back[k] = plan.sent[k].data();
+  for (const auto& [ghost, source] : own_pairs(plan)) back[source] = own[ghost].data();
+  std::vector<std::byte> current;
+  for (std::size_t k = 0; k < plan.regions.size(); ++k) {
+    if (back[k] == nullptr) continue;
+    current.resize(plan.sent[k].size());
+    copy_box(plan, plan.regions[k].send, current.data(), true);
+    combine_host(current.data(), back[k], current.size(), type, op);
+    copy_box(plan, plan.regions[k].send, current.data(), false);
+  }
+  return {};
+}
 
 }  // namespace dtl::detail

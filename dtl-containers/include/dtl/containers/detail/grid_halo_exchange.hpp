@@ -8,6 +8,7 @@
 // boxes (they are strided: a face of an N-d block), posts one receive and one send per region on the
 // internal channel, and unpacks into the ghost boxes; a region whose peer is this rank is one copy.
 
+#include <dtl/containers/communication/collective_types.hpp>
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/containers/grid_decomposition.hpp>
@@ -56,8 +57,14 @@ using grid_halo_plan_ptr = std::unique_ptr<grid_halo_plan, grid_halo_plan_delete
 /// Waits for the exchange begun last and writes the ghosts.
 [[nodiscard]] DTL_CONTAINERS_API status grid_halo_exchange_end(grid_halo_plan& plan);
 [[nodiscard]] DTL_CONTAINERS_API bool grid_halo_in_flight(const grid_halo_plan& plan) noexcept;
+/// The reverse exchange: every ghost region travels back to the rank that owns its elements, which
+/// combines it into them with `op` (elements of `type`); the ghosts keep their values. invalid_state while
+/// an exchange is in flight; invalid_argument for a logical or bitwise op on floating-point elements.
+[[nodiscard]] DTL_CONTAINERS_API status grid_halo_reduce(grid_halo_plan& plan, void* base, datatype type, reduce_op op);
 
-/// The tag of a direction: its row-major number among the 3^N steps, above the 1-D halo's tags.
+/// The tag of a direction: its row-major number among the 3^N steps, above the 1-D halo's tags; the
+/// reverse exchange's tags follow (3^8 further: all of them below 32767, MPI's least MPI_TAG_UB).
+inline constexpr int grid_halo_reverse_tags = 6561;
 template <std::size_t N>
 [[nodiscard]] constexpr int grid_halo_tag(const std::array<int, N>& direction) noexcept {
   int code = 0;
