@@ -71,16 +71,6 @@ void copy_box(const grid_halo_plan& plan, const grid_box& box, std::byte* packed
   }
 }
 
-status wait_all(grid_halo_plan& plan) {
-  status first;
-  for (comm_request_ptr& request : plan.pending) {
-    status s = request->wait();
-    if (first.ok() && !s.ok()) first = std::move(s);
-  }
-  plan.pending.clear();
-  return first;
-}
-
 /// One receive and one send per region whose peer is another rank: forward, `sent` (the send boxes) out and
 /// `received` in; reverse, `received` (the ghost boxes) out and `sent` in (as long as its send box), under
 /// the reverse tags.
@@ -129,6 +119,17 @@ void copy_to_self(grid_halo_plan& plan) {
     copy_box(plan, plan.regions[ghost].receive, plan.sent[source].data(), false);
 }
 
+/// The end of an exchange in flight (exchange_end, or the context's end): its transfers waited for, and
+/// the ghost boxes written from what came.
+status complete_exchange(grid_halo_plan& plan) {
+  status s = wait_all(plan.pending);
+  plan.in_flight = false;
+  if (!s.ok()) return s;
+  for (std::size_t k = 0; k < plan.regions.size(); ++k)
+    if (plan.regions[k].peer != plan.rank) copy_box(plan, plan.regions[k].receive, plan.received[k].data(), false);
+  return {};
+}
+
 }  // namespace
 
 void grid_halo_plan_deleter::operator()(grid_halo_plan* plan) const noexcept {
@@ -139,8 +140,7 @@ void grid_halo_plan_deleter::operator()(grid_halo_plan* plan) const noexcept {
 }
 
 void grid_halo_plan::finish_at_end() noexcept {
-  const status s = wait_all(*this);
-  in_flight = false;
+  const status s = complete_exchange(*this);
   if (!s.ok()) report_unhandled(s);
 }
 
@@ -186,12 +186,7 @@ status grid_halo_exchange_end(grid_halo_plan& plan) {
     return status(status_code::invalid_state, "halo exchange_end: no exchange is in flight");
   }
   plan.state->remove_exchange(plan);
-  status s = wait_all(plan);
-  plan.in_flight = false;
-  if (!s.ok()) return s;
-  for (std::size_t k = 0; k < plan.regions.size(); ++k)
-    if (plan.regions[k].peer != plan.rank) copy_box(plan, plan.regions[k].receive, plan.received[k].data(), false);
-  return {};
+  return complete_exchange(plan);
 }
 
 status grid_halo_exchange(grid_halo_plan& plan, void* base) {
@@ -217,7 +212,7 @@ status grid_halo_reduce(grid_halo_plan& plan, void* base, datatype type, reduce_
     copy_box(plan, r.receive, out.data(), true);
   }
   status posted = post(plan, true);
-  status waited = wait_all(plan);  // all of what was posted, even after a failure
+  status waited = wait_all(plan.pending);  // all of what was posted, even after a failure
   DTL_TRY(posted);
   DTL_TRY(waited);
   // Each send box combined with what came back for it: from the peer (in `sent`), or this rank's own ghost

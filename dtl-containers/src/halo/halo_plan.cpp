@@ -236,14 +236,6 @@ status post_reverse(halo_plan& plan, const void* to_prev, const void* to_next, v
   return post(plan, false, const_cast<void*>(to_next), plan.next_bytes, plan.next_peer, halo_tag_reverse_next);
 }
 
-status wait_pending(halo_plan& plan) {
-  status first;
-  for (comm_request_ptr& request : plan.pending) {
-    status s = request->wait();
-    if (first.ok() && !s.ok()) first = std::move(s);
-  }
-  plan.pending.clear();
-  return first;
-}
+status wait_pending(halo_plan& plan) { return wait_all(plan.pending); }
 
 }  // namespace dtl::detail

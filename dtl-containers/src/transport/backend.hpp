@@ -35,6 +35,18 @@ class comm_request {
 };
 using comm_request_ptr = std::unique_ptr<comm_request>;
 
+/// Waits for every request (all of them, even after a failure, since their buffers are about to be reused)
+/// and empties the list; the first failure.
+inline status wait_all(std::vector<comm_request_ptr>& requests) {
+  status first;
+  for (comm_request_ptr& request : requests) {
+    status s = request->wait();
+    if (first.ok() && !s.ok()) first = std::move(s);
+  }
+  requests.clear();
+  return first;
+}
+
 /// Point-to-point traffic that must never match across kinds travels on separate channels (separate
 /// MPI communicators): the user's payloads (data), the headers of the user's messages (control), and the
 /// transfers DTL makes inside its algorithms (internal: halo exchanges, all-to-all in pieces).

@@ -4,7 +4,9 @@
 // check them: the job ends. To add one, write a function and give it a row in `cases` below.
 #include <dtl/containers/communication/abort.hpp>
 #include <dtl/containers/communication/environment.hpp>
+#include <dtl/containers/detail/grid_halo_exchange.hpp>
 #include <dtl/containers/distributed_vector.hpp>
+#include <dtl/containers/grid_decomposition.hpp>
 #include <dtl/communication/memory_window.hpp>
 
 #include <chrono>
@@ -257,6 +259,44 @@ int halo_in_flight_at_end(int& argc, char**& argv, bool end_it) {
   return 0;
 }
 
+// The same for the N-d halo exchange: a grid plan's exchange begun on every rank (a periodic ring of 4
+// elements each) and not ended when the environment ends.
+int grid_halo_in_flight_at_end(int& argc, char**& argv) {
+  std::vector<double> padded;
+  dtl::detail::grid_halo_plan_ptr plan;
+  int rank = -1, ranks = 0;
+  {
+    dtl::environment env(argc, argv);
+    rank = env.rank();
+    const auto ctx = env.make_world_context();
+    ranks = ctx.size();
+    const dtl::grid_decomposition<1> dec(dtl::process_grid<1>(ranks, {}, {true}), {4 * static_cast<std::size_t>(ranks)},
+                                         {1});
+    padded.assign(dec.padded_size(rank), static_cast<double>(rank));
+    auto made = dtl::detail::make_grid_halo_plan(ctx, dec, rank, sizeof(double));
+    if (!made || !dtl::detail::grid_halo_exchange_begin(**made, padded.data()).ok()) {
+      std::fprintf(stderr, "rank %d: the plan or its exchange_begin failed\n", rank);
+      return 1;
+    }
+    plan = std::move(*made);
+  }  // the environment ends here, the exchange in flight
+  const double expect_prev = (rank + ranks - 1) % ranks, expect_next = (rank + 1) % ranks;
+  if (padded.front() != expect_prev || padded.back() != expect_next) {
+    std::fprintf(stderr, "rank %d: the ghosts hold %g and %g, not the neighbours' %g and %g\n", rank, padded.front(),
+                 padded.back(), expect_prev, expect_next);
+    return 1;
+  }
+  const dtl::status late = dtl::detail::grid_halo_exchange_end(*plan);
+  if (late.code() != dtl::status_code::invalid_state) {
+    std::fprintf(stderr, "rank %d: exchange_end after the environment ended did not give invalid_state\n", rank);
+    return 1;
+  }
+  std::printf("rank %d: exchange_end after the environment ended: %s\n", rank, late.to_string().c_str());
+  plan.reset();
+  std::printf("rank %d: the plan is gone\n", rank);
+  return 0;
+}
+
 int halo_end_after_environment(int& argc, char**& argv) { return halo_in_flight_at_end(argc, argv, true); }
 int halo_destroyed_after_environment(int& argc, char**& argv) { return halo_in_flight_at_end(argc, argv, false); }
 
@@ -311,6 +351,7 @@ constexpr fault_case cases[] = {
     {"setting-one-rank-timeout", setting_one_rank},
     {"halo-end-after-environment", halo_end_after_environment},
     {"halo-destroyed-after-environment", halo_destroyed_after_environment},
+    {"grid-halo-end-after-environment", grid_halo_in_flight_at_end},
     {"rma-window-after-environment", rma_window_after_environment},
 };
 
