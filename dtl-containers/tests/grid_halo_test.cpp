@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: MIT
 // dtl::grid_decomposition (suite grid_decomposition, one process): blocks, padding, the transfers of star
-// and box ghost regions, closed edges, bad arguments; and the N-d halo exchange and its reverse (reduce)
-// over it (suite mpi.grid_halo, 1 to 4 ranks): N = 1 to 4, uneven blocks, grids 1 x P, P x 1 and 2 x 2,
-// periodic and not in each dimension, widths 1 and 2, star and box, every element against a serial
-// reference (a ghost the shape does not fill, or past a closed edge, is never written).
+// and box ghost regions, closed edges, bad arguments; and over it (suite mpi.grid_halo, 1 to 4 ranks) the N-d
+// halo exchange, its reverse (reduce), and a stencil over the owned block after an exchange: N = 1 to 4,
+// uneven blocks, grids 1 x P, P x 1 and 2 x 2, periodic and not in each dimension, widths 1 and 2, star and
+// box, every element against a serial reference (a ghost the shape does not fill, or past a closed edge, is
+// never written).
 #include <dtl/containers/grid_decomposition.hpp>  // first: the header compiles on its own
 
 #include "test_environment.hpp"
 
 #include <dtl/containers/detail/grid_halo_exchange.hpp>
+#include <dtl/containers/detail/nd_stencil.hpp>
+#include <dtl/containers/stencil_accessor.hpp>
 #include <dtl/core/status_error.hpp>
 
 #include <array>
+#include <tuple>
 #include <cstdint>
 #include <vector>
 
@@ -129,6 +133,86 @@ void reduce_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
   CHECK(wrong == 0);
 }
 
+/// The offsets a stencil of `shape` reads within `width`: along one dimension at a time (star), or every
+/// combination (box); the centre included.
+template <std::size_t N>
+std::vector<std::array<int, N>> stencil_offsets(const ext<N>& width, dtl::stencil_shape shape) {
+  std::vector<std::array<int, N>> out;
+  std::array<int, N> o{};
+  for (std::size_t d = 0; d < N; ++d) o[d] = -static_cast<int>(width[d]);
+  for (;;) {
+    std::size_t moved = 0;
+    for (const int x : o) moved += x != 0 ? 1 : 0;
+    if (shape == dtl::stencil_shape::box || moved <= 1) out.push_back(o);
+    std::size_t d = N;
+    while (d-- > 0) {
+      if (++o[d] <= static_cast<int>(width[d])) break;
+      o[d] = -static_cast<int>(width[d]);
+    }
+    if (d == static_cast<std::size_t>(-1)) return out;
+  }
+}
+
+/// A weight for each offset (small, different between offsets, so that a neighbour read from the wrong
+/// place shows).
+template <std::size_t N>
+std::int64_t weight_of(const std::array<int, N>& o) {
+  std::int64_t w = 1;
+  for (std::size_t d = 0; d < N; ++d) w += (o[d] + 3) * static_cast<std::int64_t>(d + 2);
+  return w % 7 + 1;
+}
+
+/// Exchange, then a stencil of the decomposition's shape and width over the owned block (the accessor's
+/// s(offsets...)): equal to the same stencil over the serial global array, wrapped where periodic and 0
+/// (the allocation's T{}) past a closed edge.
+template <std::size_t N>
+void stencil_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& dec) {
+  const int rank = ctx.rank();
+  const ext<N> global = dec.global_extents();
+  std::vector<std::int64_t> in(dec.padded_size(rank), 0), out(dec.padded_size(rank), sentinel);
+  for (std::size_t linear = 0; linear < in.size(); ++linear)
+    if (const auto c = classify(dec, rank, linear); c.kind == cell_kind::owned) in[linear] = value_at<N>(c.g, global);
+  auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, rank, sizeof(std::int64_t));
+  REQUIRE(plan.has_value());
+  REQUIRE(dtl::detail::grid_halo_exchange(**plan, in.data()).ok());
+
+  const auto offsets = stencil_offsets<N>(dec.halo_width(), dec.shape());
+  auto op = [&offsets](dtl::stencil_accessor<const std::int64_t, N> s) {
+    std::int64_t sum = 0;
+    for (const auto& o : offsets) sum += weight_of<N>(o) * std::apply([&s](auto... k) { return s(k...); }, o);
+    return sum;
+  };
+  dtl::detail::nd_stencil_host(dec.padded_extents(rank), dec.owned_in_padded(rank), in.data(), out.data(), op);
+
+  std::size_t wrong = 0;
+  for (std::size_t linear = 0; linear < out.size(); ++linear) {
+    const auto c = classify(dec, rank, linear);
+    std::int64_t expected = sentinel;  // outside the box: not written
+    if (c.kind == cell_kind::owned) {
+      expected = 0;
+      for (const auto& o : offsets) {
+        dtl::nd_index<N> g = c.g;
+        bool inside = true;
+        for (std::size_t d = 0; d < N; ++d) {
+          const auto e = static_cast<dtl::index_t>(global[d]);
+          g[d] += o[d];
+          if (g[d] >= 0 && g[d] < e) continue;
+          if (dec.grid().periodic(d))
+            g[d] = (g[d] % e + e) % e;
+          else
+            inside = false;
+        }
+        if (inside) expected += weight_of<N>(o) * value_at<N>(g, global);
+      }
+    }
+    if (out[linear] != expected && wrong++ < 5) {
+      CAPTURE(linear);
+      CHECK(out[linear] == expected);
+    }
+  }
+  CHECK(wrong == 0);
+}
+
 /// Every shape and periodicity of one global extent over `grid_extents` (0: fitted).
 template <std::size_t N>
 void all_variants(const dtl::context& ctx, const ext<N>& global, const std::array<int, N>& grid_extents) {
@@ -148,6 +232,7 @@ void all_variants(const dtl::context& ctx, const ext<N>& global, const std::arra
         REQUIRE(dec.has_value());
         exchange_checks<N>(ctx, *dec);
         reduce_checks<N>(ctx, *dec);
+        stencil_checks<N>(ctx, *dec);
       }
     }
   }
@@ -256,6 +341,7 @@ TEST_SUITE("mpi.grid_halo") {
     exchange_checks<3>(ctx, dtl::grid_decomposition<3>(grid, {13, 6, 5}, {2, 0, 1}, dtl::stencil_shape::box));
     exchange_checks<3>(ctx, dtl::grid_decomposition<3>(grid, {13, 6, 5}, {1, 1, 0}, dtl::stencil_shape::star));
     reduce_checks<3>(ctx, dtl::grid_decomposition<3>(grid, {13, 6, 5}, {2, 0, 1}, dtl::stencil_shape::box));
+    stencil_checks<3>(ctx, dtl::grid_decomposition<3>(grid, {13, 6, 5}, {2, 0, 1}, dtl::stencil_shape::box));
   }
 
   TEST_CASE("reduce: a bitwise op on floating-point elements, and an exchange in flight, are refused") {
