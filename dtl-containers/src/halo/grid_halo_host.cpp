@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <utility>
 
 namespace dtl::detail {
@@ -30,6 +31,9 @@ struct grid_halo_plan final : in_flight_exchange {
   std::size_t element_bytes = 0;
   std::vector<grid_halo_region> regions;
   std::vector<std::vector<std::byte>> sent, received;  // one packed buffer per region
+  // Where the grid wraps onto this rank: (ghost, source) pairs of regions, the ghost box a copy of the
+  // source's send box (the region in the opposite direction). Found once, with the plan.
+  std::vector<std::pair<std::size_t, std::size_t>> own;
   std::vector<comm_request_ptr> pending;
   std::byte* base = nullptr;
   bool in_flight = false;
@@ -99,7 +103,6 @@ status post(grid_halo_plan& plan, bool reverse) {
   return {};
 }
 
-/// The regions whose peer is this rank: each ghost box takes the box this rank sends the other way.
 /// Where the grid wraps onto this rank, its ghost region `ghost` copies its own send box `source` (the region
 /// in the opposite direction): the pairs, as (ghost, source).
 std::vector<std::pair<std::size_t, std::size_t>> own_pairs(const grid_halo_plan& plan) {
@@ -115,7 +118,7 @@ std::vector<std::pair<std::size_t, std::size_t>> own_pairs(const grid_halo_plan&
 
 /// The regions whose peer is this rank: each ghost box takes the box this rank sends the other way.
 void copy_to_self(grid_halo_plan& plan) {
-  for (const auto& [ghost, source] : own_pairs(plan))
+  for (const auto& [ghost, source] : plan.own)
     copy_box(plan, plan.regions[ghost].receive, plan.sent[source].data(), false);
 }
 
@@ -149,7 +152,8 @@ result<grid_halo_plan_ptr> make_grid_halo_plan(const context& ctx, std::size_t d
   context_state* state = context_access::state(ctx);
   if (state == nullptr) return empty_context();
   if (dims == 0 || dims > grid_halo_max_dims)
-    return status(status_code::invalid_argument, "grid halo: 1 to 8 dimensions");
+    return status(status_code::invalid_argument,
+                  "grid halo: 1 to " + std::to_string(grid_halo_max_dims) + " dimensions, not " + std::to_string(dims));
   grid_halo_plan_ptr plan(new grid_halo_plan(ctx));
   plan->state = state;
   plan->rank = state->comm->rank();
@@ -163,6 +167,7 @@ result<grid_halo_plan_ptr> make_grid_halo_plan(const context& ctx, std::size_t d
     plan->sent.emplace_back(bytes);
     plan->received.emplace_back(r.peer == plan->rank ? 0 : box_elements(r.receive, dims) * element_bytes);
   }
+  plan->own = own_pairs(*plan);
   return plan;
 }
 
@@ -220,7 +225,7 @@ status grid_halo_reduce(grid_halo_plan& plan, void* base, datatype type, reduce_
   std::vector<const std::byte*> back(plan.regions.size(), nullptr);
   for (std::size_t k = 0; k < plan.regions.size(); ++k)
     if (plan.regions[k].peer != plan.rank) back[k] = plan.sent[k].data();
-  for (const auto& [ghost, source] : own_pairs(plan)) back[source] = own[ghost].data();
+  for (const auto& [ghost, source] : plan.own) back[source] = own[ghost].data();
   std::vector<std::byte> current;
   for (std::size_t k = 0; k < plan.regions.size(); ++k) {
     if (back[k] == nullptr) continue;
