@@ -75,7 +75,7 @@ void exchange_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& 
   for (std::size_t linear = 0; linear < data.size(); ++linear)
     if (const auto c = classify(dec, rank, linear); c.kind == cell_kind::owned) data[linear] = value_at<N>(c.g, global);
 
-  auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, rank, sizeof(std::int64_t));
+  auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, sizeof(std::int64_t));
   REQUIRE(plan.has_value());
   REQUIRE(dtl::detail::grid_halo_exchange(**plan, data.data()).ok());
   // Twice: the plan is reusable, and the result the same.
@@ -114,7 +114,7 @@ void reduce_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
     const auto c = classify(dec, rank, linear);
     data[linear] = c.kind == cell_kind::owned ? value_at<N>(c.g, global) : ghost_value(rank, linear);
   }
-  auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, rank, sizeof(std::int64_t));
+  auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, sizeof(std::int64_t));
   REQUIRE(plan.has_value());
   REQUIRE(dtl::detail::grid_halo_reduce(**plan, data.data(), dtl::detail::datatype::i64, dtl::reduce_op::sum).ok());
 
@@ -172,7 +172,7 @@ void stencil_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& d
   std::vector<std::int64_t> in(dec.padded_size(rank), 0), out(dec.padded_size(rank), sentinel);
   for (std::size_t linear = 0; linear < in.size(); ++linear)
     if (const auto c = classify(dec, rank, linear); c.kind == cell_kind::owned) in[linear] = value_at<N>(c.g, global);
-  auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, rank, sizeof(std::int64_t));
+  auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, sizeof(std::int64_t));
   REQUIRE(plan.has_value());
   REQUIRE(dtl::detail::grid_halo_exchange(**plan, in.data()).ok());
 
@@ -344,12 +344,34 @@ TEST_SUITE("mpi.grid_halo") {
     stencil_checks<3>(ctx, dtl::grid_decomposition<3>(grid, {13, 6, 5}, {2, 0, 1}, dtl::stencil_shape::box));
   }
 
+  TEST_CASE(
+      "a plan over a grid of another rank count, or over decompositions that differ between ranks: "
+      "invalid_argument on every rank") {
+    const dtl::context ctx = test_support::world();
+    const dtl::grid_decomposition<2> wrong(dtl::process_grid<2>(ctx.size() + 1), {16, 16}, {1, 1});
+    const auto refused = dtl::detail::make_grid_halo_plan(ctx, wrong, sizeof(double));
+    REQUIRE_FALSE(refused.has_value());
+    CHECK(refused.error().code() == dtl::status_code::invalid_argument);
+    CHECK(refused.error().message().find("ranks, the context") != std::string::npos);
+    // Rank 0 with a halo one wider than the others'.
+    const std::size_t w = ctx.rank() == 0 ? 2 : 1;
+    const dtl::grid_decomposition<2> mine(dtl::process_grid<2>(ctx.size(), {}, {true, true}), {16, 16}, {w, w});
+    const auto mixed = dtl::detail::make_grid_halo_plan(ctx, mine, sizeof(double));
+    if (ctx.size() > 1) {
+      REQUIRE_FALSE(mixed.has_value());
+      CHECK(mixed.error().code() == dtl::status_code::invalid_argument);
+    } else {
+      CHECK(mixed.has_value());
+    }
+    REQUIRE(ctx.barrier().has_value());  // the context still pairs its ranks' calls
+  }
+
   TEST_CASE("reduce: a bitwise op on floating-point elements, and an exchange in flight, are refused") {
     const dtl::context ctx = test_support::world();
     const dtl::process_grid<2> grid(ctx.size(), {}, {true, true});
     const dtl::grid_decomposition<2> dec(grid, {8, 9}, {1, 1}, dtl::stencil_shape::box);
     std::vector<double> data(dec.padded_size(ctx.rank()), 1.0);
-    auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, ctx.rank(), sizeof(double));
+    auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, sizeof(double));
     REQUIRE(plan.has_value());
     CHECK(dtl::detail::grid_halo_reduce(**plan, data.data(), dtl::detail::datatype::f64, dtl::reduce_op::bxor).code() ==
           dtl::status_code::invalid_argument);

@@ -273,7 +273,7 @@ int grid_halo_in_flight_at_end(int& argc, char**& argv) {
     const dtl::grid_decomposition<1> dec(dtl::process_grid<1>(ranks, {}, {true}), {4 * static_cast<std::size_t>(ranks)},
                                          {1});
     padded.assign(dec.padded_size(rank), static_cast<double>(rank));
-    auto made = dtl::detail::make_grid_halo_plan(ctx, dec, rank, sizeof(double));
+    auto made = dtl::detail::make_grid_halo_plan(ctx, dec, sizeof(double));
     if (!made || !dtl::detail::grid_halo_exchange_begin(**made, padded.data()).ok()) {
       std::fprintf(stderr, "rank %d: the plan or its exchange_begin failed\n", rank);
       return 1;

@@ -10,13 +10,18 @@
 
 #include <dtl/containers/communication/collective_types.hpp>
 #include <dtl/containers/communication/context.hpp>
+#include <dtl/containers/communication/detail/agreement.hpp>
+#include <dtl/containers/detail/redistribute.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/containers/grid_decomposition.hpp>
 #include <dtl/core/result.hpp>
+#include <dtl/core/try.hpp>
 
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <span>
+#include <string>
 #include <vector>
 
 namespace dtl::detail {
@@ -72,11 +77,33 @@ template <std::size_t N>
   return 0x4900 + code;
 }
 
-/// The plan of `rank`'s block of `dec`, for elements of `element_bytes` bytes.
+/// The plan of this rank's block of `dec`, for elements of `element_bytes` bytes. Collective: every rank of
+/// `ctx` gets the same status, invalid_argument when the grid's rank count is not the context's or the ranks
+/// pass different decompositions (an exchange over them would pair messages wrongly or wait forever).
 template <std::size_t N>
 [[nodiscard]] result<grid_halo_plan_ptr> make_grid_halo_plan(const context& ctx, const grid_decomposition<N>& dec,
-                                                             int rank, std::size_t element_bytes) {
+                                                             std::size_t element_bytes) {
   static_assert(N <= grid_halo_max_dims, "an N-d halo has at most grid_halo_max_dims dimensions");
+  status local;
+  if (dec.grid().size() != ctx.size())
+    local =
+        status(status_code::invalid_argument, "grid halo: the process grid has " + std::to_string(dec.grid().size()) +
+                                                  " ranks, the context " + std::to_string(ctx.size()));
+  std::array<std::size_t, 2 * N> grid{};  // the grid's extents, then its periodicity
+  for (std::size_t d = 0; d < N; ++d) {
+    grid[d] = static_cast<std::size_t>(dec.grid().extent(d));
+    grid[N + d] = dec.grid().periodic(d) ? 1 : 0;
+  }
+  const call_signature signature{
+      "grid halo plan",
+      {static_cast<std::int64_t>(N), sizes_fingerprint(std::span<const std::size_t>(dec.global_extents())),
+       sizes_fingerprint(std::span<const std::size_t>(dec.halo_width())),
+       sizes_fingerprint(std::span<const std::size_t>(grid)), static_cast<std::int64_t>(dec.shape()),
+       static_cast<std::int64_t>(element_bytes)},
+      {"number of dimensions", "hash of the global extents", "hash of the halo widths", "hash of the process grid",
+       "stencil shape", "element bytes"}};
+  DTL_TRY(agree(ctx, local, signature));
+  const int rank = ctx.rank();
   std::vector<grid_halo_region> regions;
   for (const auto& t : dec.transfers(rank)) {
     grid_halo_region r;
