@@ -7,6 +7,7 @@
 // never written).
 #include <dtl/containers/grid_decomposition.hpp>  // first: the header compiles on its own
 
+#include "grid_reference.hpp"
 #include "test_environment.hpp"
 
 #include <dtl/containers/detail/grid_halo_exchange.hpp>
@@ -21,145 +22,42 @@
 
 namespace {
 
-template <std::size_t N>
-using ext = dtl::nd_extent<N>;
+using namespace grid_reference;
 
-/// The value of the element at global index g (never the sentinel).
-template <std::size_t N>
-std::int64_t value_at(const dtl::nd_index<N>& g, const ext<N>& global) {
-  return dtl::row_major::linearize(g, global) * 7 + 3;
-}
-constexpr std::int64_t sentinel = -1;
-
-/// What an element of a rank's allocation is: owned, a ghost that an exchange fills (from global index g,
-/// wrapped where periodic), or a ghost that none writes (past a closed edge, or an edge or corner of a
-/// star). `g` is the global index of an owned element or a filled ghost.
-enum class cell_kind { owned, filled, untouched };
-template <std::size_t N>
-struct cell {
-  cell_kind kind = cell_kind::untouched;
-  dtl::nd_index<N> g{};
-};
-template <std::size_t N>
-cell<N> classify(const dtl::grid_decomposition<N>& dec, int rank, std::size_t linear) {
-  const ext<N> global = dec.global_extents(), width = dec.halo_width();
-  const auto owned = dec.owned(rank);
-  const auto p = dtl::row_major::delinearize<N>(static_cast<dtl::index_t>(linear), dec.padded_extents(rank));
-  cell<N> c;
-  std::size_t moved = 0;
-  bool reachable = owned.size() != 0;
-  for (std::size_t d = 0; d < N; ++d) {
-    const auto w = static_cast<dtl::index_t>(width[d]);
-    c.g[d] = p[d] - w + static_cast<dtl::index_t>(owned.offset[d]);
-    if (p[d] >= w && p[d] < w + static_cast<dtl::index_t>(owned.extents[d])) continue;
-    ++moved;
-    const auto e = static_cast<dtl::index_t>(global[d]);
-    if (c.g[d] < 0 || c.g[d] >= e) {
-      if (dec.grid().periodic(d))
-        c.g[d] = (c.g[d] % e + e) % e;
-      else
-        reachable = false;  // past a closed edge
-    }
+/// Prints the first few mismatches and checks there are none.
+void check_same(const std::vector<std::int64_t>& got, const std::vector<std::int64_t>& expected) {
+  const auto wrong = mismatches(got, expected);
+  for (std::size_t k = 0; k < wrong.size() && k < 5; ++k) {
+    const std::size_t at = wrong[k];
+    CAPTURE(at);
+    CHECK(got.at(at) == expected.at(at));
   }
-  if (moved > 1 && dec.shape() == dtl::stencil_shape::star) reachable = false;
-  c.kind = moved == 0 ? cell_kind::owned : (reachable ? cell_kind::filled : cell_kind::untouched);
-  return c;
+  CHECK(wrong.empty());
 }
+
+constexpr std::int64_t sentinel = -1;
 
 /// Fills rank's owned block, exchanges, and checks every element of the padded allocation.
 template <std::size_t N>
 void exchange_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& dec) {
-  const int rank = ctx.rank();
-  const ext<N> global = dec.global_extents();
-  std::vector<std::int64_t> data(dec.padded_size(rank), sentinel);
-  for (std::size_t linear = 0; linear < data.size(); ++linear)
-    if (const auto c = classify(dec, rank, linear); c.kind == cell_kind::owned) data[linear] = value_at<N>(c.g, global);
-
+  std::vector<std::int64_t> data = owned_values(dec, ctx.rank(), sentinel);
   auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, sizeof(std::int64_t));
   REQUIRE(plan.has_value());
   REQUIRE(dtl::detail::grid_halo_exchange(**plan, data.data()).ok());
   // Twice: the plan is reusable, and the result the same.
   REQUIRE(dtl::detail::grid_halo_exchange(**plan, data.data()).ok());
-
-  std::size_t wrong = 0;
-  for (std::size_t linear = 0; linear < data.size(); ++linear) {
-    const auto c = classify(dec, rank, linear);
-    const std::int64_t expected = c.kind == cell_kind::untouched ? sentinel : value_at<N>(c.g, global);
-    if (data[linear] != expected && wrong++ < 5) {
-      CAPTURE(linear);
-      CHECK(data[linear] == expected);
-    }
-  }
-  CHECK(wrong == 0);
+  check_same(data, after_exchange(dec, ctx.rank(), sentinel));
 }
-
-/// A ghost's value before a reduce: distinct between neighbouring ghosts and ranks, so that a ghost box
-/// combined into the wrong owned box shows.
-std::int64_t ghost_value(int rank, std::size_t linear) { return 1000 * (rank + 1) + static_cast<std::int64_t>(linear); }
 
 /// The reverse exchange: a sum adds into each owned element the values of the ghosts (on every rank) that
 /// copy it; the ghosts keep their values.
 template <std::size_t N>
 void reduce_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& dec) {
-  const int rank = ctx.rank();
-  const ext<N> global = dec.global_extents();
-  std::vector<std::int64_t> copies(dtl::extents_size(global), 0);  // the serial reference
-  for (int r = 0; r < dec.grid().size(); ++r)
-    for (std::size_t linear = 0; linear < dec.padded_size(r); ++linear)
-      if (const auto c = classify(dec, r, linear); c.kind == cell_kind::filled)
-        copies[static_cast<std::size_t>(dtl::row_major::linearize(c.g, global))] += ghost_value(r, linear);
-
-  std::vector<std::int64_t> data(dec.padded_size(rank));
-  for (std::size_t linear = 0; linear < data.size(); ++linear) {
-    const auto c = classify(dec, rank, linear);
-    data[linear] = c.kind == cell_kind::owned ? value_at<N>(c.g, global) : ghost_value(rank, linear);
-  }
+  std::vector<std::int64_t> data = reduce_input(dec, ctx.rank());
   auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, sizeof(std::int64_t));
   REQUIRE(plan.has_value());
   REQUIRE(dtl::detail::grid_halo_reduce(**plan, data.data(), dtl::detail::datatype::i64, dtl::reduce_op::sum).ok());
-
-  std::size_t wrong = 0;
-  for (std::size_t linear = 0; linear < data.size(); ++linear) {
-    const auto c = classify(dec, rank, linear);
-    const std::int64_t expected =
-        c.kind == cell_kind::owned
-            ? value_at<N>(c.g, global) + copies[static_cast<std::size_t>(dtl::row_major::linearize(c.g, global))]
-            : ghost_value(rank, linear);
-    if (data[linear] != expected && wrong++ < 5) {
-      CAPTURE(linear);
-      CHECK(data[linear] == expected);
-    }
-  }
-  CHECK(wrong == 0);
-}
-
-/// The offsets a stencil of `shape` reads within `width`: along one dimension at a time (star), or every
-/// combination (box); the centre included.
-template <std::size_t N>
-std::vector<std::array<int, N>> stencil_offsets(const ext<N>& width, dtl::stencil_shape shape) {
-  std::vector<std::array<int, N>> out;
-  std::array<int, N> o{};
-  for (std::size_t d = 0; d < N; ++d) o[d] = -static_cast<int>(width[d]);
-  for (;;) {
-    std::size_t moved = 0;
-    for (const int x : o) moved += x != 0 ? 1 : 0;
-    if (shape == dtl::stencil_shape::box || moved <= 1) out.push_back(o);
-    std::size_t d = N;
-    while (d-- > 0) {
-      if (++o[d] <= static_cast<int>(width[d])) break;
-      o[d] = -static_cast<int>(width[d]);
-    }
-    if (d == static_cast<std::size_t>(-1)) return out;
-  }
-}
-
-/// A weight for each offset (small, different between offsets, so that a neighbour read from the wrong
-/// place shows).
-template <std::size_t N>
-std::int64_t weight_of(const std::array<int, N>& o) {
-  std::int64_t w = 1;
-  for (std::size_t d = 0; d < N; ++d) w += (o[d] + 3) * static_cast<std::int64_t>(d + 2);
-  return w % 7 + 1;
+  check_same(data, after_reduce(dec, ctx.rank()));
 }
 
 /// Exchange, then a stencil of the decomposition's shape and width over the owned block (the accessor's
@@ -168,14 +66,10 @@ std::int64_t weight_of(const std::array<int, N>& o) {
 template <std::size_t N>
 void stencil_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& dec) {
   const int rank = ctx.rank();
-  const ext<N> global = dec.global_extents();
-  std::vector<std::int64_t> in(dec.padded_size(rank), 0), out(dec.padded_size(rank), sentinel);
-  for (std::size_t linear = 0; linear < in.size(); ++linear)
-    if (const auto c = classify(dec, rank, linear); c.kind == cell_kind::owned) in[linear] = value_at<N>(c.g, global);
+  std::vector<std::int64_t> in = owned_values(dec, rank, 0), out(dec.padded_size(rank), sentinel);
   auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, sizeof(std::int64_t));
   REQUIRE(plan.has_value());
   REQUIRE(dtl::detail::grid_halo_exchange(**plan, in.data()).ok());
-
   const auto offsets = stencil_offsets<N>(dec.halo_width(), dec.shape());
   auto op = [&offsets](dtl::stencil_accessor<const std::int64_t, N> s) {
     std::int64_t sum = 0;
@@ -183,34 +77,7 @@ void stencil_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& d
     return sum;
   };
   dtl::detail::nd_stencil_host(dec.padded_extents(rank), dec.owned_in_padded(rank), in.data(), out.data(), op);
-
-  std::size_t wrong = 0;
-  for (std::size_t linear = 0; linear < out.size(); ++linear) {
-    const auto c = classify(dec, rank, linear);
-    std::int64_t expected = sentinel;  // outside the box: not written
-    if (c.kind == cell_kind::owned) {
-      expected = 0;
-      for (const auto& o : offsets) {
-        dtl::nd_index<N> g = c.g;
-        bool inside = true;
-        for (std::size_t d = 0; d < N; ++d) {
-          const auto e = static_cast<dtl::index_t>(global[d]);
-          g[d] += o[d];
-          if (g[d] >= 0 && g[d] < e) continue;
-          if (dec.grid().periodic(d))
-            g[d] = (g[d] % e + e) % e;
-          else
-            inside = false;
-        }
-        if (inside) expected += weight_of<N>(o) * value_at<N>(g, global);
-      }
-    }
-    if (out[linear] != expected && wrong++ < 5) {
-      CAPTURE(linear);
-      CHECK(out[linear] == expected);
-    }
-  }
-  CHECK(wrong == 0);
+  check_same(out, after_stencil(dec, rank, sentinel));
 }
 
 /// Every shape and periodicity of one global extent over `grid_extents` (0: fitted).

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The N-d halo exchange on host memory: strided boxes packed into one buffer per region, one isend and
-// one irecv per region on p2p_channel::internal, and a copy where the region's peer is this rank; and its
-// reverse (reduce), where the ghost boxes travel back and are combined into the boxes they copy.
+// The N-d halo exchange: strided boxes packed into one buffer per region, one isend and one irecv per
+// region on p2p_channel::internal, and a copy where the region's peer is this rank; and its reverse
+// (reduce), where the ghost boxes travel back and are combined into the boxes they copy. On host memory
+// the packing is here; on device memory grid_halo_device.hip packs and unpacks, and the messages are the
+// same (staged through pinned memory).
 #include "comm/host_combine.hpp"
-#include "comm/state.hpp"
-#include "transport/backend.hpp"
-
-#include <dtl/containers/detail/grid_halo_exchange.hpp>
+#include "halo/grid_halo_plan.hpp"
 #include <dtl/core/try.hpp>
 
 #include <algorithm>
@@ -16,42 +15,13 @@
 
 namespace dtl::detail {
 
-struct grid_halo_plan final : in_flight_exchange {
-  explicit grid_halo_plan(context c) noexcept : ctx(std::move(c)) {}
-  grid_halo_plan(const grid_halo_plan&) = delete;
-  grid_halo_plan& operator=(const grid_halo_plan&) = delete;
-  ~grid_halo_plan() = default;
-  void finish_at_end() noexcept override;
-
-  context ctx;
-  context_state* state = nullptr;
-  int rank = 0;
-  std::size_t dims = 0;
-  std::size_t padded[grid_halo_max_dims] = {};
-  std::size_t element_bytes = 0;
-  std::vector<grid_halo_region> regions;
-  std::vector<std::vector<std::byte>> sent, received;  // one packed buffer per region
-  // Where the grid wraps onto this rank: (ghost, source) pairs of regions, the ghost box a copy of the
-  // source's send box (the region in the opposite direction). Found once, with the plan.
-  std::vector<std::pair<std::size_t, std::size_t>> own;
-  std::vector<comm_request_ptr> pending;
-  std::byte* base = nullptr;
-  bool in_flight = false;
-};
-
 namespace {
-
-std::size_t box_elements(const grid_box& box, std::size_t dims) noexcept {
-  std::size_t n = 1;
-  for (std::size_t d = 0; d < dims; ++d) n *= box.extents[d];
-  return n;
-}
 
 /// Copies `box` of the allocation to `packed` (pack) or back (unpack), one contiguous run of the last
 /// dimension at a time.
 void copy_box(const grid_halo_plan& plan, const grid_box& box, std::byte* packed, bool pack) noexcept {
   const std::size_t dims = plan.dims, last = dims - 1;
-  if (box_elements(box, dims) == 0) return;
+  if (grid_box_elements(box, dims) == 0) return;
   std::size_t stride[grid_halo_max_dims];
   stride[last] = 1;
   for (std::size_t d = last; d-- > 0;) stride[d] = stride[d + 1] * plan.padded[d + 1];
@@ -75,10 +45,28 @@ void copy_box(const grid_halo_plan& plan, const grid_box& box, std::byte* packed
   }
 }
 
-/// One receive and one send per region whose peer is another rank: forward, `sent` (the send boxes) out and
-/// `received` in; reverse, `received` (the ghost boxes) out and `sent` in (as long as its send box), under
-/// the reverse tags.
-status post(grid_halo_plan& plan, bool reverse) {
+}  // namespace
+
+std::size_t grid_box_elements(const grid_box& box, std::size_t dims) noexcept {
+  std::size_t n = 1;
+  for (std::size_t d = 0; d < dims; ++d) n *= box.extents[d];
+  return n;
+}
+
+std::size_t grid_halo_plan::sent_bytes() const noexcept {
+  std::size_t bytes = 0;
+  for (const auto& s : sent) bytes += s.size();
+  return bytes;
+}
+std::size_t grid_halo_plan::received_bytes() const noexcept {
+  std::size_t bytes = 0;
+  for (const auto& r : received) bytes += r.size();
+  return bytes;
+}
+
+/// Forward, `sent` (the send boxes) out and `received` in; reverse, `received` (the ghost boxes) out and
+/// `sent` in (as long as its send box), under the reverse tags.
+status post_grid_transfers(grid_halo_plan& plan, bool reverse) {
   comm_backend& comm = *plan.state->comm;
   const int shift = reverse ? grid_halo_reverse_tags : 0;
   auto& incoming = reverse ? plan.sent : plan.received;
@@ -102,6 +90,8 @@ status post(grid_halo_plan& plan, bool reverse) {
   }
   return {};
 }
+
+namespace {
 
 /// Where the grid wraps onto this rank, its ghost region `ghost` copies its own send box `source` (the region
 /// in the opposite direction): the pairs, as (ghost, source).
@@ -128,8 +118,44 @@ status complete_exchange(grid_halo_plan& plan) {
   status s = wait_all(plan.pending);
   plan.in_flight = false;
   if (!s.ok()) return s;
+  if (plan.on_device()) return grid_device_end(plan);
   for (std::size_t k = 0; k < plan.regions.size(); ++k)
     if (plan.regions[k].peer != plan.rank) copy_box(plan, plan.regions[k].receive, plan.received[k].data(), false);
+  return {};
+}
+
+/// The reverse exchange over the allocation at plan.base (host memory).
+status reduce_on_host(grid_halo_plan& plan, datatype type, reduce_op op) {
+  // The ghost boxes out: into `received` for another rank, into a buffer of their own where this rank is the
+  // peer (its `received` is empty).
+  std::vector<std::vector<std::byte>> own(plan.regions.size());
+  for (std::size_t k = 0; k < plan.regions.size(); ++k) {
+    const grid_halo_region& r = plan.regions[k];
+    std::byte* out = plan.received[k].data();
+    if (r.peer == plan.rank) {
+      own[k].resize(grid_box_elements(r.receive, plan.dims) * plan.element_bytes);
+      out = own[k].data();
+    }
+    copy_box(plan, r.receive, out, true);
+  }
+  status posted = post_grid_transfers(plan, true);
+  status waited = wait_all(plan.pending);  // all of what was posted, even after a failure
+  DTL_TRY(posted);
+  DTL_TRY(waited);
+  // Each send box combined with what came back for it: from the peer (in `sent`), or this rank's own ghost
+  // region that copies it.
+  std::vector<const std::byte*> back(plan.regions.size(), nullptr);
+  for (std::size_t k = 0; k < plan.regions.size(); ++k)
+    if (plan.regions[k].peer != plan.rank) back[k] = plan.sent[k].data();
+  for (const auto& [ghost, source] : plan.own) back[source] = own[ghost].data();
+  std::vector<std::byte> current;
+  for (std::size_t k = 0; k < plan.regions.size(); ++k) {
+    if (back[k] == nullptr) continue;
+    current.resize(plan.sent[k].size());
+    copy_box(plan, plan.regions[k].send, current.data(), true);
+    combine_host(current.data(), back[k], current.size(), type, op);
+    copy_box(plan, plan.regions[k].send, current.data(), false);
+  }
   return {};
 }
 
@@ -148,7 +174,8 @@ void grid_halo_plan::finish_at_end() noexcept {
 }
 
 result<grid_halo_plan_ptr> make_grid_halo_plan(const context& ctx, std::size_t dims, const std::size_t* padded,
-                                               std::vector<grid_halo_region> regions, std::size_t element_bytes) {
+                                               std::vector<grid_halo_region> regions, std::size_t element_bytes,
+                                               int device) {
   context_state* state = context_access::state(ctx);
   if (state == nullptr) return empty_context();
   if (dims == 0 || dims > grid_halo_max_dims)
@@ -157,17 +184,38 @@ result<grid_halo_plan_ptr> make_grid_halo_plan(const context& ctx, std::size_t d
   grid_halo_plan_ptr plan(new grid_halo_plan(ctx));
   plan->state = state;
   plan->rank = state->comm->rank();
+  plan->device = device;
   plan->dims = dims;
   std::copy(padded, padded + dims, plan->padded);
   plan->element_bytes = element_bytes;
   plan->regions = std::move(regions);
+  std::vector<std::size_t> send_bytes, receive_bytes;
   for (const grid_halo_region& r : plan->regions) {
-    const std::size_t bytes = box_elements(r.send, dims) * element_bytes;
+    const std::size_t bytes = grid_box_elements(r.send, dims) * element_bytes;
     if (r.peer != plan->rank) DTL_TRY(state->comm->check_message(bytes));
-    plan->sent.emplace_back(bytes);
-    plan->received.emplace_back(r.peer == plan->rank ? 0 : box_elements(r.receive, dims) * element_bytes);
+    send_bytes.push_back(bytes);
+    receive_bytes.push_back(r.peer == plan->rank ? 0 : grid_box_elements(r.receive, dims) * element_bytes);
   }
   plan->own = own_pairs(*plan);
+  std::size_t total = 0;
+  for (std::size_t k = 0; k < send_bytes.size(); ++k) total += send_bytes[k] + receive_bytes[k];
+  // The packed boxes, sends then receives, in one buffer: host memory here, pinned memory on the device path.
+  std::byte* at = nullptr;
+  if (plan->on_device()) {
+    DTL_TRY(make_grid_halo_device(*plan, total));
+    at = plan->pinned;
+  } else {
+    plan->storage.resize(total);
+    at = plan->storage.data();
+  }
+  for (const std::size_t bytes : send_bytes) {
+    plan->sent.emplace_back(at, bytes);
+    at += bytes;
+  }
+  for (const std::size_t bytes : receive_bytes) {
+    plan->received.emplace_back(at, bytes);
+    at += bytes;
+  }
   return plan;
 }
 
@@ -178,9 +226,17 @@ status grid_halo_exchange_begin(grid_halo_plan& plan, void* base) {
                   "halo exchange_begin: an exchange is already in flight; call exchange_end first");
   DTL_TRY(plan.state->add_exchange(plan));  // the environment's end finishes it
   plan.base = static_cast<std::byte*>(base);
-  for (std::size_t k = 0; k < plan.regions.size(); ++k) copy_box(plan, plan.regions[k].send, plan.sent[k].data(), true);
-  copy_to_self(plan);
-  status s = post(plan, false);
+  if (plan.on_device()) {
+    if (status packed = grid_device_begin(plan); !packed.ok()) {
+      plan.state->remove_exchange(plan);
+      return packed;
+    }
+  } else {
+    for (std::size_t k = 0; k < plan.regions.size(); ++k)
+      copy_box(plan, plan.regions[k].send, plan.sent[k].data(), true);
+    copy_to_self(plan);
+  }
+  status s = post_grid_transfers(plan, false);
   plan.in_flight = true;  // even after a failure: exchange_end waits for what was posted
   return s;
 }
@@ -206,35 +262,23 @@ status grid_halo_reduce(grid_halo_plan& plan, void* base, datatype type, reduce_
   DTL_TRY(check_reduction(type, op));
   if (plan.in_flight)
     return status(status_code::invalid_state, "halo reduce: an exchange is in flight; call exchange_end first");
+  if (plan.on_device()) {
+    // Device memory: the allocation to the host, the host's reduce there, and back (a blocking call that
+    // runs rarely; the exchange is the fast path).
+    std::size_t elements = 1;
+    for (std::size_t d = 0; d < plan.dims; ++d) elements *= plan.padded[d];
+    std::vector<std::byte> host(elements * plan.element_bytes);
+    plan.base = static_cast<std::byte*>(base);
+    DTL_TRY(grid_device_copy_allocation(plan, host.data(), true));
+    std::byte* device_base = plan.base;
+    plan.base = host.data();
+    const status reduced = reduce_on_host(plan, type, op);
+    plan.base = device_base;
+    DTL_TRY(reduced);
+    return grid_device_copy_allocation(plan, host.data(), false);
+  }
   plan.base = static_cast<std::byte*>(base);
-  // The ghost boxes out: into `received` for another rank, into a buffer of their own where this rank is the
-  // peer (its `received` is empty).
-  std::vector<std::vector<std::byte>> own(plan.regions.size());
-  for (std::size_t k = 0; k < plan.regions.size(); ++k) {
-    const grid_halo_region& r = plan.regions[k];
-    std::vector<std::byte>& out = r.peer == plan.rank ? own[k] : plan.received[k];
-    out.resize(box_elements(r.receive, plan.dims) * plan.element_bytes);
-    copy_box(plan, r.receive, out.data(), true);
-  }
-  status posted = post(plan, true);
-  status waited = wait_all(plan.pending);  // all of what was posted, even after a failure
-  DTL_TRY(posted);
-  DTL_TRY(waited);
-  // Each send box combined with what came back for it: from the peer (in `sent`), or this rank's own ghost
-  // region that copies it.
-  std::vector<const std::byte*> back(plan.regions.size(), nullptr);
-  for (std::size_t k = 0; k < plan.regions.size(); ++k)
-    if (plan.regions[k].peer != plan.rank) back[k] = plan.sent[k].data();
-  for (const auto& [ghost, source] : plan.own) back[source] = own[ghost].data();
-  std::vector<std::byte> current;
-  for (std::size_t k = 0; k < plan.regions.size(); ++k) {
-    if (back[k] == nullptr) continue;
-    current.resize(plan.sent[k].size());
-    copy_box(plan, plan.regions[k].send, current.data(), true);
-    combine_host(current.data(), back[k], current.size(), type, op);
-    copy_box(plan, plan.regions[k].send, current.data(), false);
-  }
-  return {};
+  return reduce_on_host(plan, type, op);
 }
 
 }  // namespace dtl::detail

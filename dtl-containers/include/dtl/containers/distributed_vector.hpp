@@ -156,6 +156,24 @@ class distributed_vector {
     DTL_ASSIGN_OR_RETURN(const context made, detail::context_from(ctx));
     return create(global_size, value, made);
   }
+  /// Value-initialised elements in an explicit layout: rank r holds sizes[r] of them, in global order (as
+  /// redistribute(sizes) leaves them). Collective: invalid_argument on every rank when the ranks pass
+  /// different sizes, or not one per rank.
+  [[nodiscard]] static result<distributed_vector> create_with_sizes(std::span<const size_type> sizes,
+                                                                    const context& ctx) {
+    DTL_TRY(ctx.check());
+    const status local = sizes.size() == static_cast<std::size_t>(ctx.size())
+                             ? status{}
+                             : status(status_code::invalid_argument,
+                                      "distributed_vector::create_with_sizes: " + std::to_string(sizes.size()) +
+                                          " sizes for " + std::to_string(ctx.size()) + " ranks");
+    const detail::call_signature call{"distributed_vector construction with sizes",
+                                      {static_cast<std::int64_t>(sizes.size()), detail::sizes_fingerprint(sizes)},
+                                      {"number of sizes", "hash of the sizes"}};
+    DTL_TRY(detail::agree(ctx, local, call));
+    DTL_ASSIGN_OR_RETURN(const block_partition<> layout, block_partition<>::from_sizes(sizes));
+    return make(layout.global_size(), ctx, nullptr, std::shared_ptr<memory_space_type>(), true, nullptr, &layout);
+  }
   /// With a memory space of your own (a pool, say): any MemorySpace whose accessibility matches P. The
   /// vector keeps `space` alive and deallocates through it.
   template <MemorySpace Space>

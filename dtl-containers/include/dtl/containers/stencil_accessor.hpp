@@ -28,7 +28,11 @@ class stencil_accessor {
 
   /// `center` is the element; `strides[d]` the elements between neighbours along dimension d of the
   /// allocation it lives in.
-  DTL_HOST_DEVICE constexpr stencil_accessor(T* center, const nd_extent<N>& strides) noexcept : center_(center) {
+  constexpr stencil_accessor(T* center, const nd_extent<N>& strides) noexcept : center_(center) {
+    for (size_type d = 0; d < N; ++d) strides_[d] = static_cast<std::ptrdiff_t>(strides[d]);
+  }
+  /// The same from N strides in an array (what a kernel holds: std::array's members are host functions).
+  DTL_HOST_DEVICE constexpr stencil_accessor(T* center, const size_type* strides) noexcept : center_(center) {
     for (size_type d = 0; d < N; ++d) strides_[d] = static_cast<std::ptrdiff_t>(strides[d]);
   }
 

@@ -13,7 +13,16 @@
 //   dtl::stencil_transform(grid, out, op, dtl::index_range{b, e});
 //
 // in and out must share their context, size and partition (out may have no halo) and be two vectors;
-// every policy (dtl::seq, par, async, on_stream). Errors: invalid_argument (in and out are one vector),
+// every policy (dtl::seq, par, async, on_stream).
+//
+// On two grid_tensors (grid_tensor.hpp) op takes a dtl::stencil_accessor<const T, N>, s(0, 0, 0) the element
+// and s(-1, 0, 0) ... its neighbours within in's halo width (unchecked, as the vector's p[-w]):
+//   dtl::stencil_transform(u, next, [] DTL_HOST_DEVICE (dtl::stencil_accessor<const float, 2> s) {
+//     return 0.25f * (s(-1, 0) + s(1, 0) + s(0, -1) + s(0, 1)); });
+//   dtl::stencil_transform(u, next, op, dtl::nd_box<2>{{1, 1}, {n0 - 2, n1 - 2}});   // a box of the owned block
+// They must share their context, global extents and process grid (out's halo may differ): invalid_argument
+// otherwise (every rank decides alike: decompositions are agreed at construction); out_of_range for a box
+// past the owned block. On the device one kernel over the box. Errors: invalid_argument (in and out are one vector),
 // out_of_range (a range past the owned block), and the shared checks of algorithm_fn.hpp. On the device
 // it is one kernel over the range. try_stencil_transform is its name without exceptions in the policy-
 // free spelling too: both return result<void> (a future under async) and never throw.
@@ -24,6 +33,8 @@
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/algorithms/device/stencil.hpp>
 #include <dtl/containers/distributed_vector.hpp>
+#include <dtl/containers/detail/nd_stencil.hpp>
+#include <dtl/containers/grid_tensor.hpp>
 
 #include <cstddef>
 #include <string>
@@ -82,10 +93,105 @@ struct stencil_transform_impl {
   }
 };
 
+template <class A>
+inline constexpr bool is_grid_tensor_v = false;
+template <class T, size_type N, class P>
+inline constexpr bool is_grid_tensor_v<grid_tensor<T, N, P>> = true;
+
+template <class T, size_type N, class P, class U, class Q>
+status check_grid_stencil(const grid_tensor<T, N, P>& in, const grid_tensor<U, N, Q>& out, const nd_box<N>& box) {
+  if (status s = in.get_context().check(); !s.ok()) return s;
+  if (static_cast<const void*>(&in) == static_cast<const void*>(&out))
+    return status(status_code::invalid_argument,
+                  "stencil_transform: in and out are one tensor (an element would read neighbours already written)");
+  if (!in.get_context().same_as(out.get_context()))
+    return status(status_code::invalid_argument, "stencil_transform: the tensors belong to different contexts");
+  if (in.extents() != out.extents() || in.grid() != out.grid())
+    return status(status_code::invalid_argument,
+                  "stencil_transform: the tensors have different global extents or process grids");
+  const nd_extent<N> owned = in.local_extents();
+  for (size_type d = 0; d < N; ++d)
+    if (box.offset[d] + box.extents[d] > owned[d] || box.offset[d] > owned[d])
+      return status(status_code::out_of_range,
+                    "stencil_transform: the box reaches past this rank's owned block in "
+                    "dimension " +
+                        std::to_string(d) + " (" + std::to_string(box.offset[d]) + " + " +
+                        std::to_string(box.extents[d]) + " > " + std::to_string(owned[d]) + ")");
+  return {};
+}
+
+/// stencil_transform on grid_tensors, over `box` of the owned block.
+template <class Pol, class T, size_type N, class P, class U, class Q, class F>
+auto grid_stencil_transform(const Pol& policy, const grid_tensor<T, N, P>& in, grid_tensor<U, N, Q>& out, F op,
+                            const nd_box<N>& box) {
+  static_assert(P::device_accessible == Q::device_accessible,
+                "stencil_transform: the tensors must both be on the device, or both on the host");
+  const nd_extent<N> in_strides = row_major_strides(in.padded_extents());
+  const nd_extent<N> out_strides = row_major_strides(out.padded_extents());
+  auto first = [&box](const nd_extent<N>& strides) {
+    std::size_t at = 0;
+    for (size_type d = 0; d < N; ++d) at += box.offset[d] * strides[d];
+    return at;
+  };
+  auto work = [&]() {
+    const T* src = box.size() == 0 ? nullptr : in.local_data() + first(in_strides);
+    U* dst = box.size() == 0 ? nullptr : out.local_data() + first(out_strides);
+    if constexpr (P::device_accessible) {
+      return settled_for_host<Pol>(device::grid_stencil(policy, in.get_context(), out.device_id(), src, in_strides, dst,
+                                                        out_strides, box.extents, op),
+                                   in.storage(), out.storage());
+    } else {
+      if (box.size() != 0) nd_stencil_host(src, in_strides, dst, out_strides, box.extents, op);
+      return to_outcome<Pol>(result<void>());
+    }
+  };
+  using Outcome = decltype(work());
+  if (status s = check_grid_stencil(in, out, box); !s.ok()) return failed_as<Outcome>(std::move(s));
+  return work();
+}
+
+/// stencil_transform's object: the vector forms (algorithm_fn), and the grid_tensor forms.
+struct stencil_transform_fn {
+  template <class... A>
+  auto operator()(A&&... args) const {
+    if constexpr (grid_form<std::remove_cvref_t<A>...>::value)
+      return grid_call(std::forward<A>(args)...);
+    else
+      return status_algorithm<stencil_transform_impl>{}(std::forward<A>(args)...);
+  }
+
+ private:
+  // (in, out, op), (in, out, op, box), each with a policy first or not.
+  template <class... A>
+  struct grid_form : std::false_type {};
+  template <class First, class... Rest>
+  struct grid_form<First, Rest...>
+      : std::bool_constant<ExecutionPolicy<First> ? grid_form<Rest...>::value : is_grid_tensor_v<First>> {};
+
+  template <class In, class Out, class F>
+  requires(!ExecutionPolicy<std::remove_cvref_t<In>>) auto grid_call(In&& in, Out&& out, F op) const {
+    return grid_call(seq{}, in, out, op);
+  }
+  template <class In, class Out, class F, size_type N>
+  requires(!ExecutionPolicy<std::remove_cvref_t<In>>) auto grid_call(In&& in, Out&& out, F op,
+                                                                     const nd_box<N>& box) const {
+    return grid_call(seq{}, in, out, op, box);
+  }
+  template <ExecutionPolicy Pol, class T, size_type N, class P, class U, class Q, class F>
+  auto grid_call(const Pol& policy, const grid_tensor<T, N, P>& in, grid_tensor<U, N, Q>& out, F op) const {
+    return grid_stencil_transform(policy, in, out, op, nd_box<N>{{}, in.local_extents()});
+  }
+  template <ExecutionPolicy Pol, class T, size_type N, class P, class U, class Q, class F>
+  auto grid_call(const Pol& policy, const grid_tensor<T, N, P>& in, grid_tensor<U, N, Q>& out, F op,
+                 const nd_box<N>& box) const {
+    return grid_stencil_transform(policy, in, out, op, box);
+  }
+};
+
 }  // namespace detail
 
-inline constexpr detail::status_algorithm<detail::stencil_transform_impl> stencil_transform{};
+inline constexpr detail::stencil_transform_fn stencil_transform{};
 /// The same algorithm under the name of the library's non-throwing twins (stencil_transform never throws).
-inline constexpr detail::status_algorithm<detail::stencil_transform_impl> try_stencil_transform{};
+inline constexpr detail::stencil_transform_fn try_stencil_transform{};
 
 }  // namespace dtl

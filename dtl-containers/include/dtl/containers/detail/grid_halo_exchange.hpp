@@ -14,6 +14,7 @@
 #include <dtl/containers/detail/redistribute.hpp>
 #include <dtl/containers/export.hpp>
 #include <dtl/containers/grid_decomposition.hpp>
+#include <dtl/core/device_id.hpp>
 #include <dtl/core/result.hpp>
 #include <dtl/core/try.hpp>
 
@@ -49,11 +50,13 @@ struct grid_halo_plan_deleter {
 using grid_halo_plan_ptr = std::unique_ptr<grid_halo_plan, grid_halo_plan_deleter>;
 
 /// This rank's plan over an allocation of `padded` extents (`dims` of them, row-major) of
-/// `element_bytes`-byte elements in host memory. No communication.
+/// `element_bytes`-byte elements, in host memory (`device` no_device) or in the memory of `device`
+/// (packed and unpacked there by kernels on the device's lane). No communication.
 [[nodiscard]] DTL_CONTAINERS_API result<grid_halo_plan_ptr> make_grid_halo_plan(const context& ctx, std::size_t dims,
                                                                                 const std::size_t* padded,
                                                                                 std::vector<grid_halo_region> regions,
-                                                                                std::size_t element_bytes);
+                                                                                std::size_t element_bytes,
+                                                                                int device = no_device);
 /// A blocking exchange of the allocation at `base`: exchange_begin and exchange_end.
 [[nodiscard]] DTL_CONTAINERS_API status grid_halo_exchange(grid_halo_plan& plan, void* base);
 /// Starts an exchange: the ghost boxes are being written until grid_halo_exchange_end, and the owned
@@ -82,7 +85,7 @@ template <std::size_t N>
 /// pass different decompositions (an exchange over them would pair messages wrongly or wait forever).
 template <std::size_t N>
 [[nodiscard]] result<grid_halo_plan_ptr> make_grid_halo_plan(const context& ctx, const grid_decomposition<N>& dec,
-                                                             std::size_t element_bytes) {
+                                                             std::size_t element_bytes, int device = no_device) {
   static_assert(N <= grid_halo_max_dims, "an N-d halo has at most grid_halo_max_dims dimensions");
   status local;
   if (dec.grid().size() != ctx.size())
@@ -102,26 +105,32 @@ template <std::size_t N>
        static_cast<std::int64_t>(element_bytes)},
       {"number of dimensions", "hash of the global extents", "hash of the halo widths", "hash of the process grid",
        "stencil shape", "element bytes"}};
-  DTL_TRY(agree(ctx, local, signature));
-  const int rank = ctx.rank();
-  std::vector<grid_halo_region> regions;
-  for (const auto& t : dec.transfers(rank)) {
-    grid_halo_region r;
-    r.peer = t.peer;
-    r.send_tag = grid_halo_tag<N>(t.direction);
-    auto opposite = t.direction;
-    for (int& s : opposite) s = -s;
-    r.receive_tag = grid_halo_tag<N>(opposite);
-    for (std::size_t d = 0; d < N; ++d) {
-      r.send.offset[d] = t.send.offset[d];
-      r.send.extents[d] = t.send.extents[d];
-      r.receive.offset[d] = t.receive.offset[d];
-      r.receive.extents[d] = t.receive.extents[d];
+  // The plan is made before the ranks agree, so that a rank that cannot make it (device memory) fails them all.
+  auto make = [&]() -> result<grid_halo_plan_ptr> {
+    if (!local.ok()) return local;
+    const int rank = ctx.rank();
+    std::vector<grid_halo_region> regions;
+    for (const auto& t : dec.transfers(rank)) {
+      grid_halo_region r;
+      r.peer = t.peer;
+      r.send_tag = grid_halo_tag<N>(t.direction);
+      auto opposite = t.direction;
+      for (int& s : opposite) s = -s;
+      r.receive_tag = grid_halo_tag<N>(opposite);
+      for (std::size_t d = 0; d < N; ++d) {
+        r.send.offset[d] = t.send.offset[d];
+        r.send.extents[d] = t.send.extents[d];
+        r.receive.offset[d] = t.receive.offset[d];
+        r.receive.extents[d] = t.receive.extents[d];
+      }
+      regions.push_back(r);
     }
-    regions.push_back(r);
-  }
-  const nd_extent<N> padded = dec.padded_extents(rank);
-  return make_grid_halo_plan(ctx, N, padded.data(), std::move(regions), element_bytes);
+    const nd_extent<N> padded = dec.padded_extents(rank);
+    return make_grid_halo_plan(ctx, N, padded.data(), std::move(regions), element_bytes, device);
+  };
+  result<grid_halo_plan_ptr> plan = make();
+  DTL_TRY(agree(ctx, plan.has_value() ? status{} : plan.error(), signature));
+  return plan;
 }
 
 }  // namespace dtl::detail

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+// dtl::grid_tensor on device placements (device_only_runtime, device_only<0>, unified_memory), on 1 rank and
+// on 2 sharing a GPU: the halo exchange (one box-copy kernel on the device, MPI between ranks), its reverse,
+// stencil_transform's kernel over the owned block and over a box, gather and the host copies; N = 1 to 3,
+// uneven blocks, every periodicity, widths 1 and 2, star and box, every element of the allocation against
+// the serial reference (grid_reference.hpp). Compiled by dtl-hip-kc (the stencil's kernel is the caller's).
+#include "grid_reference.hpp"
+#include "test_environment.hpp"
+
+#include <dtl/containers/algorithms/stencil.hpp>
+#include <dtl/containers/grid_tensor.hpp>
+
+#include <hip/hip_runtime.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using namespace grid_reference;
+
+void check_same(const std::vector<std::int64_t>& got, const std::vector<std::int64_t>& expected) {
+  const auto wrong = mismatches(got, expected);
+  for (std::size_t k = 0; k < wrong.size() && k < 5; ++k) {
+    const std::size_t at = wrong[k];
+    CAPTURE(at);
+    CHECK(got.at(at) == expected.at(at));
+  }
+  CHECK(wrong.empty());
+}
+
+/// The whole allocation (ghosts included), read after the device's work on it.
+template <class Tensor>
+std::vector<std::int64_t> allocation(const Tensor& t) {
+  REQUIRE(t.synchronize().has_value());
+  std::vector<std::int64_t> out(t.local_size_with_ghosts());
+  if (!out.empty())
+    REQUIRE(hipMemcpy(out.data(), t.data_with_ghosts(), out.size() * sizeof(std::int64_t), hipMemcpyDefault) ==
+            hipSuccess);
+  return out;
+}
+template <class Tensor>
+void load(Tensor& t, const std::vector<std::int64_t>& padded) {
+  REQUIRE(t.synchronize().has_value());
+  REQUIRE(padded.size() == t.local_size_with_ghosts());
+  if (!padded.empty())
+    REQUIRE(hipMemcpy(t.data_with_ghosts(), padded.data(), padded.size() * sizeof(std::int64_t), hipMemcpyDefault) ==
+            hipSuccess);
+}
+
+template <class P, std::size_t N>
+void tensor_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& dec) {
+  using tensor = dtl::grid_tensor<std::int64_t, N, P>;
+  const int rank = ctx.rank();
+  tensor t(dec, ctx);
+  CHECK(allocation(t) == std::vector<std::int64_t>(dec.padded_size(rank), 0));
+
+  // The owned elements from the host, then exchanges (twice: the plan is reused).
+  const auto block = owned_block(dec, rank);
+  REQUIRE(t.copy_from_host(block.data(), block.size()).has_value());
+  CHECK(t.copy_to_host().value() == block);
+  REQUIRE(t.halo().exchange().has_value());
+  REQUIRE(t.halo().exchange().has_value());
+  check_same(allocation(t), after_exchange(dec, rank, 0));
+  REQUIRE(t.halo().exchange_begin().has_value());
+  REQUIRE(t.halo().exchange_end().has_value());
+  check_same(allocation(t), after_exchange(dec, rank, 0));
+
+  // The stencil's kernel over the owned block into a tensor without a halo, and over the upper half.
+  const auto op = weighted_stencil<N>::of(dec.halo_width(), dec.shape());
+  REQUIRE(op.fits);
+  const dtl::grid_decomposition<N> plain(dec.grid(), dec.global_extents(), {}, dec.shape());
+  tensor out(plain, ctx), part(plain, ctx);
+  REQUIRE(dtl::stencil_transform(t, out, op).has_value());
+  const auto expected_padded = after_stencil(dec, rank, 0);
+  std::vector<std::int64_t> expected;
+  for (std::size_t linear = 0; linear < expected_padded.size(); ++linear)
+    if (classify(dec, rank, linear).kind == cell_kind::owned) expected.push_back(expected_padded[linear]);
+  check_same(out.copy_to_host().value(), expected);
+  if (t.local_size() != 0) {
+    dtl::nd_box<N> box{{}, t.local_extents()};
+    box.offset[0] = box.extents[0] / 2;
+    box.extents[0] -= box.offset[0];
+    REQUIRE(dtl::stencil_transform(dtl::par{}, t, part, op, box).has_value());
+    const auto some = part.copy_to_host().value();
+    const std::size_t row = t.local_size() / t.local_extents()[0];
+    for (std::size_t i = 0; i < expected.size(); ++i) CHECK(some[i] == (i / row >= box.offset[0] ? expected[i] : 0));
+  }
+
+  // The reverse exchange (through the host on device memory).
+  load(t, reduce_input(dec, rank));
+  REQUIRE(t.halo().reduce(dtl::reduce_op::sum).has_value());
+  check_same(allocation(t), after_reduce(dec, rank));
+
+  // gather.
+  load(t, owned_values(dec, rank, 0));
+  const auto all = t.gather(0);
+  REQUIRE(all.has_value());
+  if (rank == 0)
+    for (std::size_t i = 0; i < all->size(); ++i)
+      CHECK((*all)[i] == value_at<N>(dtl::row_major::delinearize<N>(static_cast<dtl::index_t>(i), dec.global_extents()),
+                                     dec.global_extents()));
+}
+
+template <class P, std::size_t N>
+void all_variants(const dtl::context& ctx, const ext<N>& global) {
+  for (const auto shape : {dtl::stencil_shape::star, dtl::stencil_shape::box}) {
+    for (std::size_t w = 1; w <= 2; ++w) {
+      for (unsigned mask = 0; mask < (1u << N); ++mask) {
+        std::array<bool, N> periodic{};
+        for (std::size_t d = 0; d < N; ++d) periodic[d] = ((mask >> d) & 1u) != 0;
+        ext<N> width{};
+        for (std::size_t d = 0; d < N; ++d) width[d] = w;
+        auto dec =
+            dtl::grid_decomposition<N>::create(dtl::process_grid<N>(ctx.size(), {}, periodic), global, width, shape);
+        CAPTURE(N);
+        CAPTURE(w);
+        CAPTURE(mask);
+        CAPTURE(static_cast<int>(shape));
+        REQUIRE(dec.has_value());
+        tensor_checks<P, N>(ctx, *dec);
+      }
+    }
+  }
+}
+
+template <class P>
+void placement_checks(const dtl::context& ctx) {
+  all_variants<P, 1>(ctx, {11});
+  all_variants<P, 2>(ctx, {9, 7});
+  all_variants<P, 3>(ctx, {7, 6, 5});
+}
+
+}  // namespace
+
+TEST_SUITE("gpu.grid_tensor") {
+  TEST_CASE("device_only_runtime") { placement_checks<dtl::device_only_runtime>(test_support::world()); }
+  TEST_CASE("device_only<0>") {
+    const dtl::context ctx = test_support::world();
+    all_variants<dtl::device_only<0>, 3>(ctx, {9, 8, 7});
+  }
+  TEST_CASE("unified_memory") {
+    const dtl::context ctx = test_support::world();
+    all_variants<dtl::unified_memory, 2>(ctx, {9, 7});
+  }
+  TEST_CASE("a rank that is its own neighbour in every dimension: one kernel, nothing through the host") {
+    const dtl::context ctx = test_support::world();
+    const dtl::process_grid<3> grid(ctx.size(), {}, {true, true, true});
+    const dtl::grid_decomposition<3> dec(grid, {32, 16, 8}, {1, 1, 1});
+    dtl::grid_tensor<float, 3, dtl::device_only_runtime> t(dec, ctx);
+    for (int step = 0; step < 50; ++step) REQUIRE(t.halo().exchange().has_value());
+    CHECK(t.synchronize().has_value());
+  }
+}
