@@ -9,6 +9,9 @@
 #include "grid_reference.hpp"
 #include "test_environment.hpp"
 
+#include <dtl/containers/algorithms/inner_product.hpp>
+#include <dtl/containers/algorithms/modify.hpp>
+#include <dtl/containers/algorithms/reduce.hpp>
 #include <dtl/containers/algorithms/stencil.hpp>
 #include <dtl/core/status_error.hpp>
 
@@ -111,6 +114,52 @@ void tensor_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
     const auto all = out.copy_to_host().value(), some = part.copy_to_host().value();
     const std::size_t row = t.local_size() / t.local_extents()[0];
     for (std::size_t i = 0; i < all.size(); ++i) CHECK(some[i] == (i / row >= box.offset[0] ? all[i] : 0));
+  }
+
+  // The element-wise algorithms over the owned elements (the ghosts untouched), against the block.
+  {
+    tensor<N> a(dec, ctx), b(dec, ctx), c(plain, ctx);
+    REQUIRE(a.copy_from_host(block.data(), block.size()).has_value());
+    REQUIRE(dtl::fill(b, 5).has_value());
+    REQUIRE(dtl::for_each(b, [](std::int64_t& x) { x += 1; }).has_value());
+    REQUIRE(dtl::transform(a, b, c, [](std::int64_t x, std::int64_t y) { return 2 * x - y; }).has_value());
+    std::vector<std::int64_t> want(block.size());
+    for (std::size_t i = 0; i < block.size(); ++i) want[i] = 2 * block[i] - 6;
+    check_same(c.copy_to_host().value(), want);
+    const auto filled = b.copy_to_host().value();
+    for (const std::int64_t x : filled) CHECK(x == 6);
+    std::size_t ghosts = 0;
+    for (const std::int64_t x : allocation(b)) ghosts += x == 0 ? 1 : 0;
+    CHECK(ghosts == dec.padded_size(rank) - block.size());  // fill and for_each left the ghosts T{}
+    REQUIRE(dtl::transform(dtl::par{}, c, b, [](std::int64_t x) { return (x + 6) / 2; }).has_value());
+    REQUIRE(dtl::copy(b, a).has_value());
+    check_same(a.copy_to_host().value(), block);
+    // The reductions, over every rank's block: value_at of every global index.
+    std::int64_t sum = 0, squares = 0;
+    for (std::size_t g = 0; g < dtl::extents_size(dec.global_extents()); ++g) {
+      const std::int64_t v = value_at<N>(
+          dtl::row_major::delinearize<N>(static_cast<dtl::index_t>(g), dec.global_extents()), dec.global_extents());
+      sum += v;
+      squares += v * v;
+    }
+    CHECK(dtl::reduce(a) == sum);
+    CHECK(dtl::reduce(dtl::par{}, a, std::int64_t{1}, std::plus<>{}) == sum + 1);
+    CHECK(dtl::try_reduce(a, std::int64_t{0}).value() == sum);
+    CHECK(dtl::transform_reduce(a, std::int64_t{0}, std::plus<>{}, [](std::int64_t x) { return x * x; }) == squares);
+    CHECK(dtl::dot(a, b) == squares);
+    CHECK(dtl::try_dot(a, b).value() == squares);
+    // Mismatched tensors: invalid_argument on every rank.
+    tensor<N> wider(dtl::grid_decomposition<N>(
+                        dec.grid(),
+                        [&] {
+                          auto e = dec.global_extents();
+                          e[0] += 1;
+                          return e;
+                        }(),
+                        {}, dec.shape()),
+                    ctx);
+    CHECK(dtl::copy(a, wider).error().code() == dtl::status_code::invalid_argument);
+    CHECK(dtl::try_dot(a, wider).error().code() == dtl::status_code::invalid_argument);
   }
 
   // The reverse exchange.

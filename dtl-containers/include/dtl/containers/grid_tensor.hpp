@@ -334,4 +334,11 @@ class grid_tensor {
   detail::datatype element_type_{};
 };
 
+namespace detail {
+template <class A>
+inline constexpr bool is_grid_tensor_v = false;
+template <class T, size_type N, PlacementPolicy P>
+inline constexpr bool is_grid_tensor_v<grid_tensor<T, N, P>> = true;
+}  // namespace detail
+
 }  // namespace dtl

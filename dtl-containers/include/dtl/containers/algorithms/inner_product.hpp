@@ -56,7 +56,11 @@ struct dot_impl : global_value {
 
 inline constexpr detail::value_algorithm<detail::inner_product_impl> inner_product{};
 inline constexpr detail::try_value_algorithm<detail::inner_product_impl> try_inner_product{};
-inline constexpr detail::value_algorithm<detail::dot_impl> dot{};
-inline constexpr detail::try_value_algorithm<detail::dot_impl> try_dot{};
+inline constexpr detail::with_grid_forms<detail::value_algorithm<detail::dot_impl>, detail::grid_dot_impl,
+                                         detail::algorithm_form::value>
+    dot{};
+inline constexpr detail::with_grid_forms<detail::try_value_algorithm<detail::dot_impl>, detail::grid_dot_impl,
+                                         detail::algorithm_form::try_value>
+    try_dot{};
 
 }  // namespace dtl

@@ -18,6 +18,7 @@
 // (detail/algorithm_fn.hpp).
 
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
+#include <dtl/containers/algorithms/detail/grid_forms.hpp>
 #include <dtl/containers/algorithms/detail/support.hpp>
 #include <dtl/containers/algorithms/device/modify.hpp>
 #include <dtl/containers/distributed_vector.hpp>
@@ -190,12 +191,20 @@ struct copy_impl {
 
 }  // namespace detail
 
-inline constexpr detail::status_algorithm<detail::fill_impl> fill{};
+inline constexpr detail::with_grid_forms<detail::status_algorithm<detail::fill_impl>, detail::grid_fill_impl,
+                                         detail::algorithm_form::status>
+    fill{};
 inline constexpr detail::status_algorithm<detail::iota_impl> iota{};
-inline constexpr detail::status_algorithm<detail::for_each_impl> for_each{};
+inline constexpr detail::with_grid_forms<detail::status_algorithm<detail::for_each_impl>, detail::grid_for_each_impl,
+                                         detail::algorithm_form::status>
+    for_each{};
 inline constexpr detail::status_algorithm<detail::for_each_indexed_impl> for_each_indexed{};
-inline constexpr detail::status_algorithm<detail::transform_impl> transform{};
-inline constexpr detail::status_algorithm<detail::copy_impl> copy{};
+inline constexpr detail::with_grid_forms<detail::status_algorithm<detail::transform_impl>, detail::grid_transform_impl,
+                                         detail::algorithm_form::status>
+    transform{};
+inline constexpr detail::with_grid_forms<detail::status_algorithm<detail::copy_impl>, detail::grid_copy_impl,
+                                         detail::algorithm_form::status>
+    copy{};
 
 // Upstream DTL's writes of this rank's block alone (no communication; host placements): local_fill gives
 // the elements written, local_transform transforms the block in place and gives its end, local_copy copies

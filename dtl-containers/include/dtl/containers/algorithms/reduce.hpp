@@ -26,6 +26,8 @@
 #include <dtl/containers/algorithms/detail/algorithm_fn.hpp>
 #include <dtl/containers/algorithms/detail/communicator_forms.hpp>
 #include <dtl/containers/algorithms/detail/message_forms.hpp>
+#include <dtl/containers/algorithms/detail/host_reduce.hpp>
+#include <dtl/containers/algorithms/detail/grid_forms.hpp>
 #include <dtl/containers/algorithms/detail/indexed_fold.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/algorithms/execution.hpp>
@@ -39,51 +41,6 @@
 namespace dtl {
 
 namespace detail {
-
-/// This rank's partial (fold(): absent without elements) combined with the other ranks' as `scope` says.
-template <class T, class Fold, class Op>
-result<reduce_result<T>> combine_host_partial(const context& ctx, Fold fold, const T& init, Op& op, reduce_scope scope,
-                                              int root) {
-  // The user's functions over this rank's elements, before any rank communicates.
-  const auto [mine, local_value] =
-      before_communicating(ctx, scope != reduce_scope::local, "reduce (this rank's elements)", [&] {
-        const maybe<T> partial = fold();
-        return std::pair<maybe<T>, T>(partial, partial.present != 0 ? op(init, partial.value) : init);
-      });
-  if (scope == reduce_scope::local) return reduce_result<T>{local_value, local_value, false};
-  T global{};
-  if constexpr (is_native_reduction_v<Op, T>) {
-    constexpr auto native = *native_reduction_of<Op, T>();
-    const T part = mine.present != 0 ? mine.value : native.identity;
-    if (scope == reduce_scope::all) {
-      if (result<void> r = ctx.allreduce(&part, &global, 1, native.op); !r) return std::move(r).error();
-    } else {
-      if (result<void> r = ctx.reduce(&part, &global, 1, native.op, root); !r) return std::move(r).error();
-    }
-    global = op(init, global);
-  } else {
-    DTL_ASSIGN_OR_RETURN(global, combine_partials_on_host(ctx, mine, init, op));
-  }
-  const bool has = scope == reduce_scope::all || ctx.rank() == root;
-  return reduce_result<T>{local_value, has ? global : T{}, has};
-}
-
-/// The host side of every reduction: fold this rank's elements (transformed by `f`), then combine.
-template <class Policy, class In, class T, class Op, class F>
-result<reduce_result<T>> host_reduce(const context& ctx, const In* data, std::size_t n, const T& init, Op& op, F& f,
-                                     reduce_scope scope, int root) {
-  if constexpr (!is_parallel_v<Policy>) {
-    // Nothing crosses ranks (this rank's value, or a context of one rank) and one thread folds:
-    // std::accumulate's left fold from init (upstream's), which needs no associative operator.
-    if (scope == reduce_scope::local || ctx.size() == 1) {
-      T acc = init;
-      for (std::size_t i = 0; i < n; ++i) acc = op(acc, static_cast<T>(f(data[i])));
-      return reduce_result<T>{acc, acc, scope != reduce_scope::local};
-    }
-  }
-  return combine_host_partial(
-      ctx, [&] { return host_fold<is_parallel_v<Policy>, In, T>(data, n, op, f); }, init, op, scope, root);
-}
 
 /// f(a[i], b[i]) as a present partial (the two-vector folds).
 template <class T, class A, class B, class F>
@@ -118,14 +75,6 @@ result<reduce_result<T>> reduce_vector_on_host(const Policy&, const distributed_
                                                Op op, F f, reduce_scope scope, int root) {
   return host_reduce<Policy>(vec.get_context(), vec.local_data(), vec.local_size(), init, op, f, scope, root);
 }
-
-/// reduce_result<T> -> the global value (reduce, transform_reduce, count_if, count).
-struct global_value {
-  template <class Outcome>
-  static auto finish(Outcome outcome) {
-    return map_outcome(std::move(outcome), [](const auto& r) { return r.value(); });
-  }
-};
 
 /// The bodies of a reduction of the elements themselves, under `Scope`: (vec[, init[, op]]), init T{}
 /// and std::plus<> by default.
@@ -268,10 +217,13 @@ struct count_impl : global_value {
 // Each value algorithm in its two forms: the bare one throws dtl::status_error, try_ returns result<T>.
 // Both take an execution policy first or run under dtl::seq{}; under dtl::async both give a future.
 // With upstream's buffer forms over a communicator too: reduce(comm, send, recv, op, root) (message_forms.hpp).
-inline constexpr detail::with_message_forms<
-    detail::with_communicator_forms<detail::value_algorithm<detail::reduce_impl>, detail::reduce_impl>>
+inline constexpr detail::with_grid_forms<detail::with_message_forms<detail::with_communicator_forms<
+                                             detail::value_algorithm<detail::reduce_impl>, detail::reduce_impl>>,
+                                         detail::grid_reduce_impl, detail::algorithm_form::value>
     reduce{};
-inline constexpr detail::try_value_algorithm<detail::reduce_impl> try_reduce{};
+inline constexpr detail::with_grid_forms<detail::try_value_algorithm<detail::reduce_impl>, detail::grid_reduce_impl,
+                                         detail::algorithm_form::try_value>
+    try_reduce{};
 inline constexpr detail::with_communicator_forms<detail::value_algorithm<detail::distributed_reduce_impl>,
                                                  detail::distributed_reduce_impl>
     distributed_reduce{};
@@ -284,8 +236,12 @@ inline constexpr detail::with_communicator_forms<detail::value_algorithm<detail:
     global_reduce{};
 inline constexpr detail::value_algorithm<detail::local_reduce_impl> local_reduce{};
 inline constexpr detail::try_value_algorithm<detail::local_reduce_impl> try_local_reduce{};
-inline constexpr detail::value_algorithm<detail::transform_reduce_impl> transform_reduce{};
-inline constexpr detail::try_value_algorithm<detail::transform_reduce_impl> try_transform_reduce{};
+inline constexpr detail::with_grid_forms<detail::value_algorithm<detail::transform_reduce_impl>,
+                                         detail::grid_transform_reduce_impl, detail::algorithm_form::value>
+    transform_reduce{};
+inline constexpr detail::with_grid_forms<detail::try_value_algorithm<detail::transform_reduce_impl>,
+                                         detail::grid_transform_reduce_impl, detail::algorithm_form::try_value>
+    try_transform_reduce{};
 inline constexpr detail::value_algorithm<detail::count_if_impl> count_if{};
 inline constexpr detail::try_value_algorithm<detail::count_if_impl> try_count_if{};
 inline constexpr detail::value_algorithm<detail::count_impl> count{};

@@ -93,11 +93,6 @@ struct stencil_transform_impl {
   }
 };
 
-template <class A>
-inline constexpr bool is_grid_tensor_v = false;
-template <class T, size_type N, class P>
-inline constexpr bool is_grid_tensor_v<grid_tensor<T, N, P>> = true;
-
 template <class T, size_type N, class P, class U, class Q>
 status check_grid_stencil(const grid_tensor<T, N, P>& in, const grid_tensor<U, N, Q>& out, const nd_box<N>& box) {
   if (status s = in.get_context().check(); !s.ok()) return s;
