@@ -24,17 +24,6 @@ namespace {
 
 using namespace grid_reference;
 
-/// Prints the first few mismatches and checks there are none.
-void check_same(const std::vector<std::int64_t>& got, const std::vector<std::int64_t>& expected) {
-  const auto wrong = mismatches(got, expected);
-  for (std::size_t k = 0; k < wrong.size() && k < 5; ++k) {
-    const std::size_t at = wrong[k];
-    CAPTURE(at);
-    CHECK(got.at(at) == expected.at(at));
-  }
-  CHECK(wrong.empty());
-}
-
 constexpr std::int64_t sentinel = -1;
 
 /// Fills rank's owned block, exchanges, and checks every element of the padded allocation.
@@ -83,26 +72,11 @@ void stencil_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& d
 /// Every shape and periodicity of one global extent over `grid_extents` (0: fitted).
 template <std::size_t N>
 void all_variants(const dtl::context& ctx, const ext<N>& global, const std::array<int, N>& grid_extents) {
-  for (const auto shape : {dtl::stencil_shape::star, dtl::stencil_shape::box}) {
-    for (std::size_t w = 1; w <= 2; ++w) {
-      for (unsigned mask = 0; mask < (1u << N); ++mask) {
-        std::array<bool, N> periodic{};
-        for (std::size_t d = 0; d < N; ++d) periodic[d] = ((mask >> d) & 1u) != 0;
-        const dtl::process_grid<N> grid(ctx.size(), grid_extents, periodic);
-        ext<N> width{};
-        for (std::size_t d = 0; d < N; ++d) width[d] = w;
-        auto dec = dtl::grid_decomposition<N>::create(grid, global, width, shape);
-        CAPTURE(N);
-        CAPTURE(w);
-        CAPTURE(mask);
-        CAPTURE(static_cast<int>(shape));
-        REQUIRE(dec.has_value());
-        exchange_checks<N>(ctx, *dec);
-        reduce_checks<N>(ctx, *dec);
-        stencil_checks<N>(ctx, *dec);
-      }
-    }
-  }
+  for_each_variant<N>(ctx.size(), global, grid_extents, [&](const dtl::grid_decomposition<N>& dec) {
+    exchange_checks<N>(ctx, dec);
+    reduce_checks<N>(ctx, dec);
+    stencil_checks<N>(ctx, dec);
+  });
 }
 
 }  // namespace

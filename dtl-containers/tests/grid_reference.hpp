@@ -2,11 +2,14 @@
 #pragma once
 // The serial reference of an N-d halo over a grid_decomposition, shared by the halo plan's tests, the
 // grid_tensor's (host) and the GPU's: what each element of a rank's padded allocation holds before and
-// after an exchange, a reduce and a stencil, computed from the global array alone.
+// after an exchange, a reduce and a stencil, computed from the global array alone; and the variants every
+// one of them runs (for_each_variant) and their comparison (check_same).
 
 #include <dtl/containers/grid_decomposition.hpp>
 #include <dtl/containers/nd_extent.hpp>
 #include <dtl/containers/stencil_accessor.hpp>
+
+#include "doctest.hpp"
 
 #include <array>
 #include <cstddef>
@@ -228,6 +231,41 @@ inline std::vector<std::size_t> mismatches(const std::vector<std::int64_t>& got,
   for (std::size_t i = 0; i < got.size(); ++i)
     if (got[i] != expected[i]) out.push_back(i);
   return out;
+}
+
+/// Checks that `got` is `expected`, printing the first few differences.
+inline void check_same(const std::vector<std::int64_t>& got, const std::vector<std::int64_t>& expected) {
+  const auto wrong = mismatches(got, expected);
+  for (std::size_t k = 0; k < wrong.size() && k < 5; ++k) {
+    const std::size_t at = wrong[k];
+    CAPTURE(at);
+    CHECK(got.at(at) == expected.at(at));
+  }
+  CHECK(wrong.empty());
+}
+
+/// f(decomposition) for every variant of one global extent over `ranks` ranks: star and box, widths 1 and 2,
+/// every periodicity, the process grid fitted where grid_extents[d] is 0.
+template <std::size_t N, class F>
+void for_each_variant(int ranks, const ext<N>& global, const std::array<int, N>& grid_extents, F&& f) {
+  for (const auto shape : {dtl::stencil_shape::star, dtl::stencil_shape::box}) {
+    for (std::size_t w = 1; w <= 2; ++w) {
+      for (unsigned mask = 0; mask < (1u << N); ++mask) {
+        std::array<bool, N> periodic{};
+        for (std::size_t d = 0; d < N; ++d) periodic[d] = ((mask >> d) & 1u) != 0;
+        ext<N> width{};
+        for (std::size_t d = 0; d < N; ++d) width[d] = w;
+        auto dec = dtl::grid_decomposition<N>::create(dtl::process_grid<N>(ranks, grid_extents, periodic), global,
+                                                      width, shape);
+        CAPTURE(N);
+        CAPTURE(w);
+        CAPTURE(mask);
+        CAPTURE(static_cast<int>(shape));
+        REQUIRE(dec.has_value());
+        f(*dec);
+      }
+    }
+  }
 }
 
 }  // namespace grid_reference

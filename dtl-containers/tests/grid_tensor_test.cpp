@@ -27,16 +27,6 @@ using namespace grid_reference;
 template <std::size_t N>
 using tensor = dtl::grid_tensor<std::int64_t, N>;
 
-void check_same(const std::vector<std::int64_t>& got, const std::vector<std::int64_t>& expected) {
-  const auto wrong = mismatches(got, expected);
-  for (std::size_t k = 0; k < wrong.size() && k < 5; ++k) {
-    const std::size_t at = wrong[k];
-    CAPTURE(at);
-    CHECK(got.at(at) == expected.at(at));
-  }
-  CHECK(wrong.empty());
-}
-
 /// The whole allocation of t, ghosts included (through the view with ghosts: every element once).
 template <std::size_t N>
 std::vector<std::int64_t> allocation(const tensor<N>& t) {
@@ -184,24 +174,8 @@ void tensor_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
 
 template <std::size_t N>
 void all_variants(const dtl::context& ctx, const ext<N>& global, const std::array<int, N>& grid_extents) {
-  for (const auto shape : {dtl::stencil_shape::star, dtl::stencil_shape::box}) {
-    for (std::size_t w = 1; w <= 2; ++w) {
-      for (unsigned mask = 0; mask < (1u << N); ++mask) {
-        std::array<bool, N> periodic{};
-        for (std::size_t d = 0; d < N; ++d) periodic[d] = ((mask >> d) & 1u) != 0;
-        ext<N> width{};
-        for (std::size_t d = 0; d < N; ++d) width[d] = w;
-        auto dec = dtl::grid_decomposition<N>::create(dtl::process_grid<N>(ctx.size(), grid_extents, periodic), global,
-                                                      width, shape);
-        CAPTURE(N);
-        CAPTURE(w);
-        CAPTURE(mask);
-        CAPTURE(static_cast<int>(shape));
-        REQUIRE(dec.has_value());
-        tensor_checks<N>(ctx, *dec);
-      }
-    }
-  }
+  for_each_variant<N>(ctx.size(), global, grid_extents,
+                      [&](const dtl::grid_decomposition<N>& dec) { tensor_checks<N>(ctx, dec); });
 }
 
 }  // namespace

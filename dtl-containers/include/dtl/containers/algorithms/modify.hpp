@@ -38,15 +38,6 @@ struct copy_result {
 
 namespace detail {
 
-/// Runs a host loop body(begin, end) over the local block under `Policy`.
-template <class Policy, class Body>
-result<void> host_loop(std::size_t n, Body body) {
-  if constexpr (is_parallel_v<Policy>)
-    parallel_for(n, body);
-  else
-    body(std::size_t{0}, n);
-  return {};
-}
 
 struct fill_impl {
   static constexpr const char* name = "fill";

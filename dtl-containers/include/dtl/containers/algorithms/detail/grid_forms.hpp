@@ -69,16 +69,6 @@ status check_grid_layouts(const char* name, const G& first, const Rest&... rest)
   return out;
 }
 
-/// At most one loop per call: the host's body over the owned elements in [b, e).
-template <class Pol, class Body>
-result<void> grid_host_loop(std::size_t n, Body body) {
-  if constexpr (is_parallel_v<Pol>)
-    parallel_for(n, body);
-  else
-    body(std::size_t{0}, n);
-  return {};
-}
-
 template <class G>
 using grid_value_t = typename std::remove_cvref_t<G>::value_type;
 
@@ -92,7 +82,7 @@ struct grid_fill_impl {
   static result<void> host(const Pol&, G& t, const V& value) {
     const auto o = owned_of(t);
     const auto v = static_cast<grid_value_t<G>>(value);
-    return grid_host_loop<Pol>(o.count, [o, v](std::size_t b, std::size_t e) {
+    return host_loop<Pol>(o.count, [o, v](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) o[i] = v;
     });
   }
@@ -111,7 +101,7 @@ struct grid_for_each_impl {
   template <class Pol, class G, class F>
   static result<void> host(const Pol&, G& t, F f) {
     const auto o = owned_of(t);
-    return grid_host_loop<Pol>(o.count, [o, &f](std::size_t b, std::size_t e) {
+    return host_loop<Pol>(o.count, [o, &f](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) f(o[i]);
     });
   }
@@ -137,7 +127,7 @@ struct grid_transform_impl {
     const auto x = owned_of(in);
     const auto y = owned_of(out);
     using U = grid_value_t<Out>;
-    return grid_host_loop<Pol>(x.count, [x, y, &f](std::size_t b, std::size_t e) {
+    return host_loop<Pol>(x.count, [x, y, &f](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i) y[i] = static_cast<U>(f(x[i]));
     });
   }
@@ -147,7 +137,7 @@ struct grid_transform_impl {
     const auto y = owned_of(b);
     const auto z = owned_of(out);
     using U = grid_value_t<Out>;
-    return grid_host_loop<Pol>(x.count, [x, y, z, &f](std::size_t lo, std::size_t hi) {
+    return host_loop<Pol>(x.count, [x, y, z, &f](std::size_t lo, std::size_t hi) {
       for (std::size_t i = lo; i < hi; ++i) z[i] = static_cast<U>(f(x[i], y[i]));
     });
   }

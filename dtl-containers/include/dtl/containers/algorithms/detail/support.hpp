@@ -8,6 +8,7 @@
 #include <dtl/containers/communication/detail/context_services.hpp>
 #include <dtl/containers/block_partition.hpp>
 #include <dtl/containers/host_device.hpp>
+#include <dtl/containers/algorithms/execution.hpp>
 #include <dtl/containers/algorithms/ops.hpp>
 #include <dtl/containers/algorithms/reduce_result.hpp>
 #include <dtl/core/result.hpp>
@@ -140,6 +141,16 @@ void parallel_for(std::size_t n, Body body, std::size_t grain = std::size_t{1} <
   }
   for (auto& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);
+}
+
+/// Runs a host loop body(begin, end) over the local block under `Policy`.
+template <class Policy, class Body>
+result<void> host_loop(std::size_t n, Body body) {
+  if constexpr (std::is_same_v<std::remove_cvref_t<Policy>, par>)
+    parallel_for(n, body);
+  else
+    body(std::size_t{0}, n);
+  return {};
 }
 
 /// How many chunks host threads split n elements into: one per hardware thread, and one per 2^15
