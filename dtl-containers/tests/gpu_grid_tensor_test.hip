@@ -97,18 +97,18 @@ void tensor_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
     REQUIRE(dtl::transform(dtl::par{}, c, b, [] __device__(std::int64_t x) { return (x + 6) / 2; }).has_value());
     REQUIRE(dtl::copy(b, a).has_value());
     check_same(a.copy_to_host().value(), block);
-    std::int64_t sum = 0, squares = 0;
+    std::uint64_t sum = 0, squares = 0;  // unsigned: wrapping is defined (the values stay small)
     for (std::size_t g = 0; g < dtl::extents_size(dec.global_extents()); ++g) {
       const std::int64_t v = value_at<N>(
           dtl::row_major::delinearize<N>(static_cast<dtl::index_t>(g), dec.global_extents()), dec.global_extents());
-      sum += v;
-      squares += v * v;
+      sum += static_cast<std::uint64_t>(v);
+      squares += static_cast<std::uint64_t>(v) * static_cast<std::uint64_t>(v);
     }
-    CHECK(dtl::reduce(a) == sum);
-    CHECK(dtl::try_reduce(a, std::int64_t{1}).value() == sum + 1);
+    CHECK(dtl::reduce(a) == static_cast<std::int64_t>(sum));
+    CHECK(dtl::try_reduce(a, std::int64_t{1}).value() == static_cast<std::int64_t>(sum) + 1);
     CHECK(dtl::transform_reduce(a, std::int64_t{0}, std::plus<>{}, [] __device__(std::int64_t x) { return x * x; }) ==
-          squares);
-    CHECK(dtl::dot(a, b) == squares);
+          static_cast<std::int64_t>(squares));
+    CHECK(dtl::dot(a, b) == static_cast<std::int64_t>(squares));
   }
 
   // The reverse exchange (through the host on device memory).
