@@ -55,10 +55,10 @@ void tensor_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
   CHECK(t.copy_to_host().value() == block);
   REQUIRE(t.halo().exchange().has_value());
   REQUIRE(t.halo().exchange().has_value());
-  check_same(allocation(t), after_exchange(dec, rank, 0));
+  check_same(allocation(t), after_exchange(dec, rank, 0), "exchange");
   REQUIRE(t.halo().exchange_begin().has_value());
   REQUIRE(t.halo().exchange_end().has_value());
-  check_same(allocation(t), after_exchange(dec, rank, 0));
+  check_same(allocation(t), after_exchange(dec, rank, 0), "exchange");
 
   // The stencil's kernel over the owned block into a tensor without a halo, and over the upper half.
   const auto op = weighted_stencil<N>::of(dec.halo_width(), dec.shape());
@@ -70,7 +70,7 @@ void tensor_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
   std::vector<std::int64_t> expected;
   for (std::size_t linear = 0; linear < expected_padded.size(); ++linear)
     if (classify(dec, rank, linear).kind == cell_kind::owned) expected.push_back(expected_padded[linear]);
-  check_same(out.copy_to_host().value(), expected);
+  check_same(out.copy_to_host().value(), expected, "stencil");
   if (t.local_size() != 0) {
     dtl::nd_box<N> box{{}, t.local_extents()};
     box.offset[0] = box.extents[0] / 2;
@@ -90,13 +90,13 @@ void tensor_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
     REQUIRE(dtl::transform(a, b, c, [] __device__(std::int64_t x, std::int64_t y) { return 2 * x - y; }).has_value());
     std::vector<std::int64_t> want(block.size());
     for (std::size_t i = 0; i < block.size(); ++i) want[i] = 2 * block[i] - 6;
-    check_same(c.copy_to_host().value(), want);
+    check_same(c.copy_to_host().value(), want, "transform");
     std::size_t ghosts = 0;
     for (const std::int64_t x : allocation(b)) ghosts += x == 0 ? 1 : 0;
     CHECK(ghosts == dec.padded_size(rank) - block.size());
     REQUIRE(dtl::transform(dtl::par{}, c, b, [] __device__(std::int64_t x) { return (x + 6) / 2; }).has_value());
     REQUIRE(dtl::copy(b, a).has_value());
-    check_same(a.copy_to_host().value(), block);
+    check_same(a.copy_to_host().value(), block, "copy");
     std::uint64_t sum = 0, squares = 0;  // unsigned: wrapping is defined (the values stay small)
     for (std::size_t g = 0; g < dtl::extents_size(dec.global_extents()); ++g) {
       const std::int64_t v = value_at<N>(
@@ -114,7 +114,7 @@ void tensor_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
   // The reverse exchange (through the host on device memory).
   load(t, reduce_input(dec, rank));
   REQUIRE(t.halo().reduce(dtl::reduce_op::sum).has_value());
-  check_same(allocation(t), after_reduce(dec, rank));
+  check_same(allocation(t), after_reduce(dec, rank), "reduce");
 
   // gather.
   load(t, owned_values(dec, rank, 0));

@@ -35,7 +35,7 @@ void exchange_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& 
   REQUIRE(dtl::detail::grid_halo_exchange(**plan, data.data()).ok());
   // Twice: the plan is reusable, and the result the same.
   REQUIRE(dtl::detail::grid_halo_exchange(**plan, data.data()).ok());
-  check_same(data, after_exchange(dec, ctx.rank(), sentinel));
+  check_same(data, after_exchange(dec, ctx.rank(), sentinel), "exchange");
 }
 
 /// The reverse exchange: a sum adds into each owned element the values of the ghosts (on every rank) that
@@ -46,7 +46,7 @@ void reduce_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
   auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, sizeof(std::int64_t));
   REQUIRE(plan.has_value());
   REQUIRE(dtl::detail::grid_halo_reduce(**plan, data.data(), dtl::detail::datatype::i64, dtl::reduce_op::sum).ok());
-  check_same(data, after_reduce(dec, ctx.rank()));
+  check_same(data, after_reduce(dec, ctx.rank()), "reduce");
 }
 
 /// Exchange, then a stencil of the decomposition's shape and width over the owned block (the accessor's
@@ -66,7 +66,7 @@ void stencil_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& d
     return sum;
   };
   dtl::detail::nd_stencil_host(dec.padded_extents(rank), dec.owned_in_padded(rank), in.data(), out.data(), op);
-  check_same(out, after_stencil(dec, rank, sentinel));
+  check_same(out, after_stencil(dec, rank, sentinel), "stencil");
 }
 
 /// Every shape and periodicity of one global extent over `grid_extents` (0: fitted).

@@ -233,8 +233,10 @@ inline std::vector<std::size_t> mismatches(const std::vector<std::int64_t>& got,
   return out;
 }
 
-/// Checks that `got` is `expected`, printing the first few differences.
-inline void check_same(const std::vector<std::int64_t>& got, const std::vector<std::int64_t>& expected) {
+/// Checks that `got` is `expected` (`what`: which step), printing the first few differences.
+inline void check_same(const std::vector<std::int64_t>& got, const std::vector<std::int64_t>& expected,
+                       const char* what) {
+  CAPTURE(what);
   const auto wrong = mismatches(got, expected);
   for (std::size_t k = 0; k < wrong.size() && k < 5; ++k) {
     const std::size_t at = wrong[k];

@@ -69,11 +69,11 @@ void tensor_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
     CHECK(view.is_exhaustive() == one_run);
   }
   REQUIRE(t.halo().exchange().has_value());
-  check_same(allocation(t), after_exchange(dec, rank, 0));
+  check_same(allocation(t), after_exchange(dec, rank, 0), "exchange");
   REQUIRE(t.halo().exchange_begin().has_value());
   CHECK(t.halo().in_flight());
   REQUIRE(t.halo().exchange_end().has_value());
-  check_same(allocation(t), after_exchange(dec, rank, 0));
+  check_same(allocation(t), after_exchange(dec, rank, 0), "exchange");
 
   // The stencil over the owned block (out has no halo), and over a box of it.
   const dtl::grid_decomposition<N> plain(dec.grid(), dec.global_extents(), {}, dec.shape());
@@ -93,7 +93,7 @@ void tensor_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
     std::vector<std::int64_t> expected;
     for (std::size_t linear = 0; linear < expected_padded.size(); ++linear)
       if (classify(dec, rank, linear).kind == cell_kind::owned) expected.push_back(expected_padded[linear]);
-    check_same(out.copy_to_host().value(), expected);
+    check_same(out.copy_to_host().value(), expected, "stencil");
   }
   if (t.local_size() != 0) {
     tensor<N> part(plain, ctx);
@@ -115,7 +115,7 @@ void tensor_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
     REQUIRE(dtl::transform(a, b, c, [](std::int64_t x, std::int64_t y) { return 2 * x - y; }).has_value());
     std::vector<std::int64_t> want(block.size());
     for (std::size_t i = 0; i < block.size(); ++i) want[i] = 2 * block[i] - 6;
-    check_same(c.copy_to_host().value(), want);
+    check_same(c.copy_to_host().value(), want, "transform");
     const auto filled = b.copy_to_host().value();
     for (const std::int64_t x : filled) CHECK(x == 6);
     std::size_t ghosts = 0;
@@ -123,7 +123,7 @@ void tensor_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
     CHECK(ghosts == dec.padded_size(rank) - block.size());  // fill and for_each left the ghosts T{}
     REQUIRE(dtl::transform(dtl::par{}, c, b, [](std::int64_t x) { return (x + 6) / 2; }).has_value());
     REQUIRE(dtl::copy(b, a).has_value());
-    check_same(a.copy_to_host().value(), block);
+    check_same(a.copy_to_host().value(), block, "copy");
     // The reductions, over every rank's block: value_at of every global index.
     std::uint64_t sum = 0, squares = 0;  // unsigned: wrapping is defined (the values stay small)
     for (std::size_t g = 0; g < dtl::extents_size(dec.global_extents()); ++g) {
@@ -156,7 +156,7 @@ void tensor_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
   // The reverse exchange.
   load(t, reduce_input(dec, rank));
   REQUIRE(t.halo().reduce(dtl::reduce_op::sum).has_value());
-  check_same(allocation(t), after_reduce(dec, rank));
+  check_same(allocation(t), after_reduce(dec, rank), "reduce");
 
   // gather: the global array, row-major, on the root.
   load(t, owned_values(dec, rank, 0));
