@@ -40,6 +40,9 @@ void load(Tensor& t, const std::vector<std::int64_t>& padded) {
   if (!padded.empty())
     REQUIRE(hipMemcpy(t.data_with_ghosts(), padded.data(), padded.size() * sizeof(std::int64_t), hipMemcpyDefault) ==
             hipSuccess);
+  // A copy from pageable memory may return before its DMA lands (CUDA's rule): the calls after it run on
+  // other streams, so the device finishes it first.
+  REQUIRE(hipDeviceSynchronize() == hipSuccess);
 }
 
 template <class P, std::size_t N>

@@ -14,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -236,7 +237,8 @@ inline std::vector<std::size_t> mismatches(const std::vector<std::int64_t>& got,
 /// Checks that `got` is `expected` (`what`: which step), printing the first few differences.
 inline void check_same(const std::vector<std::int64_t>& got, const std::vector<std::int64_t>& expected,
                        const char* what) {
-  CAPTURE(what);
+  const std::string step = what;  // doctest prints a string, not a const char*'s address
+  CAPTURE(step);
   const auto wrong = mismatches(got, expected);
   for (std::size_t k = 0; k < wrong.size() && k < 5; ++k) {
     const std::size_t at = wrong[k];
