@@ -38,7 +38,6 @@ struct copy_result {
 
 namespace detail {
 
-
 struct fill_impl {
   static constexpr const char* name = "fill";
   template <class Pol, class T, class P, class V>

@@ -95,15 +95,10 @@ struct stencil_transform_impl {
 
 template <class T, size_type N, class P, class U, class Q>
 status check_grid_stencil(const grid_tensor<T, N, P>& in, const grid_tensor<U, N, Q>& out, const nd_box<N>& box) {
-  if (status s = in.get_context().check(); !s.ok()) return s;
+  if (status s = check_grid_layouts("stencil_transform", in, out); !s.ok()) return s;
   if (static_cast<const void*>(&in) == static_cast<const void*>(&out))
     return status(status_code::invalid_argument,
                   "stencil_transform: in and out are one tensor (an element would read neighbours already written)");
-  if (!in.get_context().same_as(out.get_context()))
-    return status(status_code::invalid_argument, "stencil_transform: the tensors belong to different contexts");
-  if (in.extents() != out.extents() || in.grid() != out.grid())
-    return status(status_code::invalid_argument,
-                  "stencil_transform: the tensors have different global extents or process grids");
   const nd_extent<N> owned = in.local_extents();
   for (size_type d = 0; d < N; ++d)
     if (box.offset[d] + box.extents[d] > owned[d] || box.offset[d] > owned[d])
@@ -149,7 +144,7 @@ auto grid_stencil_transform(const Pol& policy, const grid_tensor<T, N, P>& in, g
 struct stencil_transform_fn {
   template <class... A>
   auto operator()(A&&... args) const {
-    if constexpr (grid_form<std::remove_cvref_t<A>...>::value)
+    if constexpr (any_grid_tensor_v<A...>)
       return grid_call(std::forward<A>(args)...);
     else
       return status_algorithm<stencil_transform_impl>{}(std::forward<A>(args)...);
@@ -157,12 +152,6 @@ struct stencil_transform_fn {
 
  private:
   // (in, out, op), (in, out, op, box), each with a policy first or not.
-  template <class... A>
-  struct grid_form : std::false_type {};
-  template <class First, class... Rest>
-  struct grid_form<First, Rest...>
-      : std::bool_constant<ExecutionPolicy<First> ? grid_form<Rest...>::value : is_grid_tensor_v<First>> {};
-
   template <class In, class Out, class F>
   requires(!ExecutionPolicy<std::remove_cvref_t<In>>) auto grid_call(In&& in, Out&& out, F op) const {
     return grid_call(seq{}, in, out, op);
