@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <tuple>
 #include <vector>
 
@@ -207,6 +208,30 @@ TEST_SUITE("mpi.grid_tensor") {
     REQUIRE(ctx.barrier().has_value());
   }
 
+  TEST_CASE("distributed_vector::create_with_sizes: sizes that differ between ranks, or not one per rank") {
+    const dtl::context ctx = test_support::world();
+    std::vector<std::size_t> sizes(static_cast<std::size_t>(ctx.size()), 3);
+    const auto made = dtl::distributed_vector<int>::create_with_sizes(sizes, ctx);
+    REQUIRE(made.has_value());
+    CHECK(made->local_size() == 3);
+    CHECK(made->global_size() == 3 * sizes.size());
+    std::vector<std::size_t> mine = sizes;
+    if (ctx.rank() == 0) mine[0] = 4;  // rank 0 alone asks for another layout
+    const auto differ = dtl::distributed_vector<int>::create_with_sizes(mine, ctx);
+    if (ctx.size() > 1) {
+      REQUIRE_FALSE(differ.has_value());
+      CHECK(differ.error().code() == dtl::status_code::invalid_argument);
+    }
+    std::vector<std::size_t> short_list(sizes.size() + 1, 1);
+    const auto wrong_count = dtl::distributed_vector<int>::create_with_sizes(short_list, ctx);
+    REQUIRE_FALSE(wrong_count.has_value());
+    CHECK(wrong_count.error().code() == dtl::status_code::invalid_argument);
+    std::vector<std::size_t> huge(sizes.size(), std::numeric_limits<std::size_t>::max() / 2 + 1);
+    const auto overflow = dtl::distributed_vector<int>::create_with_sizes(huge, ctx);
+    CHECK_FALSE(overflow.has_value());
+    REQUIRE(ctx.barrier().has_value());
+  }
+
   TEST_CASE("stencil_transform: one tensor as in and out, other extents or grids, a box past the block") {
     const dtl::context ctx = test_support::world();
     const dtl::process_grid<2> grid(ctx.size(), {}, {true, true});
@@ -219,6 +244,16 @@ TEST_SUITE("mpi.grid_tensor") {
     dtl::nd_box<2> past{{}, a.local_extents()};
     past.extents[1] += 1;
     CHECK(dtl::stencil_transform(a, b, op, past).error().code() == dtl::status_code::out_of_range);
+    dtl::nd_box<2> wrapping{{1, 0}, a.local_extents()};  // offset + extents wraps past SIZE_MAX to 0
+    wrapping.extents[0] = std::numeric_limits<std::size_t>::max();
+    CHECK(dtl::stencil_transform(a, b, op, wrapping).error().code() == dtl::status_code::out_of_range);
+    // The owned block from the host: a count other than its size is refused, and nothing is written.
+    std::vector<std::int64_t> ones(a.local_size() + 1, 1);
+    CHECK(a.copy_from_host(ones.data(), ones.size()).error().code() == dtl::status_code::extent_mismatch);
+    CHECK(a.copy_from_host(ones.data(), std::numeric_limits<std::size_t>::max()).error().code() ==
+          dtl::status_code::extent_mismatch);
+    const auto untouched = a.copy_to_host().value();
+    for (const std::int64_t x : untouched) CHECK(x == 0);
     CHECK(dtl::try_stencil_transform(a, b, op).has_value());
   }
 }

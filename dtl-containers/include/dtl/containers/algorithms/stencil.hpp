@@ -101,7 +101,7 @@ status check_grid_stencil(const grid_tensor<T, N, P>& in, const grid_tensor<U, N
                   "stencil_transform: in and out are one tensor (an element would read neighbours already written)");
   const nd_extent<N> owned = in.local_extents();
   for (size_type d = 0; d < N; ++d)
-    if (box.offset[d] + box.extents[d] > owned[d] || box.offset[d] > owned[d])
+    if (box.offset[d] > owned[d] || box.extents[d] > owned[d] - box.offset[d])  // no sum: it could wrap
       return status(status_code::out_of_range,
                     "stencil_transform: the box reaches past this rank's owned block in "
                     "dimension " +
