@@ -241,7 +241,7 @@ class grid_tensor {
     std::size_t from = 0;
     for (int r = 0; r < ctx.size(); ++r) {
       const nd_box<N> box = dec_.owned(r);
-      for_each_row(box.extents, [&](const nd_extent<N>& at, std::size_t run) {
+      detail::for_each_row(box.extents, [&](const nd_extent<N>& at, std::size_t run) {
         std::size_t to = 0;
         for (size_type d = 0; d < N; ++d) to += (box.offset[d] + at[d]) * strides[d];
         std::memcpy(out.data() + to, all.data() + from, run * sizeof(T));
@@ -276,23 +276,6 @@ class grid_tensor {
   /// compare (two tensors of one decomposition have one layout).
   [[nodiscard]] const storage_type& storage() const noexcept { return storage_; }
 
-  /// Calls f(at, run) for every row of a box of `extents`: `at` its position (the last index 0), `run` its
-  /// length (the last extent), in row-major order. Nothing for an empty box.
-  template <class F>
-  static void for_each_row(const nd_extent<N>& extents, F&& f) {
-    if (extents_size(extents) == 0) return;
-    nd_extent<N> at{};
-    for (;;) {
-      f(static_cast<const nd_extent<N>&>(at), extents[N - 1]);
-      size_type d = N - 1;
-      while (d-- > 0) {
-        if (++at[d] < extents[d]) break;
-        at[d] = 0;
-      }
-      if (d == static_cast<size_type>(-1)) return;
-    }
-  }
-
  private:
   grid_tensor(storage_type storage, const grid_decomposition<N>& dec, detail::grid_halo_plan_ptr plan) noexcept
       : storage_(std::move(storage)), dec_(dec), plan_(std::move(plan)) {
@@ -317,7 +300,7 @@ class grid_tensor {
     if (local_size() == 0) return;
     const auto strides = row_major_strides(padded_extents());
     const auto& w = dec_.halo_width();
-    for_each_row(local_extents(), [&](const nd_extent<N>& at, std::size_t run) {
+    detail::for_each_row(local_extents(), [&](const nd_extent<N>& at, std::size_t run) {
       std::size_t p = 0;
       for (size_type d = 0; d < N; ++d) p += (w[d] + at[d]) * strides[d];
       if (out_of_padded)

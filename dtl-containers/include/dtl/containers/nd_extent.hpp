@@ -75,4 +75,23 @@ struct column_major {
   }
 };
 
+namespace detail {
+/// Calls f(at, run) for every row of a box of `extents`: `at` its position (the last index 0), `run` its
+/// length (the last extent), in row-major order. Nothing for an empty box.
+template <size_type N, class F>
+void for_each_row(const nd_extent<N>& extents, F&& f) {
+  if (extents_size(extents) == 0) return;
+  nd_extent<N> at{};
+  for (;;) {
+    f(static_cast<const nd_extent<N>&>(at), extents[N - 1]);
+    size_type d = N - 1;
+    while (d-- > 0) {
+      if (++at[d] < extents[d]) break;
+      at[d] = 0;
+    }
+    if (d == static_cast<size_type>(-1)) return;
+  }
+}
+}  // namespace detail
+
 }  // namespace dtl

@@ -17,24 +17,16 @@ namespace dtl::detail {
 template <class T, class U, std::size_t N, class Op>
 void nd_stencil_host(const T* in, const nd_extent<N>& in_strides, U* out, const nd_extent<N>& out_strides,
                      const nd_extent<N>& extents, Op& op) {
-  if (extents_size(extents) == 0) return;
-  nd_extent<N> at{};  // the position over dimensions 0 .. N-2; the last one is the inner loop
-  for (;;) {
+  for_each_row(extents, [&](const nd_extent<N>& at, std::size_t run) {
     std::size_t from = 0, to = 0;
     for (std::size_t d = 0; d + 1 < N; ++d) {
       from += at[d] * in_strides[d];
       to += at[d] * out_strides[d];
     }
-    for (std::size_t i = 0; i < extents[N - 1]; ++i)
+    for (std::size_t i = 0; i < run; ++i)
       out[to + i * out_strides[N - 1]] =
           static_cast<U>(op(stencil_accessor<const T, N>(in + from + i * in_strides[N - 1], in_strides)));
-    std::size_t d = N - 1;
-    while (d-- > 0) {
-      if (++at[d] < extents[d]) break;
-      at[d] = 0;
-    }
-    if (d == static_cast<std::size_t>(-1)) return;
-  }
+  });
 }
 
 /// The same over a box of one padded allocation layout, shared by `in` and `out` (allocations of `padded`).
