@@ -41,14 +41,7 @@ auto owned_of(G& t) noexcept {
   using T = std::remove_pointer_t<decltype(t.local_data())>;
   constexpr std::size_t N = std::remove_cvref_t<G>::rank();
   owned_elements<T, N> o;
-  o.first = t.local_data();
-  o.count = t.local_size();
-  const auto extents = t.local_extents();
-  const auto strides = row_major_strides(t.padded_extents());
-  for (std::size_t d = 0; d < N; ++d) {
-    o.extents[d] = extents[d];
-    o.strides[d] = strides[d];
-  }
+  o.set(t.local_data(), t.local_extents().data(), row_major_strides(t.padded_extents()).data());
   return o;
 }
 

@@ -6,29 +6,63 @@
 
 #include <dtl/containers/algorithms/device/reduce.hpp>
 #include <dtl/containers/algorithms/device/support.hpp>
+#include <dtl/containers/detail/index_divisor.hpp>
 #include <dtl/containers/host_device.hpp>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace dtl::detail {
 
 /// A grid_tensor's owned block as a sequence: element i (row-major over `extents`) of the allocation whose
 /// element (0, ..., 0) of the block is `first` and whose strides are `strides`. Trivially copyable; a
-/// kernel takes it by value.
+/// kernel takes it by value. Blocks of up to 2^32 elements find a position with `divisors` (a multiply
+/// each, not a division: detail/index_divisor.hpp); larger ones with 64-bit division.
 template <class T, std::size_t N>
 struct owned_elements {
   T* first = nullptr;
   std::size_t count = 0;
   std::size_t extents[N] = {};
   std::size_t strides[N] = {};
+  index_divisor divisors[N] = {};  // extents[d] (set where count fits 32 bits)
 
-  DTL_HOST_DEVICE T& operator[](std::size_t i) const noexcept {
-    std::size_t at = 0;
-    for (std::size_t d = N; d-- > 0;) {
-      at += (i % extents[d]) * strides[d];
+  /// The block of `first` with `extents` in an allocation with `strides`.
+  void set(T* block, const std::size_t* block_extents, const std::size_t* allocation_strides) noexcept {
+    first = block;
+    count = 1;
+    for (std::size_t d = 0; d < N; ++d) {
+      extents[d] = block_extents[d];
+      strides[d] = allocation_strides[d];
+      count *= extents[d];
+    }
+    if (count <= UINT32_MAX)
+      for (std::size_t d = 0; d < N; ++d) divisors[d] = index_divisor(static_cast<std::uint32_t>(extents[d]));
+  }
+
+  /// The coordinates of element i in the block (i < count).
+  DTL_HOST_DEVICE void position(std::size_t i, std::size_t (&at)[N]) const noexcept {
+    if (count <= UINT32_MAX) {
+      auto rest = static_cast<std::uint32_t>(i);
+      for (std::size_t d = N; d-- > 1;) {
+        const std::uint32_t q = divisors[d].divide(rest);
+        at[d] = rest - q * divisors[d].divisor();
+        rest = q;
+      }
+      at[0] = rest;  // i < count: what is left is the first coordinate
+      return;
+    }
+    for (std::size_t d = N; d-- > 1;) {
+      at[d] = i % extents[d];
       i /= extents[d];
     }
-    return first[at];
+    at[0] = i;
+  }
+  DTL_HOST_DEVICE T& operator[](std::size_t i) const noexcept {
+    std::size_t at[N];
+    position(i, at);
+    std::size_t offset = 0;
+    for (std::size_t d = 0; d < N; ++d) offset += at[d] * strides[d];
+    return first[offset];
   }
 };
 
