@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -54,6 +55,18 @@ void check_placement(const dtl::context& ctx, int expected_device) {
       CHECK(zeros.has_device_affinity() == !P::host_accessible);  // upstream's: device placements only
       CHECK(zeros.local_size() == n);
       CHECK(space->stats().bytes_in_use == before.bytes_in_use + n * sizeof(double));
+      // Upstream's allocator: the space the block came from, on its device; its memory is that space's.
+      static_assert(std::is_same_v<typename V::allocator_type, dtl::select_allocator_t<double, P>>);
+      const auto alloc = zeros.get_allocator();
+      CHECK(alloc.space() == space);
+      CHECK(alloc == dtl::allocator_for<double, P>(ctx).value());
+      CHECK(alloc.space_properties().device_id == zeros.device_id());
+      const std::size_t in_use = space->stats().bytes_in_use;
+      double* p = alloc.allocate(n + 1);
+      CHECK(space->stats().bytes_in_use == in_use + (n + 1) * sizeof(double));
+      CHECK(space->contains(p).value());
+      alloc.deallocate(p, n + 1);
+      CHECK(space->stats().bytes_in_use == in_use);
       const auto host = zeros.copy_to_host().value();
       CHECK(std::all_of(host.begin(), host.end(), [](double x) { return x == 0.0; }));
       V values(n, 2.5, ctx);

@@ -63,6 +63,7 @@ class distributed_array {
   using placement_policy = typename detail::array_placement<Policies...>::type;
   using vector_type = distributed_vector<T, placement_policy>;
   using value_type = T;
+  using allocator_type = typename vector_type::allocator_type;
   using size_type = dtl::size_type;
   using difference_type = std::ptrdiff_t;
   using reference = T&;
@@ -225,7 +226,10 @@ class distributed_array {
   [[nodiscard]] static constexpr bool is_device_accessible() noexcept { return placement_policy::device_accessible; }
   /// The device of this rank's block, or dtl::no_device for host_only.
   [[nodiscard]] int device_id() const noexcept { return vector_.device_id(); }
-  [[nodiscard]] bool has_device_affinity() const noexcept { return device_id() >= 0; }
+  /// Whether the block is on one device only (device placements; not unified_memory): the vector's.
+  [[nodiscard]] bool has_device_affinity() const noexcept { return vector_.has_device_affinity(); }
+  /// The allocator of the placement's memory on this rank's device (the vector's get_allocator()).
+  [[nodiscard]] allocator_type get_allocator() const { return vector_.get_allocator(); }
 
  private:
   friend struct detail::vector_access;

@@ -43,6 +43,7 @@
 #include <dtl/containers/detail/redistribute.hpp>
 #include <dtl/containers/global_view.hpp>
 #include <dtl/containers/halo.hpp>
+#include <dtl/containers/memory_space_allocator.hpp>
 #include <dtl/containers/placement_traits.hpp>
 #include <dtl/containers/vector_halo.hpp>
 #include <dtl/containers/views.hpp>
@@ -91,6 +92,8 @@ class distributed_vector {
   using size_type = std::size_t;
   using placement_policy = P;
   using memory_space_type = typename placement_traits<P>::space_type;
+  /// Upstream's: the allocator of the placement's memory (memory_space_allocator.hpp).
+  using allocator_type = select_allocator_t<T, P>;
 
   /// `global_size` value-initialised elements. Throws dtl::status_error on failure (see create()).
   distributed_vector(size_type global_size, const context& ctx)
@@ -258,6 +261,10 @@ class distributed_vector {
   /// Upstream's: whether the segment lives on one device only (device placements; unified_memory,
   /// which the host reaches too, has none, as upstream's).
   [[nodiscard]] bool has_device_affinity() const noexcept { return !P::host_accessible && device_ >= 0; }
+  /// Upstream's: an allocator of the placement's memory on this rank's device, from the process-wide space
+  /// the placement's blocks come from there (for a vector made with a space of your own, not that space).
+  /// A moved-from device vector's has no space (its allocations fail with invalid_state).
+  [[nodiscard]] allocator_type get_allocator() const { return detail::placement_allocator<T, P>(device_); }
   /// This rank's elements: a device pointer for device placements. nullptr when local_size() is 0.
   [[nodiscard]] T* local_data() noexcept { return owned(storage_.data()); }
   [[nodiscard]] const T* local_data() const noexcept { return owned(storage_.data()); }
