@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // memory_space_allocator and select_allocator_t on host memory: real allocations from DTL's host space
 // (counted in its statistics), std::vector over it, rebinding and equality, the failures, and the
-// allocators of host_only containers (vector, array). The device placements' are checked on a GPU
+// allocators of host_only containers (vector, array, tensor). The device placements' are checked on a GPU
 // (gpu_vector_test.cpp).
 #include "doctest.hpp"
 
 #include <dtl/containers/distributed_array.hpp>
+#include <dtl/containers/distributed_tensor.hpp>
 #include <dtl/containers/distributed_vector.hpp>
 #include <dtl/containers/memory_space_allocator.hpp>
 #include <dtl/core/status_error.hpp>
@@ -26,6 +27,7 @@ static_assert(std::is_same_v<std::allocator_traits<host_allocator>::rebind_alloc
 static_assert(
     std::is_same_v<dtl::distributed_vector<int>::allocator_type, dtl::select_allocator_t<int, dtl::host_only>>);
 static_assert(std::is_same_v<dtl::distributed_array<int, 8>::allocator_type, dtl::default_allocator<int>>);
+static_assert(std::is_same_v<dtl::distributed_tensor<float, 3>::allocator_type, dtl::default_allocator<float>>);
 static_assert(host_allocator::is_host_accessible() && !host_allocator::is_device_accessible());
 static_assert(host_allocator::space_name() == "host");
 
@@ -120,11 +122,13 @@ TEST_SUITE("memory_space_allocator") {
     CHECK(made->space() == dtl::shared_host_memory_space());
     const dtl::distributed_vector<int> v(10, ctx);
     const dtl::distributed_array<int, 10> a(ctx);
+    const dtl::distributed_tensor<int, 2> t({4, 3}, ctx);
     CHECK(v.get_allocator() == *made);
     CHECK(a.get_allocator() == *made);
-    int* p = a.get_allocator().allocate(12);
+    CHECK(t.get_allocator() == *made);
+    int* p = t.get_allocator().allocate(12);
     p[11] = 7;
-    a.get_allocator().deallocate(p, 12);
+    t.get_allocator().deallocate(p, 12);
     // A moved-from host vector still names the host space.
     dtl::distributed_vector<int> from(3, ctx);
     const dtl::distributed_vector<int> to(std::move(from));

@@ -2,13 +2,15 @@
 // distributed_tensor on device placements (device_only<0>, device_only_runtime, unified_memory,
 // device_preferred_on<0>), on 1 rank and on 2 sharing a GPU, against a serial reference: the device
 // view's indexing, extents and strides read in a device lambda, the algorithms, copies to and from the
-// host. Compiled by dtl-hip-kc (device lambdas).
+// host, replace_local_partition from the host; where the data is and the allocator of that memory.
+// Compiled by dtl-hip-kc (device lambdas).
 #include "test_environment.hpp"
 
 #include <dtl/containers/algorithms.hpp>
 #include <dtl/containers/distributed_tensor.hpp>
 
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -23,6 +25,12 @@ void tensor_on_device(const dtl::context& ctx, const dtl::nd_extent<3>& extents)
   static_assert(tensor::is_device_accessible());
   tensor a(extents, ctx), b(extents, ctx);
   const std::size_t count = a.size();
+  // Where the data is, and the allocator of that memory on this rank's device (the vector's answers).
+  static_assert(std::is_same_v<typename tensor::allocator_type, dtl::select_allocator_t<float, P>>);
+  CHECK(a.has_device_affinity() == !P::host_accessible);
+  CHECK(a.device_id() >= 0);
+  CHECK(a.get_allocator().space_properties().device_id == a.device_id());
+  CHECK(a.get_allocator() == dtl::allocator_for<float, P>(ctx).value());
   const auto view = a.device_view();
   CHECK(view.data() == a.local_data());
   CHECK(view.extents() == a.local_extents());
@@ -47,6 +55,9 @@ void tensor_on_device(const dtl::context& ctx, const dtl::nd_extent<3>& extents)
   float sum = 0.0f;
   for (std::size_t g = 0; g < count; ++g) sum += ref[g] + 1.0f;
   CHECK(dtl::reduce(a, 0.0f) == doctest::Approx(sum));
+  // This rank's elements from the host, copied into the device block.
+  REQUIRE(a.replace_local_partition(typename tensor::storage_type(a.local_size(), 0.5f)).has_value());
+  CHECK(dtl::reduce(a, 0.0f) == doctest::Approx(0.5f * static_cast<float>(count)));
 }
 
 template <class P>

@@ -2,15 +2,19 @@
 // distributed_tensor on host placements (run with 1, 2 and 3 MPI ranks), against a serial reference of
 // the row split: 1, 2 and 3 dimensions, first extents that the ranks do not divide, fewer rows than
 // ranks (empty blocks), rows of no elements; the local view's indexing, the index translations, the
-// errors, resize, and the algorithms on a tensor.
+// errors, resize, and the algorithms on a tensor; upstream's global(), replace_local_partition, its
+// nd_partition_map and allocator.
 #include "test_environment.hpp"
 
 #include <dtl/containers/algorithms.hpp>
+#include <dtl/containers/detail/device_affinity.hpp>
 #include <dtl/containers/distributed_tensor.hpp>
 #include <dtl/core/status_error.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -225,5 +229,114 @@ TEST_SUITE("mpi.tensor") {
         for (std::size_t k = 0; k < view.extent(2); ++k)
           CHECK(view(i, j, k) ==
                 static_cast<int>((static_cast<std::size_t>(t.global_offset()[0]) + i) * 6 + j * 3 + k));
+  }
+
+  TEST_CASE("distributed_tensor: its nd_partition_map_type answers as the tensor, global() reads and writes its own") {
+    const auto ctx = test_support::world();
+    for (const std::size_t rows : {0u, 2u, 7u}) {
+      CAPTURE(rows);
+      dtl::distributed_tensor<int, 2> t({rows, 3}, ctx);
+      const std::size_t offset = static_cast<std::size_t>(t.global_offset()[0]) * 3;
+      for (std::size_t l = 0; l < t.local_size(); ++l) t.local_linear(l) = value_at(offset + l);
+      using map_type = dtl::distributed_tensor<int, 2>::nd_partition_map_type;
+      const map_type map(t.extents(), 0, ctx.size(), ctx.rank());
+      CHECK(map.local_extents() == t.local_extents());
+      CHECK(map.local_offset() == t.global_offset());
+      CHECK(map.local_size() == t.local_size());
+      for (int r = 0; r < ctx.size(); ++r) CHECK(map.local_size_for_rank(r) == t.local_size_for_rank(r));
+      const dtl::distributed_tensor<int, 2>& ct = t;
+      for (dtl::index_t i = -1; i <= static_cast<dtl::index_t>(rows); ++i) {
+        for (dtl::index_t j = -1; j <= 3; ++j) {
+          const dtl::nd_index<2> g{i, j};
+          CAPTURE(i);
+          CAPTURE(j);
+          REQUIRE(map.owner(g) == t.owner(g));
+          REQUIRE(map.is_local(g) == t.is_local(g));
+          const dtl::remote_ref<int> ref = t.global(g);
+          const dtl::remote_ref<const int> cref = ct.global(g);
+          CHECK(ref.owner_rank() == t.owner(g));
+          CHECK(ref.is_local() == t.is_local(g));
+          CHECK(cref.is_local() == t.is_local(g));
+          if (t.is_local(g)) {
+            REQUIRE(map.to_local(g) == t.to_local(g));
+            CHECK(ref.global_index() == dtl::row_major::linearize(g, t.extents()));
+            CHECK(ref.get().value() == value_at(static_cast<std::size_t>(i) * 3 + static_cast<std::size_t>(j)));
+            REQUIRE(ref.put(-1).has_value());
+            CHECK(t.local(t.to_local(g)) == -1);
+            CHECK(cref.get().value() == -1);
+          } else {
+            // Another rank's element, or none: no window reaches it without communication.
+            CHECK_FALSE(ref.get().has_value());
+            CHECK_FALSE(cref.get().has_value());
+          }
+        }
+      }
+    }
+  }
+
+  TEST_CASE("distributed_tensor: replace_local_partition, with the same extents and with new ones") {
+    const auto ctx = test_support::world();
+    using tensor = dtl::distributed_tensor<int, 2>;
+    static_assert(std::is_same_v<tensor::storage_type, std::vector<int>>);
+    tensor t({7, 2}, ctx);
+    const std::size_t offset = static_cast<std::size_t>(t.global_offset()[0]) * 2;
+    tensor::storage_type mine(t.local_size());
+    for (std::size_t l = 0; l < mine.size(); ++l) mine[l] = value_at(offset + l);
+    REQUIRE(t.replace_local_partition(mine).has_value());
+    CHECK(std::equal(t.local_span().begin(), t.local_span().end(), mine.begin(), mine.end()));
+    CHECK(t.structural_metadata_consistent());
+    // Another count: refused on this rank alone, the elements kept.
+    const auto wrong = t.replace_local_partition(tensor::storage_type(t.local_size() + 1, 9));
+    REQUIRE_FALSE(wrong.has_value());
+    CHECK(wrong.error().code() == dtl::status_code::invalid_argument);
+    CHECK(std::equal(t.local_span().begin(), t.local_span().end(), mine.begin(), mine.end()));
+
+    // New extents: each rank passes its share of the new rows (the first 5 % p ranks one more).
+    const auto [first, end] = rows_of(5, ctx.size(), ctx.rank());
+    tensor::storage_type next((end - first) * 4);
+    for (std::size_t l = 0; l < next.size(); ++l) next[l] = value_at(100 + first * 4 + l);
+    REQUIRE(t.replace_local_partition(next, {5, 4}).has_value());
+    CHECK(t.extents() == dtl::nd_extent<2>{5, 4});
+    CHECK(t.local_extents() == dtl::nd_extent<2>{end - first, 4});
+    CHECK(t.global_offset()[0] == static_cast<dtl::index_t>(first));
+    CHECK(t.structural_metadata_consistent());
+    std::vector<int> ref(20);
+    for (std::size_t g = 0; g < 20; ++g) ref[g] = value_at(100 + g);
+    auto all = t.gather(0);
+    REQUIRE(all.has_value());
+    if (ctx.rank() == 0) CHECK(*all == ref);
+
+    // A rank whose count is not its share fails the call on every rank; the tensor is unchanged.
+    tensor::storage_type off = ctx.rank() == 0 ? tensor::storage_type(next.size() + 1) : next;
+    const auto refused = t.replace_local_partition(off, {5, 4});
+    REQUIRE_FALSE(refused.has_value());
+    if (ctx.size() == 1) CHECK(refused.error().code() == dtl::status_code::invalid_argument);
+    // Extents that differ between ranks, each rank's count its share of its own: invalid_argument everywhere.
+    if (ctx.size() > 1) {
+      const dtl::nd_extent<2> differ = ctx.rank() == 0 ? dtl::nd_extent<2>{5, 4} : dtl::nd_extent<2>{4, 5};
+      const auto [b, e] = rows_of(differ[0], ctx.size(), ctx.rank());
+      const auto mismatched = t.replace_local_partition(tensor::storage_type((e - b) * differ[1]), differ);
+      REQUIRE_FALSE(mismatched.has_value());
+      CHECK(mismatched.error().code() == dtl::status_code::invalid_argument);
+    }
+    CHECK(t.extents() == dtl::nd_extent<2>{5, 4});
+    all = t.gather(0);
+    REQUIRE(all.has_value());
+    if (ctx.rank() == 0) CHECK(*all == ref);
+  }
+
+  TEST_CASE("distributed_tensor: the allocator and device affinity of host_only") {
+    const auto ctx = test_support::world();
+    using tensor = dtl::distributed_tensor<double, 3>;
+    static_assert(std::is_same_v<tensor::allocator_type, dtl::select_allocator_t<double, dtl::host_only>>);
+    static_assert(tensor::is_host_accessible() && !tensor::is_device_accessible());
+    const tensor t({4, 3, 2}, ctx);
+    CHECK_FALSE(t.has_device_affinity());
+    CHECK(t.device_id() == dtl::detail::no_device_affinity);
+    const auto alloc = t.get_allocator();
+    CHECK(alloc.space() == dtl::shared_host_memory_space());
+    double* p = alloc.allocate(t.local_size() + 1);
+    p[t.local_size()] = 1.0;
+    alloc.deallocate(p, t.local_size() + 1);
   }
 }

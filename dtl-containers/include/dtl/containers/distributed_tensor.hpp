@@ -23,7 +23,10 @@
 // Indices: nd_index<N> (signed, as upstream's); local(...) and local_view() count rows from this rank's
 // first (global row global_offset()[0]). The linear forms of is_local, owner, to_local and to_global
 // take row-major positions in the whole tensor. rank() is the number of dimensions, as upstream's;
-// my_rank() is this process's rank.
+// my_rank() is this process's rank. nd_partition_map_type (nd_partition_map.hpp) is the row split as a map.
+// global(i) is upstream's element access without communication (this rank's elements; global_view()
+// reaches every rank's). allocator_type / get_allocator() are the placement's (memory_space_allocator.hpp);
+// storage_type is a block of elements in host memory, as replace_local_partition() takes it.
 
 #include <dtl/core/thread_fence.hpp>
 #include <dtl/containers/block_partition.hpp>
@@ -36,6 +39,8 @@
 #include <dtl/containers/global_view.hpp>
 #include <dtl/containers/halo.hpp>
 #include <dtl/containers/nd_extent.hpp>
+#include <dtl/containers/nd_partition_map.hpp>
+#include <dtl/containers/remote_ref.hpp>
 #include <dtl/containers/tensor_view.hpp>
 #include <dtl/containers/views.hpp>
 #include <dtl/core/placement.hpp>
@@ -64,6 +69,10 @@ class distributed_tensor {
   using placement_policy = P;
   using vector_type = distributed_vector<T, P>;
   using value_type = T;
+  /// The allocator of the placement's memory (the vector's).
+  using allocator_type = typename vector_type::allocator_type;
+  /// This rank's elements in host memory, row-major: what replace_local_partition() takes.
+  using storage_type = std::vector<T>;
   using size_type = dtl::size_type;
   using difference_type = std::ptrdiff_t;
   using reference = T&;
@@ -74,6 +83,8 @@ class distributed_tensor {
   using extent_type = nd_extent<N>;
   using extents_type = nd_extent<N>;
   using layout_type = row_major;
+  /// The row split as upstream's map: block_partition<> along dimension 0.
+  using nd_partition_map_type = nd_partition_map<block_partition<>, N>;
   using local_view_type = tensor_view<T, N>;
   using const_local_view_type = tensor_view<const T, N>;
   using global_view_type = dtl::global_view<T>;
@@ -197,6 +208,15 @@ class distributed_tensor {
   [[nodiscard]] result<void> copy_from_host(const T* src, size_type count) {
     return vector_.copy_from_host(src, count);
   }
+  /// Upstream's: element g as a remote_ref, without communication (placements the host can touch). One of
+  /// this rank's is read and written in place; another rank's has no window here, so its get() and put()
+  /// return not_supported (global_view()[row-major position] reaches it, collectively made).
+  [[nodiscard]] remote_ref<T> global(const index_type& g) requires(P::host_accessible) {
+    return {owner(g), row_major::linearize(g, extents()), is_local(g) ? &local(to_local(g)) : nullptr};
+  }
+  [[nodiscard]] remote_ref<const T> global(const index_type& g) const requires(P::host_accessible) {
+    return {owner(g), row_major::linearize(g, extents()), is_local(g) ? &local(to_local(g)) : nullptr};
+  }
   /// Every element on `root`, row-major (collective).
   [[nodiscard]] result<std::vector<T>> gather(int root = 0) const { return vector_.gather(root); }
   /// Waits for the device work left running on this rank's block (the vector's synchronize()).
@@ -256,6 +276,8 @@ class distributed_tensor {
   /// The device of this rank's block, or dtl::no_device for host_only.
   [[nodiscard]] int device_id() const noexcept { return vector_.device_id(); }
   [[nodiscard]] bool has_device_affinity() const noexcept { return vector_.has_device_affinity(); }
+  /// An allocator of the placement's memory on this rank's device (the vector's get_allocator()).
+  [[nodiscard]] allocator_type get_allocator() const { return vector_.get_allocator(); }
 
   // --- synchronisation ---
   /// Waits for every rank (collective).
@@ -289,6 +311,47 @@ class distributed_tensor {
     DTL_TRY(detail::agree(ctx, check_extents(extents, 0), signature(extents, 0)));
     DTL_TRY(vector_.resize(extents_size(extents)));
     extents_ = extents;
+    return {};
+  }
+
+  /// Upstream's: this rank's elements become `elements` (row-major, local_size() of them), copied into the
+  /// block (to the device for device placements). No communication. invalid_argument for another count,
+  /// the tensor unchanged.
+  [[nodiscard]] result<void> replace_local_partition(storage_type elements) {
+    if (elements.size() != local_size())
+      return status(status_code::invalid_argument,
+                    "distributed_tensor::replace_local_partition: " + std::to_string(elements.size()) +
+                        " elements for a block of " + std::to_string(local_size()));
+    return vector_.copy_from_host(elements.data(), elements.size());
+  }
+  /// The same with new extents (collective: every rank passes the same): the tensor becomes `new_extents`,
+  /// this rank's block holding `elements`, its share of the new rows (nd_partition_map_type's
+  /// local_size()). A rank whose count is not its share fails the call on every rank (invalid_argument,
+  /// or collective_failure naming the ranks when only some are wrong), as do extents that differ between
+  /// ranks (invalid_argument); on failure the tensor is unchanged. Views and pointers taken before are
+  /// invalidated.
+  [[nodiscard]] result<void> replace_local_partition(storage_type elements, const extent_type& new_extents) {
+    const context& ctx = vector_.get_context();
+    status own = check_extents(new_extents, 0);
+    if (own.ok()) {
+      const auto layout = nd_partition_map_type::create(new_extents, 0, num_ranks(), my_rank());
+      if (!layout)
+        own = layout.error();
+      else if (elements.size() != layout->local_size())
+        own = status(status_code::invalid_argument,
+                     "distributed_tensor::replace_local_partition: " + std::to_string(elements.size()) +
+                         " elements for rank " + std::to_string(my_rank()) + "'s block of " +
+                         std::to_string(layout->local_size()) + " in the new extents");
+    }
+    const detail::call_signature call{
+        "distributed_tensor::replace_local_partition",
+        {static_cast<std::int64_t>(N), detail::sizes_fingerprint(std::span<const size_type>(new_extents))},
+        {"number of dimensions", "hash of the extents"}};
+    DTL_TRY(detail::agree(ctx, own, call));
+    DTL_ASSIGN_OR_RETURN(distributed_tensor fresh, create(new_extents, ctx));
+    const result<void> copied = fresh.vector_.copy_from_host(elements.data(), elements.size());
+    DTL_TRY(detail::agree(ctx, copied ? status{} : copied.error()));
+    *this = std::move(fresh);
     return {};
   }
 
