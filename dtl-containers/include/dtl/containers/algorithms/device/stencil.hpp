@@ -36,7 +36,7 @@ auto stencil(const Policy& policy, const context& ctx, int device, const T* in, 
 /// point at the box's first element in their allocations, row-major (a grid_tensor's padded blocks: the last
 /// stride 1). A grid-stride loop over the box's cells, each cell's coordinates found with index_divisor
 /// (owned_elements), on up to 128 blocks per resident block: a few cells per thread. Measured on an H100 in a
-/// standalone run of the kernels (.gpu-run-style, docs/benchmarks.md "grid_tensor"): 0.997 of a hand-written
+/// standalone run of the kernels (docs/benchmarks.md, "grid_tensor"): 0.997 of a hand-written
 /// kernel at 512^3 and 1.004 of the vector's kernel at 16384^2, where one resident grid gave 0.84 and 0.86, a
 /// block per piece of a row with a 32-bit division per row 0.975 and 0.83, and no index_divisor 0.93 in 2-D.
 template <std::size_t N>
