@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The device bodies of stencil_transform (algorithms/stencil.hpp): one kernel over the range of a vector,
-// or over a box of a grid_tensor (threads along the last dimension, blocks over its rows). Not for users. Kernel
-// compiler only (algorithms/device/support.hpp); elsewhere it is declared only to explain that at compile time.
+// or over a box of a grid_tensor (a grid-stride loop over its cells). Not for users. Kernel compiler
+// only (algorithms/device/support.hpp); elsewhere it is declared only to explain that at compile time.
 
 #include <dtl/containers/algorithms/device/grid.hpp>
 #include <dtl/containers/algorithms/device/support.hpp>
