@@ -16,8 +16,10 @@
 #include <dtl/core/status_error.hpp>
 
 #include <array>
-#include <tuple>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -205,6 +207,27 @@ TEST_SUITE("mpi.grid_halo") {
       CHECK(mixed.has_value());
     }
     REQUIRE(ctx.barrier().has_value());  // the context still pairs its ranks' calls
+  }
+
+  TEST_CASE("host memory: every message travels as an MPI datatype from and into the allocation, unless it is "
+            "past one piece (DTL_MPI_MESSAGE_LIMIT)") {
+    const dtl::context ctx = test_support::world();
+    const dtl::grid_decomposition<3> dec(dtl::process_grid<3>(ctx.size(), {}, {true, true, true}), {6, 7, 5},
+                                         {1, 1, 1}, dtl::stencil_shape::box);
+    auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, sizeof(std::int64_t));
+    REQUIRE(plan.has_value());
+    const auto counts = dtl::detail::grid_halo_message_counts(**plan);
+    // 26 regions of a periodic box; those whose neighbour is this rank are copies, not messages.
+    CHECK(counts.messages <= 26);
+    if (ctx.size() > 1) CHECK(counts.messages > 0);
+    const char* limit = std::getenv("DTL_MPI_MESSAGE_LIMIT");
+    if (limit == nullptr || std::stoul(limit) >= 6 * 7 * 5 * sizeof(std::int64_t))
+      CHECK(counts.as_box_types == counts.messages);
+    else if (ctx.size() > 1)
+      CHECK(counts.as_box_types < counts.messages);  // faces past the limit are packed and go in pieces
+    std::vector<std::int64_t> data = owned_values(dec, ctx.rank(), sentinel);
+    REQUIRE(dtl::detail::grid_halo_exchange(**plan, data.data()).ok());
+    check_same(data, after_exchange(dec, ctx.rank(), sentinel), "exchange");
   }
 
   TEST_CASE("reduce: a bitwise op on floating-point elements, and an exchange in flight, are refused") {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The N-d halo exchange: strided boxes packed into one buffer per region, one isend and one irecv per
-// region on p2p_channel::internal, and a copy where the region's peer is this rank; and its reverse
-// (reduce), where the ghost boxes travel back and are combined into the boxes they copy. On host memory
-// the packing is here; on device memory grid_halo_device.hip packs and unpacks, and the messages are the
-// same (staged through pinned memory).
+// The N-d halo exchange: one isend and one irecv per region on p2p_channel::internal, and a copy where the
+// region's peer is this rank; and its reverse (reduce), where the ghost boxes travel back and are combined
+// into the boxes they copy. On host memory the strided boxes travel as the communicator's box types (MPI
+// subarrays, straight from and into the allocation), or packed here into one buffer per region where it
+// has none; on device memory grid_halo_device.hip packs and unpacks, and the messages are the same
+// (staged through pinned memory).
 #include "comm/host_combine.hpp"
 #include "halo/grid_halo_plan.hpp"
 #include <dtl/core/try.hpp>
@@ -75,16 +76,22 @@ status post_grid_transfers(grid_halo_plan& plan, bool reverse) {
   for (std::size_t k = 0; k < plan.regions.size(); ++k) {
     const grid_halo_region& r = plan.regions[k];
     if (r.peer == plan.rank) continue;
-    auto request = comm.irecv(incoming[k].data(), incoming[k].size(), r.peer,
-                              (reverse ? r.send_tag : r.receive_tag) + shift, p2p_channel::internal);
+    const int tag = (reverse ? r.send_tag : r.receive_tag) + shift;
+    const comm_box_type* type = reverse ? nullptr : plan.receive_types[k].get();
+    auto request = type != nullptr ? comm.irecv_box(plan.base, *type, r.peer, tag, p2p_channel::internal)
+                                   : comm.irecv(incoming[k].data(), incoming[k].size(), r.peer, tag,
+                                                p2p_channel::internal);
     if (!request) return std::move(request).error();
     plan.pending.push_back(std::move(request).value());
   }
   for (std::size_t k = 0; k < plan.regions.size(); ++k) {
     const grid_halo_region& r = plan.regions[k];
     if (r.peer == plan.rank) continue;
-    auto request = comm.isend(outgoing[k].data(), outgoing[k].size(), r.peer,
-                              (reverse ? r.receive_tag : r.send_tag) + shift, p2p_channel::internal);
+    const int tag = (reverse ? r.receive_tag : r.send_tag) + shift;
+    const comm_box_type* type = reverse ? nullptr : plan.send_types[k].get();
+    auto request = type != nullptr ? comm.isend_box(plan.base, *type, r.peer, tag, p2p_channel::internal)
+                                   : comm.isend(outgoing[k].data(), outgoing[k].size(), r.peer, tag,
+                                                p2p_channel::internal);
     if (!request) return std::move(request).error();
     plan.pending.push_back(std::move(request).value());
   }
@@ -120,7 +127,8 @@ status complete_exchange(grid_halo_plan& plan) {
   if (!s.ok()) return s;
   if (plan.on_device()) return grid_device_end(plan);
   for (std::size_t k = 0; k < plan.regions.size(); ++k)
-    if (plan.regions[k].peer != plan.rank) copy_box(plan, plan.regions[k].receive, plan.received[k].data(), false);
+    if (plan.regions[k].peer != plan.rank && plan.receive_types[k] == nullptr)
+      copy_box(plan, plan.regions[k].receive, plan.received[k].data(), false);
   return {};
 }
 
@@ -197,6 +205,19 @@ result<grid_halo_plan_ptr> make_grid_halo_plan(const context& ctx, std::size_t d
     receive_bytes.push_back(r.peer == plan->rank ? 0 : grid_box_elements(r.receive, dims) * element_bytes);
   }
   plan->own = own_pairs(*plan);
+  // Host memory: the boxes of other ranks' regions as the communicator's types, where it has them (the
+  // regions the grid wraps onto this rank are copies; a region this rank is its own peer in needs none).
+  plan->send_types.resize(plan->regions.size());
+  plan->receive_types.resize(plan->regions.size());
+  if (!plan->on_device())
+    for (std::size_t k = 0; k < plan->regions.size(); ++k) {
+      const grid_halo_region& r = plan->regions[k];
+      if (r.peer == plan->rank) continue;
+      DTL_ASSIGN_OR_RETURN(plan->send_types[k],
+                           state->comm->make_box_type({dims, padded, r.send.offset, r.send.extents, element_bytes}));
+      DTL_ASSIGN_OR_RETURN(plan->receive_types[k], state->comm->make_box_type(
+                                                        {dims, padded, r.receive.offset, r.receive.extents, element_bytes}));
+    }
   std::size_t total = 0;
   for (std::size_t k = 0; k < send_bytes.size(); ++k) total += send_bytes[k] + receive_bytes[k];
   // The packed boxes, sends then receives, in one buffer: host memory here, pinned memory on the device path.
@@ -233,7 +254,7 @@ status grid_halo_exchange_begin(grid_halo_plan& plan, void* base) {
     }
   } else {
     for (std::size_t k = 0; k < plan.regions.size(); ++k)
-      copy_box(plan, plan.regions[k].send, plan.sent[k].data(), true);
+      if (plan.send_types[k] == nullptr) copy_box(plan, plan.regions[k].send, plan.sent[k].data(), true);
     copy_to_self(plan);
   }
   status s = post_grid_transfers(plan, false);
@@ -256,6 +277,16 @@ status grid_halo_exchange(grid_halo_plan& plan, void* base) {
 }
 
 bool grid_halo_in_flight(const grid_halo_plan& plan) noexcept { return plan.in_flight; }
+
+grid_halo_messages grid_halo_message_counts(const grid_halo_plan& plan) noexcept {
+  grid_halo_messages counts;
+  for (std::size_t k = 0; k < plan.regions.size(); ++k) {
+    if (plan.regions[k].peer == plan.rank) continue;
+    ++counts.messages;
+    if (plan.send_types[k] != nullptr && plan.receive_types[k] != nullptr) ++counts.as_box_types;
+  }
+  return counts;
+}
 
 status grid_halo_reduce(grid_halo_plan& plan, void* base, datatype type, reduce_op op) {
   DTL_TRY(plan.state->check());

@@ -45,6 +45,10 @@ struct grid_halo_plan final : in_flight_exchange {
   // Where the grid wraps onto this rank: (ghost, source) pairs of regions, the ghost box a copy of the
   // source's send box (the region in the opposite direction). Found once, with the plan.
   std::vector<std::pair<std::size_t, std::size_t>> own;
+  // Host memory: the boxes the communicator moves straight from and into the allocation (MPI derived
+  // datatypes), one each way per region of another rank; a null one is packed into `sent` / unpacked from
+  // `received`. Made with the plan. (The reverse exchange packs: it combines what comes.)
+  std::vector<comm_box_type_ptr> send_types, receive_types;
   std::vector<comm_request_ptr> pending;
   std::byte* base = nullptr;
   bool in_flight = false;
@@ -60,7 +64,8 @@ struct grid_halo_plan final : in_flight_exchange {
 /// Elements of a box.
 [[nodiscard]] std::size_t grid_box_elements(const grid_box& box, std::size_t dims) noexcept;
 /// Posts one receive and one send per region whose peer is another rank (forward: `sent` out, `received`
-/// in; reverse: the other way, under the reverse tags).
+/// in, or the boxes of the allocation where the region has box types; reverse: the other way, packed, under
+/// the reverse tags).
 [[nodiscard]] status post_grid_transfers(grid_halo_plan& plan, bool reverse);
 
 // The device path (grid_halo_device.hip; grid_halo_device_none.cpp says there is no GPU).

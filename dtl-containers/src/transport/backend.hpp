@@ -52,6 +52,28 @@ inline status wait_all(std::vector<comm_request_ptr>& requests) {
 /// transfers DTL makes inside its algorithms (internal: halo exchanges, all-to-all in pieces).
 enum class p2p_channel { data, control, internal };
 
+/// A box of an N-d row-major allocation (the halo's strided faces): `dims` extents of the allocation,
+/// the box's offset and extents in it, in elements of `element_bytes`.
+struct box_layout {
+  std::size_t dims = 0;
+  const std::size_t* padded = nullptr;
+  const std::size_t* offset = nullptr;
+  const std::size_t* extents = nullptr;
+  std::size_t element_bytes = 0;
+};
+
+/// A box a backend moves as one message straight from and into the allocation (an MPI derived datatype),
+/// made once and used for every exchange. Its bytes match a packed message of the same size, so the two
+/// ends need not both use one.
+class comm_box_type {
+ public:
+  comm_box_type() = default;
+  comm_box_type(const comm_box_type&) = delete;
+  comm_box_type& operator=(const comm_box_type&) = delete;
+  virtual ~comm_box_type() = default;
+};
+using comm_box_type_ptr = std::unique_ptr<comm_box_type>;
+
 /// What an all-to-all must know of every rank to choose how it moves: the largest block and offset in
 /// bytes, and the most peers one rank exchanges bytes with.
 struct exchange_extent {
@@ -132,6 +154,17 @@ class comm_backend {
                                                        p2p_channel channel) = 0;
   [[nodiscard]] virtual result<comm_request_ptr> irecv(void* buf, std::size_t bytes, int peer, int tag,
                                                        p2p_channel channel) = 0;
+  /// The box as a type isend_box / irecv_box move without packing, or a null pointer where this backend
+  /// has none for it (the caller packs): a backend without derived datatypes, an empty box, or one past
+  /// a single piece or MPI's int counts.
+  [[nodiscard]] virtual result<comm_box_type_ptr> make_box_type(const box_layout& /*box*/) {
+    return comm_box_type_ptr();
+  }
+  /// isend / irecv of the box `type` (from make_box_type) of the allocation at `base`.
+  [[nodiscard]] virtual result<comm_request_ptr> isend_box(const void* base, const comm_box_type& type, int peer,
+                                                           int tag, p2p_channel channel);
+  [[nodiscard]] virtual result<comm_request_ptr> irecv_box(void* base, const comm_box_type& type, int peer, int tag,
+                                                           p2p_channel channel);
   /// The largest tag point-to-point calls may use (MPI_TAG_UB).
   [[nodiscard]] virtual int max_tag() const noexcept = 0;
   /// The largest message that travels as one piece (one MPI message): a longer one is split, and its

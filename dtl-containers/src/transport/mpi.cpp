@@ -535,6 +535,53 @@ result<comm_request_ptr> post_pieces(std::byte* buf, std::size_t bytes, MPI_Comm
   }
 }
 
+/// A box of an allocation as an MPI subarray of elements (each a contiguous run of bytes), committed once.
+/// Freed unless MPI has been finalised (a tensor may outlive the environment).
+class mpi_box_type final : public comm_box_type {
+ public:
+  explicit mpi_box_type(MPI_Datatype type, std::size_t bytes) noexcept : type_(type), bytes_(bytes) {}
+  ~mpi_box_type() override {
+    if (!finalized()) MPI_Type_free(&type_);
+  }
+  [[nodiscard]] MPI_Datatype type() const noexcept { return type_; }
+  [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+
+ private:
+  MPI_Datatype type_;
+  std::size_t bytes_;
+};
+
+/// The subarray for `box`, or a null pointer where the box is empty or does not fit one message of int
+/// counts (the caller packs it; the bytes that travel are the same either way).
+result<comm_box_type_ptr> make_mpi_box_type(const box_layout& box) {
+  constexpr auto most = static_cast<std::size_t>(INT_MAX);
+  std::size_t bytes = box.element_bytes;
+  int sizes[8] = {}, subsizes[8] = {}, starts[8] = {};
+  if (box.dims == 0 || box.dims > std::size(sizes) || box.element_bytes == 0 || box.element_bytes > most)
+    return comm_box_type_ptr();
+  for (std::size_t d = 0; d < box.dims; ++d) {
+    if (box.extents[d] == 0 || box.padded[d] > most || box.offset[d] + box.extents[d] > box.padded[d])
+      return comm_box_type_ptr();
+    if (box.extents[d] > g_message_limit / bytes) return comm_box_type_ptr();  // more than one piece
+    bytes *= box.extents[d];
+    sizes[d] = static_cast<int>(box.padded[d]);
+    subsizes[d] = static_cast<int>(box.extents[d]);
+    starts[d] = static_cast<int>(box.offset[d]);
+  }
+  DTL_MPI_TURN(turn);
+  MPI_Datatype element = MPI_DATATYPE_NULL, type = MPI_DATATYPE_NULL;
+  DTL_MPI_TRY(MPI_Type_contiguous(static_cast<int>(box.element_bytes), MPI_BYTE, &element));
+  const int made =
+      MPI_Type_create_subarray(static_cast<int>(box.dims), sizes, subsizes, starts, MPI_ORDER_C, element, &type);
+  MPI_Type_free(&element);  // the subarray keeps what it needs of it
+  if (made != MPI_SUCCESS) return mpi_status(made, "MPI_Type_create_subarray");
+  if (const int e = MPI_Type_commit(&type); e != MPI_SUCCESS) {
+    MPI_Type_free(&type);
+    return mpi_status(e, "MPI_Type_commit");
+  }
+  return comm_box_type_ptr(std::make_unique<mpi_box_type>(type, bytes));
+}
+
 /// The largest count and offset of a collective's blocks on every rank (bytes), and for an all-to-all the
 /// most peers one rank has (exchange_extent, backend.hpp), with what they decide.
 struct extent : exchange_extent {
@@ -998,6 +1045,29 @@ class mpi_comm final : public comm_backend {
                        [&](std::byte* p, int n, MPI_Request* r) { return MPI_Irecv(p, n, MPI_BYTE, peer, tag, c, r); });
   }
 
+  result<comm_box_type_ptr> make_box_type(const box_layout& box) override {
+    DTL_TRY(usable());
+    return make_mpi_box_type(box);
+  }
+
+  result<comm_request_ptr> isend_box(const void* base, const comm_box_type& type, int peer, int tag,
+                                     p2p_channel channel) override {
+    const auto& box = static_cast<const mpi_box_type&>(type);
+    return post_box(const_cast<void*>(base), box, peer, tag, channel, "MPI_Isend (a box)",
+                    [](void* b, int n, MPI_Datatype t, int p, int g, MPI_Comm c, MPI_Request* r) {
+                      return MPI_Isend(b, n, t, p, g, c, r);
+                    });
+  }
+
+  result<comm_request_ptr> irecv_box(void* base, const comm_box_type& type, int peer, int tag,
+                                     p2p_channel channel) override {
+    const auto& box = static_cast<const mpi_box_type&>(type);
+    return post_box(base, box, peer, tag, channel, "MPI_Irecv (a box)",
+                    [](void* b, int n, MPI_Datatype t, int p, int g, MPI_Comm c, MPI_Request* r) {
+                      return MPI_Irecv(b, n, t, p, g, c, r);
+                    });
+  }
+
   int max_tag() const noexcept override { return max_tag_; }
   std::size_t piece_bytes() const noexcept override { return g_message_limit; }
   status check_message(std::size_t bytes) const override { return check_pieces(bytes, "a message"); }
@@ -1099,6 +1169,19 @@ class mpi_comm final : public comm_backend {
     if (comm_ == MPI_COMM_NULL) return status(status_code::invalid_state, "the MPI communicator was released");
     return {};
   }
+  /// One message of one box (`post` is MPI_Isend or MPI_Irecv), as a request of one piece.
+  template <class Post>
+  result<comm_request_ptr> post_box(void* base, const mpi_box_type& box, int peer, int tag, p2p_channel channel,
+                                    const char* what, Post post) {
+    DTL_MPI_TURN(turn);
+    DTL_TRY(usable());
+    DTL_TRY(check_peer(peer, tag));
+    const MPI_Comm c = channel_comm(channel);
+    std::vector<MPI_Request> requests(1, MPI_REQUEST_NULL);
+    DTL_MPI_TRY(post(base, 1, box.type(), peer, tag, c, requests.data()));
+    return comm_request_ptr(std::make_unique<mpi_request>(std::move(requests), box.bytes(), c, what));
+  }
+
   status check_peer(int peer, int tag) const {
     if (peer < 0 || peer >= size_)
       return status(status_code::invalid_rank, fmt::format("rank {} is outside [0, {})", peer, size_));

@@ -31,6 +31,14 @@ status check_address_space(std::size_t bytes, const char* what) {
                             bytes, largest));
 }
 
+// A backend whose make_box_type gives no types is never asked to move one.
+result<comm_request_ptr> comm_backend::isend_box(const void*, const comm_box_type&, int, int, p2p_channel) {
+  return status(status_code::not_supported, "this communicator moves no box types (make_box_type gave none)");
+}
+result<comm_request_ptr> comm_backend::irecv_box(void*, const comm_box_type&, int, int, p2p_channel) {
+  return status(status_code::not_supported, "this communicator moves no box types (make_box_type gave none)");
+}
+
 namespace {
 
 void copy_unless_in_place(const void* send, void* recv, std::size_t bytes) {

@@ -4,9 +4,10 @@
 // N-d containers call these with the allocation they own.
 //
 // A plan is made once per allocation from the decomposition's transfers: for each ghost region, the box
-// this rank sends, the box it receives into, the peer and the message tags. An exchange packs the send
-// boxes (they are strided: a face of an N-d block), posts one receive and one send per region on the
-// internal channel, and unpacks into the ghost boxes; a region whose peer is this rank is one copy.
+// this rank sends, the box it receives into, the peer and the message tags. An exchange posts one receive
+// and one send per region on the internal channel: on host memory straight from and into the allocation
+// as MPI derived datatypes (the boxes are strided: a face of an N-d block), else packed into a buffer and
+// unpacked into the ghost boxes; a region whose peer is this rank is one copy.
 
 #include <dtl/containers/communication/collective_types.hpp>
 #include <dtl/containers/communication/context.hpp>
@@ -65,6 +66,13 @@ using grid_halo_plan_ptr = std::unique_ptr<grid_halo_plan, grid_halo_plan_delete
 /// Waits for the exchange begun last and writes the ghosts.
 [[nodiscard]] DTL_CONTAINERS_API status grid_halo_exchange_end(grid_halo_plan& plan);
 [[nodiscard]] DTL_CONTAINERS_API bool grid_halo_in_flight(const grid_halo_plan& plan) noexcept;
+/// The messages an exchange sends to other ranks, and how many of them (each way) travel straight from and
+/// into the allocation as the communicator's box types (MPI derived datatypes) instead of packed.
+struct grid_halo_messages {
+  std::size_t messages = 0;
+  std::size_t as_box_types = 0;
+};
+[[nodiscard]] DTL_CONTAINERS_API grid_halo_messages grid_halo_message_counts(const grid_halo_plan& plan) noexcept;
 /// The reverse exchange: every ghost region travels back to the rank that owns its elements, which
 /// combines it into them with `op` (elements of `type`); the ghosts keep their values. invalid_state while
 /// an exchange is in flight; invalid_argument for a logical or bitwise op on floating-point elements.
