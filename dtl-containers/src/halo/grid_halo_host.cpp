@@ -18,32 +18,63 @@ namespace dtl::detail {
 
 namespace {
 
-/// Copies `box` of the allocation to `packed` (pack) or back (unpack), one contiguous run of the last
-/// dimension at a time.
-void copy_box(const grid_halo_plan& plan, const grid_box& box, std::byte* packed, bool pack) noexcept {
+/// Copies `rows` runs of `run` bytes, `from` and `to` advancing by their strides. A run of one 4-, 8- or
+/// 16-byte element (a face across the last dimension) is a copy of a constant size, which the compiler makes
+/// a move, not a call to memcpy per element.
+template <std::size_t Run>
+void copy_rows_of(std::byte* to, std::ptrdiff_t to_stride, const std::byte* from, std::ptrdiff_t from_stride,
+                  std::size_t rows) noexcept {
+  for (std::size_t j = 0; j < rows; ++j, to += to_stride, from += from_stride) std::memcpy(to, from, Run);
+}
+void copy_rows(std::byte* to, std::ptrdiff_t to_stride, const std::byte* from, std::ptrdiff_t from_stride,
+               std::size_t rows, std::size_t run) noexcept {
+  switch (run) {
+    case 4: return copy_rows_of<4>(to, to_stride, from, from_stride, rows);
+    case 8: return copy_rows_of<8>(to, to_stride, from, from_stride, rows);
+    case 16: return copy_rows_of<16>(to, to_stride, from, from_stride, rows);
+    default:
+      for (std::size_t j = 0; j < rows; ++j, to += to_stride, from += from_stride) std::memcpy(to, from, run);
+  }
+}
+
+/// Calls `rows_at(first, rows, stride, run)` for each run of rows of `box` in the allocation: `rows` runs of
+/// `run` bytes along the last dimension, `stride` bytes apart (the next-to-last dimension), in row-major
+/// order; one call per position over the dimensions before those two.
+template <class RowsAt>
+void walk_box(const grid_halo_plan& plan, const grid_box& box, RowsAt rows_at) noexcept {
   const std::size_t dims = plan.dims, last = dims - 1;
   if (grid_box_elements(box, dims) == 0) return;
   std::size_t stride[grid_halo_max_dims];
   stride[last] = 1;
   for (std::size_t d = last; d-- > 0;) stride[d] = stride[d + 1] * plan.padded[d + 1];
   const std::size_t run = box.extents[last] * plan.element_bytes;
-  std::size_t at[grid_halo_max_dims] = {};  // the position over dimensions 0 .. last-1
+  const std::size_t rows = dims > 1 ? box.extents[last - 1] : 1;
+  const auto row_stride = static_cast<std::ptrdiff_t>((dims > 1 ? stride[last - 1] : 0) * plan.element_bytes);
+  const std::size_t outer = dims > 1 ? last - 1 : 0;  // the dimensions walked here: 0 .. outer-1
+  std::size_t at[grid_halo_max_dims] = {};
   for (;;) {
-    std::size_t element = box.offset[last];
-    for (std::size_t d = 0; d < last; ++d) element += (box.offset[d] + at[d]) * stride[d];
-    std::byte* in_allocation = plan.base + element * plan.element_bytes;
-    if (pack)
-      std::memcpy(packed, in_allocation, run);
-    else
-      std::memcpy(in_allocation, packed, run);
-    packed += run;
-    std::size_t d = last;
+    std::size_t element = 0;
+    for (std::size_t d = 0; d < dims; ++d) element += (box.offset[d] + (d < outer ? at[d] : 0)) * stride[d];
+    rows_at(plan.base + element * plan.element_bytes, rows, row_stride, run);
+    std::size_t d = outer;
     while (d-- > 0) {
       if (++at[d] < box.extents[d]) break;
       at[d] = 0;
     }
     if (d == static_cast<std::size_t>(-1)) return;
   }
+}
+
+/// Copies `box` of the allocation to `packed` (pack) or back (unpack).
+void copy_box(const grid_halo_plan& plan, const grid_box& box, std::byte* packed, bool pack) noexcept {
+  walk_box(plan, box, [&](std::byte* first, std::size_t rows, std::ptrdiff_t stride, std::size_t run) {
+    const auto packed_stride = static_cast<std::ptrdiff_t>(run);
+    if (pack)
+      copy_rows(packed, packed_stride, first, stride, rows, run);
+    else
+      copy_rows(first, stride, packed, packed_stride, rows, run);
+    packed += rows * run;
+  });
 }
 
 }  // namespace
@@ -113,10 +144,27 @@ std::vector<std::pair<std::size_t, std::size_t>> own_pairs(const grid_halo_plan&
   return pairs;
 }
 
-/// The regions whose peer is this rank: each ghost box takes the box this rank sends the other way.
+/// The element offset of a box's first element in the allocation.
+std::ptrdiff_t box_start(const grid_halo_plan& plan, const grid_box& box) noexcept {
+  std::size_t element = 0, stride = 1;
+  for (std::size_t d = plan.dims; d-- > 0;) {
+    element += box.offset[d] * stride;
+    stride *= plan.padded[d];
+  }
+  return static_cast<std::ptrdiff_t>(element);
+}
+
+/// The regions whose peer is this rank: each ghost box takes the box this rank sends the other way, copied
+/// straight across the allocation (the two boxes have the same extents, so one is the other shifted).
 void copy_to_self(grid_halo_plan& plan) {
-  for (const auto& [ghost, source] : plan.own)
-    copy_box(plan, plan.regions[ghost].receive, plan.sent[source].data(), false);
+  for (const auto& [ghost, source] : plan.own) {
+    const grid_box& from = plan.regions[source].send;
+    const std::ptrdiff_t shift =
+        (box_start(plan, plan.regions[ghost].receive) - box_start(plan, from)) * static_cast<std::ptrdiff_t>(plan.element_bytes);
+    walk_box(plan, from, [&](std::byte* first, std::size_t rows, std::ptrdiff_t stride, std::size_t run) {
+      copy_rows(first + shift, stride, first, stride, rows, run);
+    });
+  }
 }
 
 /// The end of an exchange in flight (exchange_end, or the context's end): its transfers waited for, and
@@ -254,7 +302,8 @@ status grid_halo_exchange_begin(grid_halo_plan& plan, void* base) {
     }
   } else {
     for (std::size_t k = 0; k < plan.regions.size(); ++k)
-      if (plan.send_types[k] == nullptr) copy_box(plan, plan.regions[k].send, plan.sent[k].data(), true);
+      if (plan.regions[k].peer != plan.rank && plan.send_types[k] == nullptr)
+        copy_box(plan, plan.regions[k].send, plan.sent[k].data(), true);
     copy_to_self(plan);
   }
   status s = post_grid_transfers(plan, false);
