@@ -85,10 +85,10 @@ int main(int argc, char** argv) {
   const dtl::process_grid<3> grid(ctx.size(), {}, {true, true, true});
   if (root) {
     warn_if_unoptimized_build();
-    std::printf("grid_tensor<double, 3> halo exchange (periodic, star, width 1) on %d ranks, process grid %d x %d x %d, "
-                "host memory (%s), %s build, medians (rank 0)\n",
-                env.rank_count(), grid.extent(0), grid.extent(1), grid.extent(2), mpi_library().c_str(),
-                DTL_BENCH_BUILD);
+    std::printf(
+        "grid_tensor<double, 3> halo exchange (periodic, star, width 1) on %d ranks, process grid %d x %d x %d, "
+        "host memory (%s), %s build, medians (rank 0)\n",
+        env.rank_count(), grid.extent(0), grid.extent(1), grid.extent(2), mpi_library().c_str(), DTL_BENCH_BUILD);
     std::printf("%-40s %10s %10s %8s\n", "global block (microseconds/exchange)", "raw MPI", "DTL", "raw/DTL");
   }
   for (const std::size_t n : {std::size_t{32}, std::size_t{128}, std::size_t{256}}) {
@@ -104,8 +104,7 @@ int main(int argc, char** argv) {
     const int samples = asked > 0 ? asked : (n <= 32 ? default_samples : n <= 128 ? 61 : 21);
     const int batch = n <= 32 ? 20 : n <= 128 ? 4 : 1;
     const measured m = compare(
-        sync, samples, batch, [&] { raw(hand.data()); },
-        [&] { check(t.halo().exchange(), "halo().exchange()"); });
+        sync, samples, batch, [&] { raw(hand.data()); }, [&] { check(t.halo().exchange(), "halo().exchange()"); });
     if (root)
       std::printf("%-40s %10.2f %10.2f %8.2f\n", (std::to_string(n) + "^3 doubles").c_str(), m.raw_us, m.dtl_us,
                   m.raw_us / m.dtl_us);

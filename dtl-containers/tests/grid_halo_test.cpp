@@ -209,11 +209,12 @@ TEST_SUITE("mpi.grid_halo") {
     REQUIRE(ctx.barrier().has_value());  // the context still pairs its ranks' calls
   }
 
-  TEST_CASE("host memory: every message travels as an MPI datatype from and into the allocation, unless it is "
-            "past one piece (DTL_MPI_MESSAGE_LIMIT)") {
+  TEST_CASE(
+      "host memory: every message travels as an MPI datatype from and into the allocation, unless it is "
+      "past one piece (DTL_MPI_MESSAGE_LIMIT)") {
     const dtl::context ctx = test_support::world();
-    const dtl::grid_decomposition<3> dec(dtl::process_grid<3>(ctx.size(), {}, {true, true, true}), {6, 7, 5},
-                                         {1, 1, 1}, dtl::stencil_shape::box);
+    const dtl::grid_decomposition<3> dec(dtl::process_grid<3>(ctx.size(), {}, {true, true, true}), {6, 7, 5}, {1, 1, 1},
+                                         dtl::stencil_shape::box);
     auto plan = dtl::detail::make_grid_halo_plan(ctx, dec, sizeof(std::int64_t));
     REQUIRE(plan.has_value());
     const auto counts = dtl::detail::grid_halo_message_counts(**plan);

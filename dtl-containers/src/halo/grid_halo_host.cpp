@@ -109,9 +109,9 @@ status post_grid_transfers(grid_halo_plan& plan, bool reverse) {
     if (r.peer == plan.rank) continue;
     const int tag = (reverse ? r.send_tag : r.receive_tag) + shift;
     const comm_box_type* type = reverse ? nullptr : plan.receive_types[k].get();
-    auto request = type != nullptr ? comm.irecv_box(plan.base, *type, r.peer, tag, p2p_channel::internal)
-                                   : comm.irecv(incoming[k].data(), incoming[k].size(), r.peer, tag,
-                                                p2p_channel::internal);
+    auto request = type != nullptr
+                       ? comm.irecv_box(plan.base, *type, r.peer, tag, p2p_channel::internal)
+                       : comm.irecv(incoming[k].data(), incoming[k].size(), r.peer, tag, p2p_channel::internal);
     if (!request) return std::move(request).error();
     plan.pending.push_back(std::move(request).value());
   }
@@ -120,9 +120,9 @@ status post_grid_transfers(grid_halo_plan& plan, bool reverse) {
     if (r.peer == plan.rank) continue;
     const int tag = (reverse ? r.receive_tag : r.send_tag) + shift;
     const comm_box_type* type = reverse ? nullptr : plan.send_types[k].get();
-    auto request = type != nullptr ? comm.isend_box(plan.base, *type, r.peer, tag, p2p_channel::internal)
-                                   : comm.isend(outgoing[k].data(), outgoing[k].size(), r.peer, tag,
-                                                p2p_channel::internal);
+    auto request = type != nullptr
+                       ? comm.isend_box(plan.base, *type, r.peer, tag, p2p_channel::internal)
+                       : comm.isend(outgoing[k].data(), outgoing[k].size(), r.peer, tag, p2p_channel::internal);
     if (!request) return std::move(request).error();
     plan.pending.push_back(std::move(request).value());
   }
@@ -159,8 +159,8 @@ std::ptrdiff_t box_start(const grid_halo_plan& plan, const grid_box& box) noexce
 void copy_to_self(grid_halo_plan& plan) {
   for (const auto& [ghost, source] : plan.own) {
     const grid_box& from = plan.regions[source].send;
-    const std::ptrdiff_t shift =
-        (box_start(plan, plan.regions[ghost].receive) - box_start(plan, from)) * static_cast<std::ptrdiff_t>(plan.element_bytes);
+    const std::ptrdiff_t shift = (box_start(plan, plan.regions[ghost].receive) - box_start(plan, from)) *
+                                 static_cast<std::ptrdiff_t>(plan.element_bytes);
     walk_box(plan, from, [&](std::byte* first, std::size_t rows, std::ptrdiff_t stride, std::size_t run) {
       copy_rows(first + shift, stride, first, stride, rows, run);
     });
@@ -263,8 +263,8 @@ result<grid_halo_plan_ptr> make_grid_halo_plan(const context& ctx, std::size_t d
       if (r.peer == plan->rank) continue;
       DTL_ASSIGN_OR_RETURN(plan->send_types[k],
                            state->comm->make_box_type({dims, padded, r.send.offset, r.send.extents, element_bytes}));
-      DTL_ASSIGN_OR_RETURN(plan->receive_types[k], state->comm->make_box_type(
-                                                        {dims, padded, r.receive.offset, r.receive.extents, element_bytes}));
+      DTL_ASSIGN_OR_RETURN(plan->receive_types[k], state->comm->make_box_type({dims, padded, r.receive.offset,
+                                                                               r.receive.extents, element_bytes}));
     }
   std::size_t total = 0;
   for (std::size_t k = 0; k < send_bytes.size(); ++k) total += send_bytes[k] + receive_bytes[k];
