@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // dtl::grid_tensor on device placements (device_only_runtime, device_only<0>, unified_memory), on 1 rank and
-// on 2 sharing a GPU: the halo exchange (one box-copy kernel on the device, MPI between ranks), its reverse,
+// on 2 sharing a GPU: the halo exchange (one box-copy kernel on the device, MPI between ranks; blocking,
+// begin/end and on the caller's stream), its reverse,
 // stencil_transform's kernel over the owned block and over a box, gather and the host copies; N = 1 to 3,
 // uneven blocks, every periodicity, widths 1 and 2, star and box, every element of the allocation against
 // the serial reference (grid_reference.hpp). Compiled by dtl-hip-kc (the stencil's kernel is the caller's).
@@ -16,6 +17,7 @@
 #include <hip/hip_runtime.h>
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <vector>
 
@@ -62,6 +64,19 @@ void tensor_checks(const dtl::context& ctx, const dtl::grid_decomposition<N>& de
   REQUIRE(t.halo().exchange_begin().has_value());
   REQUIRE(t.halo().exchange_end().has_value());
   check_same(allocation(t), after_exchange(dec, rank, 0), "exchange");
+  // The stream form, on a stream of the caller's, over ghosts reset to -1: the future's wait, then the same
+  // ghosts (those past a closed edge keep the -1).
+  load(t, owned_values(dec, rank, -1));
+  {
+    hipStream_t stream = nullptr;
+    REQUIRE(hipStreamCreateWithFlags(&stream, hipStreamNonBlocking) == hipSuccess);
+    REQUIRE(t.halo().exchange(dtl::hip::stream_ref(stream)).get_result(std::chrono::seconds(60)).has_value());
+    REQUIRE(hipStreamSynchronize(stream) == hipSuccess);
+    check_same(allocation(t), after_exchange(dec, rank, -1), "exchange on a stream");
+    REQUIRE(hipStreamDestroy(stream) == hipSuccess);
+  }
+  load(t, owned_values(dec, rank, 0));
+  REQUIRE(t.halo().exchange().has_value());
 
   // The stencil's kernel over the owned block into a tensor without a halo, and over the upper half.
   const auto op = weighted_stencil<N>::of(dec.halo_width(), dec.shape());

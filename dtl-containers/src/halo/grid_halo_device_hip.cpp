@@ -11,6 +11,7 @@
 #include <dtl/core/try.hpp>
 #include <dtl/hip/device_guard.hpp>
 #include <dtl/hip/error.hpp>
+#include <dtl/hip/event_poller.hpp>
 
 #include <memory>
 #include <vector>
@@ -28,6 +29,7 @@ struct grid_halo_device {
   std::size_t buffer_bytes = 0, sent_bytes = 0;  // sent_bytes: the packed sends to other ranks (at the start)
   bool other_ranks = false;                      // some region's peer is another rank
   int device = no_device;
+  hipEvent_t handed_over = nullptr;  // the stream form's: recorded on the lane after a staged exchange
 
   ~grid_halo_device() {
     auto guard = hip::device_guard::enter(device);
@@ -36,6 +38,7 @@ struct grid_halo_device {
     if (tables != nullptr) static_cast<void>(hipFree(tables));
     if (buffer != nullptr) static_cast<void>(hipFree(buffer));
     if (pinned != nullptr) static_cast<void>(hipHostFree(pinned));
+    if (handed_over != nullptr) static_cast<void>(hipEventDestroy(handed_over));
   }
 };
 
@@ -218,6 +221,45 @@ status grid_device_copy_allocation(grid_halo_plan& plan, std::byte* host, bool t
                     : hipMemcpyAsync(plan.base, host, bytes, hipMemcpyHostToDevice, dev.lane->stream.native_handle()));
   dev.lane->unsettled.store(true, std::memory_order_release);
   return dev.lane->settle();
+}
+
+hip::future<void> grid_halo_exchange_on_stream(grid_halo_plan& plan, void* base, hip::stream_ref stream) {
+  auto failed = [](status s) { return hip::make_failed_future<void>(std::move(s)); };
+  if (!plan.on_device()) {
+    if (status s = grid_halo_exchange(plan, base); !s.ok()) return failed(std::move(s));
+    return hip::make_ready_future();
+  }
+  if (status s = plan.state->check(); !s.ok()) return failed(std::move(s));
+  if (plan.in_flight)
+    return failed(
+        status(status_code::invalid_state, "halo exchange: an exchange is in flight; call exchange_end first"));
+  grid_halo_device& dev = *plan.dev;
+  auto guard = hip::device_guard::enter(plan.device);
+  if (!guard) return failed(std::move(guard).error());
+  if (!dev.other_ranks) {
+    // One kernel on the caller's stream, after the work left running on the lane; the host does not wait.
+    std::lock_guard lock(dev.lane->mutex);
+    if (status s = dev.lane->order_after_lane(stream.get()); !s.ok()) return failed(std::move(s));
+    plan.base = static_cast<std::byte*>(base);
+    if (status s = copy_boxes_on_device(dev.tables, dev.begin_count, dev.begin_words, plan.dims + 1, dev.word_bytes,
+                                        plan.base, dev.buffer, stream.get());
+        !s.ok())
+      return failed(std::move(s));
+    return hip::event_poller::global().enqueue(stream, plan.device);
+  }
+  // The staged path needs the host: the caller's stream first, then the exchange on the lane, which the
+  // caller's stream then waits for on the device.
+  if (result<void> w = stream.synchronize(); !w) return failed(std::move(w).error());
+  if (status s = grid_halo_exchange(plan, base); !s.ok()) return failed(std::move(s));
+  std::lock_guard lock(dev.lane->mutex);
+  if (dev.handed_over == nullptr)
+    if (const hipError_t e = hipEventCreateWithFlags(&dev.handed_over, hipEventDisableTiming); e != hipSuccess)
+      return failed(hip::to_status(e, "halo exchange: hipEventCreateWithFlags"));
+  if (const hipError_t e = hipEventRecord(dev.handed_over, dev.lane->stream.native_handle()); e != hipSuccess)
+    return failed(hip::to_status(e, "halo exchange: hipEventRecord"));
+  if (const hipError_t e = hipStreamWaitEvent(stream.get(), dev.handed_over, 0); e != hipSuccess)
+    return failed(hip::to_status(e, "halo exchange: hipStreamWaitEvent"));
+  return hip::make_ready_future();
 }
 
 }  // namespace dtl::detail

@@ -64,6 +64,15 @@ class grid_tensor_halo {
   [[nodiscard]] result<void> exchange_begin() const { return begin(); }
   [[nodiscard]] result<void> exchange_end() const { return end(); }
   [[nodiscard]] bool in_flight() const noexcept { return plan_ != nullptr && detail::grid_halo_in_flight(*plan_); }
+#if DTL_CONTAINERS_HAS_HIP
+  /// The exchange ordered on `stream` (of the tensor's device): a rank that is its own only neighbour
+  /// enqueues its one kernel there and returns at once; with other ranks the host waits for `stream`,
+  /// exchanges, and `stream` then waits on the device for the exchange. Host placements exchange at once.
+  [[nodiscard]] hip::future<void> exchange(hip::stream_ref stream) const {
+    if (status s = settle_(); !s.ok()) return hip::make_failed_future<void>(std::move(s));
+    return detail::grid_halo_exchange_on_stream(*plan_, base_, stream);
+  }
+#endif
   /// The reverse exchange: every ghost region travels to the rank that owns its elements, which combines
   /// it into them, element = op(element, ghost); the ghosts keep their values. Blocking. On device memory
   /// the block travels to the host and back (a rare call, not the fast path).

@@ -10,6 +10,7 @@
 // unpacked into the ghost boxes; a region whose peer is this rank is one copy.
 
 #include <dtl/containers/communication/collective_types.hpp>
+#include <dtl/containers/config.hpp>
 #include <dtl/containers/communication/context.hpp>
 #include <dtl/containers/communication/detail/agreement.hpp>
 #include <dtl/containers/detail/redistribute.hpp>
@@ -25,6 +26,11 @@
 #include <span>
 #include <string>
 #include <vector>
+
+#if DTL_CONTAINERS_HAS_HIP
+#include <dtl/hip/future.hpp>
+#include <dtl/hip/stream_ref.hpp>
+#endif
 
 namespace dtl::detail {
 
@@ -66,6 +72,14 @@ using grid_halo_plan_ptr = std::unique_ptr<grid_halo_plan, grid_halo_plan_delete
 /// Waits for the exchange begun last and writes the ghosts.
 [[nodiscard]] DTL_CONTAINERS_API status grid_halo_exchange_end(grid_halo_plan& plan);
 [[nodiscard]] DTL_CONTAINERS_API bool grid_halo_in_flight(const grid_halo_plan& plan) noexcept;
+#if DTL_CONTAINERS_HAS_HIP
+/// The exchange ordered on `stream` (of the allocation's device): a rank that is its own only neighbour
+/// enqueues its one box-copy kernel on `stream` and returns at once (the future completes when the stream
+/// gets there); with other ranks the host waits for `stream`, exchanges, and `stream` waits on the device
+/// for the exchange's last kernel (a ready future). Host memory: a blocking exchange.
+[[nodiscard]] DTL_CONTAINERS_API hip::future<void> grid_halo_exchange_on_stream(grid_halo_plan& plan, void* base,
+                                                                               hip::stream_ref stream);
+#endif
 /// The messages an exchange sends to other ranks, and how many of them (each way) travel straight from and
 /// into the allocation as the communicator's box types (MPI derived datatypes) instead of packed.
 struct grid_halo_messages {
