@@ -78,7 +78,7 @@ using grid_halo_plan_ptr = std::unique_ptr<grid_halo_plan, grid_halo_plan_delete
 /// gets there); with other ranks the host waits for `stream`, exchanges, and `stream` waits on the device
 /// for the exchange's last kernel (a ready future). Host memory: a blocking exchange.
 [[nodiscard]] DTL_CONTAINERS_API hip::future<void> grid_halo_exchange_on_stream(grid_halo_plan& plan, void* base,
-                                                                               hip::stream_ref stream);
+                                                                                hip::stream_ref stream);
 #endif
 /// The messages an exchange sends to other ranks, and how many of them (each way) travel straight from and
 /// into the allocation as the communicator's box types (MPI derived datatypes) instead of packed.
