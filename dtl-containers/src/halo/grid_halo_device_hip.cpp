@@ -99,11 +99,10 @@ std::size_t add_copy(std::vector<grid_copy>& table, std::size_t first, const gri
   return words;
 }
 
-/// Runs a table on the lane's stream, with the lane's mutex held.
+/// Runs a table on `stream` (the lane's, or the caller's after the lane), with the lane's mutex held.
 status run_table(grid_halo_plan& plan, grid_halo_device& dev, const grid_copy* table, std::size_t count,
-                 std::size_t words) {
-  return copy_boxes_on_device(table, count, words, plan.dims + 1, dev.word_bytes, plan.base, dev.buffer,
-                              dev.lane->stream.native_handle());
+                 std::size_t words, hipStream_t stream) {
+  return copy_boxes_on_device(table, count, words, plan.dims + 1, dev.word_bytes, plan.base, dev.buffer, stream);
 }
 
 /// The end of work enqueued on the lane: left running there (the calls after it are ordered behind it),
@@ -183,7 +182,8 @@ status grid_device_begin(grid_halo_plan& plan) {
   DTL_ASSIGN_OR_RETURN(hip::device_guard guard, hip::device_guard::enter(plan.device));
   std::lock_guard lock(dev.lane->mutex);
   DTL_TRY(dev.lane->poll_earlier());
-  if (status s = run_table(plan, dev, dev.tables, dev.begin_count, dev.begin_words); !s.ok())
+  if (status s = run_table(plan, dev, dev.tables, dev.begin_count, dev.begin_words, dev.lane->stream.native_handle());
+      !s.ok())
     return dev.lane->blame(std::move(s));
   if (!dev.other_ranks) return leave_running(*dev.lane);
   // MPI reads the packed boxes from pinned memory: the host waits for them.
@@ -204,7 +204,9 @@ status grid_device_end(grid_halo_plan& plan) {
   if (received != 0)
     DTL_HIP_TRY(hipMemcpyAsync(dev.buffer + dev.sent_bytes, dev.pinned + dev.sent_bytes, received,
                                hipMemcpyHostToDevice, dev.lane->stream.native_handle()));
-  if (status s = run_table(plan, dev, dev.tables + dev.begin_count, dev.end_count, dev.end_words); !s.ok())
+  if (status s = run_table(plan, dev, dev.tables + dev.begin_count, dev.end_count, dev.end_words,
+                           dev.lane->stream.native_handle());
+      !s.ok())
     return dev.lane->blame(std::move(s));
   return leave_running(*dev.lane);
 }
@@ -241,9 +243,7 @@ hip::future<void> grid_halo_exchange_on_stream(grid_halo_plan& plan, void* base,
     std::lock_guard lock(dev.lane->mutex);
     if (status s = dev.lane->order_after_lane(stream.get()); !s.ok()) return failed(std::move(s));
     plan.base = static_cast<std::byte*>(base);
-    if (status s = copy_boxes_on_device(dev.tables, dev.begin_count, dev.begin_words, plan.dims + 1, dev.word_bytes,
-                                        plan.base, dev.buffer, stream.get());
-        !s.ok())
+    if (status s = run_table(plan, dev, dev.tables, dev.begin_count, dev.begin_words, stream.get()); !s.ok())
       return failed(std::move(s));
     return hip::event_poller::global().enqueue(stream, plan.device);
   }

@@ -37,6 +37,16 @@ void copy_rows(std::byte* to, std::ptrdiff_t to_stride, const std::byte* from, s
   }
 }
 
+/// The element offset of a box's first element in the allocation.
+std::ptrdiff_t box_start(const grid_halo_plan& plan, const grid_box& box) noexcept {
+  std::size_t element = 0, stride = 1;
+  for (std::size_t d = plan.dims; d-- > 0;) {
+    element += box.offset[d] * stride;
+    stride *= plan.padded[d];
+  }
+  return static_cast<std::ptrdiff_t>(element);
+}
+
 /// Calls `rows_at(first, rows, stride, run)` for each run of rows of `box` in the allocation: `rows` runs of
 /// `run` bytes along the last dimension, `stride` bytes apart (the next-to-last dimension), in row-major
 /// order; one call per position over the dimensions before those two.
@@ -51,10 +61,11 @@ void walk_box(const grid_halo_plan& plan, const grid_box& box, RowsAt rows_at) n
   const std::size_t rows = dims > 1 ? box.extents[last - 1] : 1;
   const auto row_stride = static_cast<std::ptrdiff_t>((dims > 1 ? stride[last - 1] : 0) * plan.element_bytes);
   const std::size_t outer = dims > 1 ? last - 1 : 0;  // the dimensions walked here: 0 .. outer-1
+  const auto start = static_cast<std::size_t>(box_start(plan, box));
   std::size_t at[grid_halo_max_dims] = {};
   for (;;) {
-    std::size_t element = 0;
-    for (std::size_t d = 0; d < dims; ++d) element += (box.offset[d] + (d < outer ? at[d] : 0)) * stride[d];
+    std::size_t element = start;
+    for (std::size_t d = 0; d < outer; ++d) element += at[d] * stride[d];
     rows_at(plan.base + element * plan.element_bytes, rows, row_stride, run);
     std::size_t d = outer;
     while (d-- > 0) {
@@ -142,16 +153,6 @@ std::vector<std::pair<std::size_t, std::size_t>> own_pairs(const grid_halo_plan&
         pairs.emplace_back(g, k);
   }
   return pairs;
-}
-
-/// The element offset of a box's first element in the allocation.
-std::ptrdiff_t box_start(const grid_halo_plan& plan, const grid_box& box) noexcept {
-  std::size_t element = 0, stride = 1;
-  for (std::size_t d = plan.dims; d-- > 0;) {
-    element += box.offset[d] * stride;
-    stride *= plan.padded[d];
-  }
-  return static_cast<std::ptrdiff_t>(element);
 }
 
 /// The regions whose peer is this rank: each ghost box takes the box this rank sends the other way, copied
