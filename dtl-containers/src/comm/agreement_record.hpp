@@ -27,9 +27,9 @@ enum class payload_kind : std::uint8_t { none = 0, bitwise_or = 1, conflict = 25
 }
 
 /// The record's fixed part; its payload area follows it in the message (agreement_message). The message
-/// is 256 bytes unless the ranks' recent steps asked for more (record_sizing): Open MPI's shared-memory
-/// transport sends up to 256 bytes inline, and a larger record costs about twice as much (measured on 2
-/// ranks), so only collectives whose data would not fit otherwise make it grow.
+/// is as small as the ranks' recent steps allow (record_sizing): on 2 ranks of Open MPI's shared-memory
+/// transport an allreduce of 128 bytes costs about 0.1 us less than one of 256, and one of 1 KiB twice as
+/// much, so a step grows only for data that would not fit otherwise.
 struct agreement_record {
   std::uint64_t call_max = 0;              // max of the ranks' call fingerprints
   std::uint64_t not_call_max = 0;          // max of their complements (so ~this is the least fingerprint)
@@ -47,11 +47,15 @@ static_assert(sizeof(agreement_record) == 64);
 /// payload is not in the message.
 inline constexpr std::uint16_t host_buffers_flag = 1, device_buffers_flag = 2, not_carried_flag = 0x8000;
 
-/// The payload area of the smallest (256-byte) message: what every step can carry.
-inline constexpr std::size_t base_payload_bytes = 256 - sizeof(agreement_record);
+/// The payload areas a message may have (messages of 128, 256, 1088 and 8256 bytes): for a step that
+/// carries little or nothing (a barrier, an allreduce of up to 8 doubles), up to 256 bytes, and the areas
+/// of 128 and 1024 doubles.
+inline constexpr std::array<std::size_t, 4> payload_classes{64, 256 - sizeof(agreement_record), 1024, 8192};
 
-/// The payload areas a message may have: the base one, and larger ones for 128 and 1024 doubles.
-inline constexpr std::array<std::size_t, 3> payload_classes{base_payload_bytes, 1024, 8192};
+/// The most payload a collective whose data goes one way (a broadcast, gather, scan, all-to-all) asks for:
+/// past it, moving that data in an allreduce costs more than the step it saves. Only an allreduce, whose
+/// data goes both ways anyway, asks for the larger areas.
+inline constexpr std::size_t one_way_payload_bytes = payload_classes[1];
 
 /// Which payload area the next agreement step of a communicator uses. Every rank sees the same
 /// combined records, so a choice made from them alone is the same on every rank, and every rank sends a
@@ -72,8 +76,8 @@ class record_sizing {
   std::size_t class_ = 0;
 };
 
-/// One step's message: the record and a payload area of the size record_sizing chose (zeros). The
-/// base size lives inside the object; a larger one in a buffer the thread keeps between steps (a heap
+/// One step's message: the record and a payload area of the size record_sizing chose (zeros). Up to 256
+/// bytes live inside the object; a larger one in a buffer the thread keeps between steps (a heap
 /// allocation and its free were a measurable part of an allreduce of 128 doubles), or, for a step inside
 /// another's (none today), its own.
 class agreement_message {
@@ -89,7 +93,7 @@ class agreement_message {
   [[nodiscard]] std::span<std::byte> bytes() noexcept { return bytes_; }
 
  private:
-  alignas(agreement_record) std::array<std::byte, sizeof(agreement_record) + base_payload_bytes> inline_{};
+  alignas(agreement_record) std::array<std::byte, sizeof(agreement_record) + one_way_payload_bytes> inline_{};
   std::vector<std::byte> large_;
   bool thread_buffer_ = false;  // bytes_ is the thread's buffer
   std::span<std::byte> bytes_;
@@ -125,8 +129,8 @@ class agreement_rider {
 
   /// How the ranks' payloads combine; none: no data rides.
   [[nodiscard]] virtual payload_kind kind() const noexcept { return payload_kind::none; }
-  /// The payload bytes this rank would carry, past the base area (record_sizing grows the area for the
-  /// steps after one that wanted more); 0: the base area or nothing.
+  /// The payload bytes this rank would carry (record_sizing sizes the area of the steps after this one to
+  /// hold what the last few wanted); 0: nothing rides.
   [[nodiscard]] virtual std::size_t wanted_bytes() const noexcept { return 0; }
   /// Writes this rank's part into `area` (all zero); false when it does not fit (the call moves the
   /// data itself then, on every rank). Called only when this rank's checks passed.

@@ -276,17 +276,21 @@ void fill_identity(void* out, std::size_t count, datatype type, reduce_op op) {
 /// rank combines, in rank order, the blocks of the ranks before it (and its own, unless exclusive).
 class scan_rider final : public agreement_rider {
  public:
-  scan_rider(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, bool exclusive,
-             int rank) noexcept
+  scan_rider(const void* send, void* recv, std::size_t count, datatype type, reduce_op op, bool exclusive, int rank,
+             int size) noexcept
       : send_(send),
         recv_(recv),
         bytes_(count * datatype_size(type)),
-        fits_(count <= base_payload_bytes),
+        fits_(count <= one_way_payload_bytes),  // so that no product below wraps
+        ranks_(static_cast<std::size_t>(std::max(size, 1))),
         type_(type),
         op_(op),
         exclusive_(exclusive),
         rank_(static_cast<std::size_t>(std::max(rank, 0))) {}
   payload_kind kind() const noexcept override { return payload_kind::bitwise_or; }
+  std::size_t wanted_bytes() const noexcept override {
+    return fits_ && bytes_ * ranks_ <= one_way_payload_bytes ? bytes_ * ranks_ : 0;
+  }
   bool put(std::span<std::byte> area) const override {
     if (!fits_ || bytes_ * (rank_ + 1) > area.size()) return false;
     std::memcpy(area.data() + rank_ * bytes_, send_, bytes_);
@@ -305,6 +309,7 @@ class scan_rider final : public agreement_rider {
   void* recv_;
   std::size_t bytes_;
   bool fits_;
+  std::size_t ranks_;
   datatype type_;
   reduce_op op_;
   bool exclusive_;
@@ -317,7 +322,6 @@ exchange_rider::exchange_rider(const prepared_exchange& p, int rank, bool may_ca
     : p_(p),
       me_(static_cast<std::size_t>(std::max(rank, 0))),
       n_(p.x.send_bytes.size()),
-      slot_(n_ == 0 ? 0 : base_payload_bytes / (n_ * n_)),
       may_carry_(may_carry) {
   for (std::size_t r = 0; r < n_; ++r) {
     counts_check += block_hash(me_, r, p.x.send_bytes[r]) - block_hash(r, me_, p.x.recv_bytes[r]);
@@ -329,21 +333,33 @@ exchange_rider::exchange_rider(const prepared_exchange& p, int rank, bool may_ca
   flags = static_cast<std::uint16_t>(!p.says ? 0 : p.device ? device_buffers_flag : host_buffers_flag);
 }
 
+std::size_t exchange_rider::slot(std::size_t area_bytes) const noexcept {
+  return n_ == 0 ? 0 : area_bytes / n_ / n_;
+}
+
+std::size_t exchange_rider::wanted_bytes() const noexcept {
+  // Every block in a slot of the largest block's size (maxima[0]), one per pair of ranks.
+  if (!may_carry_ || p_.device || n_ == 0 || maxima[0] > slot(one_way_payload_bytes)) return 0;
+  return static_cast<std::size_t>(maxima[0]) * n_ * n_;
+}
+
 bool exchange_rider::put(std::span<std::byte> area) const {
   if (!may_carry_ || p_.device) return false;
+  const std::size_t s = slot(area.size());
   for (std::size_t r = 0; r < n_; ++r)
-    if (p_.x.send_bytes[r] > slot_ || p_.x.recv_bytes[r] > slot_) return false;
+    if (p_.x.send_bytes[r] > s || p_.x.recv_bytes[r] > s) return false;
   for (std::size_t r = 0; r < n_; ++r)
     if (p_.x.send_bytes[r] != 0)
-      std::memcpy(area.data() + (me_ * n_ + r) * slot_, static_cast<const std::byte*>(p_.x.send) + p_.x.send_displs[r],
+      std::memcpy(area.data() + (me_ * n_ + r) * s, static_cast<const std::byte*>(p_.x.send) + p_.x.send_displs[r],
                   p_.x.send_bytes[r]);
   return true;
 }
 
 void exchange_rider::take(std::span<const std::byte> area) {
+  const std::size_t s = slot(area.size());
   for (std::size_t r = 0; r < n_; ++r)
     if (p_.x.recv_bytes[r] != 0)
-      std::memcpy(static_cast<std::byte*>(p_.x.recv) + p_.x.recv_displs[r], area.data() + (r * n_ + me_) * slot_,
+      std::memcpy(static_cast<std::byte*>(p_.x.recv) + p_.x.recv_displs[r], area.data() + (r * n_ + me_) * s,
                   p_.x.recv_bytes[r]);
 }
 
@@ -632,7 +648,7 @@ result<void> context::scan_raw(const void* send, void* recv, std::size_t count, 
     else if (*device)
       local = detail::invalid(fmt::format("{} takes host buffers (copy device data to the host first)", what));
   }
-  detail::scan_rider rider(send, recv, count, type, op, exclusive, rank());
+  detail::scan_rider rider(send, recv, count, type, op, exclusive, rank(), size());
   detail::collective_call call(
       state_.get(), {what,
                      {static_cast<std::int64_t>(count), static_cast<std::int64_t>(type), static_cast<std::int64_t>(op)},

@@ -49,12 +49,16 @@ class exchange_rider final : public agreement_rider {
  public:
   exchange_rider(const prepared_exchange& p, int rank, bool may_carry = true) noexcept;
   payload_kind kind() const noexcept override { return payload_kind::bitwise_or; }
+  std::size_t wanted_bytes() const noexcept override;
   bool put(std::span<std::byte> area) const override;
   void take(std::span<const std::byte> area) override;
 
  private:
+  /// Each pair of ranks' part of a payload area of `area_bytes`.
+  [[nodiscard]] std::size_t slot(std::size_t area_bytes) const noexcept;
+
   const prepared_exchange& p_;
-  std::size_t me_, n_, slot_;
+  std::size_t me_, n_;
   bool may_carry_;
 };
 

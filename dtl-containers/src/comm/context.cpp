@@ -235,11 +235,10 @@ class collective_rider final : public agreement_rider {
   payload_kind kind() const noexcept override {
     return d_.reduces ? reduction_payload(a_.type, a_.op) : payload_kind::bitwise_or;
   }
-  // Only an allreduce asks for a larger message: its data goes both ways anyway, so riding costs little,
-  // where a broadcast's, a reduce's or an allgather's one-way data would cost more in an allreduce than
-  // the step it saves.
+  // Only an allreduce asks for the larger areas (agreement_record.hpp: one_way_payload_bytes).
   std::size_t wanted_bytes() const noexcept override {
-    return d_.reduces && !d_.rooted && total_ <= payload_classes.back() ? total_ : 0;
+    const std::size_t most = d_.reduces && !d_.rooted ? payload_classes.back() : one_way_payload_bytes;
+    return total_ <= most ? total_ : 0;
   }
   bool put(std::span<std::byte> area) const override {
     if (total_ > area.size()) return false;

@@ -600,8 +600,6 @@ struct extent : exchange_extent {
   static constexpr std::size_t sparse_fraction = 8;  // sparse: at most one rank in 8 (or one) a peer
 };
 
-/// The agreement step's MPI operation: combine_records over each record (copied, so that MPI's buffers
-/// need no particular alignment).
 /// The agreement message's datatypes before they are made.
 std::array<MPI_Datatype, payload_classes.size()> no_record_types() noexcept {
   std::array<MPI_Datatype, payload_classes.size()> types;
@@ -609,6 +607,8 @@ std::array<MPI_Datatype, payload_classes.size()> no_record_types() noexcept {
   return types;
 }
 
+/// The agreement step's MPI operation: combine_messages over each message (copied, so that MPI's buffers
+/// need no particular alignment).
 void combine_agreement_records(void* in, void* inout, int* len, MPI_Datatype* type) {
   int size = 0;
   MPI_Type_size(*type, &size);  // one message: the record and its payload area
