@@ -319,10 +319,7 @@ class scan_rider final : public agreement_rider {
 }  // namespace
 
 exchange_rider::exchange_rider(const prepared_exchange& p, int rank, bool may_carry) noexcept
-    : p_(p),
-      me_(static_cast<std::size_t>(std::max(rank, 0))),
-      n_(p.x.send_bytes.size()),
-      may_carry_(may_carry) {
+    : p_(p), me_(static_cast<std::size_t>(std::max(rank, 0))), n_(p.x.send_bytes.size()), may_carry_(may_carry) {
   for (std::size_t r = 0; r < n_; ++r) {
     counts_check += block_hash(me_, r, p.x.send_bytes[r]) - block_hash(r, me_, p.x.recv_bytes[r]);
     // The extent every rank's move needs (transport's exchange_extent), found in the same step.
@@ -333,9 +330,7 @@ exchange_rider::exchange_rider(const prepared_exchange& p, int rank, bool may_ca
   flags = static_cast<std::uint16_t>(!p.says ? 0 : p.device ? device_buffers_flag : host_buffers_flag);
 }
 
-std::size_t exchange_rider::slot(std::size_t area_bytes) const noexcept {
-  return n_ == 0 ? 0 : area_bytes / n_ / n_;
-}
+std::size_t exchange_rider::slot(std::size_t area_bytes) const noexcept { return n_ == 0 ? 0 : area_bytes / n_ / n_; }
 
 std::size_t exchange_rider::wanted_bytes() const noexcept {
   // Every block in a slot of the largest block's size (maxima[0]), one per pair of ranks.
