@@ -52,10 +52,15 @@ inline constexpr std::uint16_t host_buffers_flag = 1, device_buffers_flag = 2, n
 /// of 128 and 1024 doubles.
 inline constexpr std::array<std::size_t, 4> payload_classes{64, 256 - sizeof(agreement_record), 1024, 8192};
 
-/// The most payload a collective whose data goes one way (a broadcast, gather, scan, all-to-all) asks for:
-/// past it, moving that data in an allreduce costs more than the step it saves. Only an allreduce, whose
-/// data goes both ways anyway, asks for the larger areas.
+/// The most payload a collective whose data goes one way (a reduce, gather, scan, all-to-all) asks for:
+/// past it, moving that data in an allreduce costs more than the step it saves. An allreduce, whose data
+/// goes both ways anyway, asks for up to the largest area.
 inline constexpr std::size_t one_way_payload_bytes = payload_classes[1];
+
+/// A broadcast's data reaches every rank, as the step's does: up to 1 KiB an allreduce of it costs less
+/// than the step and a broadcast after it (1 KiB on 2 ranks of Open MPI 4.1's shared memory at
+/// MPI_THREAD_MULTIPLE: 1.25-1.34 us against 1.50-1.72); at 8 KiB it costs three times more.
+inline constexpr std::size_t broadcast_payload_bytes = payload_classes[2];
 
 /// Which payload area the next agreement step of a communicator uses. Every rank sees the same
 /// combined records, so a choice made from them alone is the same on every rank, and every rank sends a

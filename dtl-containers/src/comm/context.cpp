@@ -235,11 +235,7 @@ class collective_rider final : public agreement_rider {
   payload_kind kind() const noexcept override {
     return d_.reduces ? reduction_payload(a_.type, a_.op) : payload_kind::bitwise_or;
   }
-  // Only an allreduce asks for the larger areas (agreement_record.hpp: one_way_payload_bytes).
-  std::size_t wanted_bytes() const noexcept override {
-    const std::size_t most = d_.reduces && !d_.rooted ? payload_classes.back() : one_way_payload_bytes;
-    return total_ <= most ? total_ : 0;
-  }
+  std::size_t wanted_bytes() const noexcept override { return total_ <= most_riding() ? total_ : 0; }
   bool put(std::span<std::byte> area) const override {
     if (total_ > area.size()) return false;
     if (includes(d_.stage_in, rank_, a_.root))
@@ -252,6 +248,13 @@ class collective_rider final : public agreement_rider {
   }
 
  private:
+  /// The largest area this call makes the steps after it use (agreement_record.hpp).
+  std::size_t most_riding() const noexcept {
+    if (d_.reduces && !d_.rooted) return payload_classes.back();  // allreduce
+    if (d_.one_buffer) return broadcast_payload_bytes;            // broadcast
+    return one_way_payload_bytes;
+  }
+
   const collective_desc& d_;
   const collective_args& a_;
   int rank_;
