@@ -6,8 +6,9 @@
 //     kernel) against six hand-written face-copy kernels;
 //   - a 5-point step on a 16384^2 grid_tensor on a 1 x 1 grid against the row-split distributed_vector's
 //     stencil_transform (a halo of one row), both DTL;
-//   - on 2 ranks sharing the GPU (a 2 x 1 x 1 grid, staged through the host): the exchange's and the step's
-//     times, reported.
+//   - on 2 ranks sharing the GPU (a 2 x 1 x 1 grid, whose faces between the ranks are contiguous, and a
+//     1 x 2 x 1 grid, whose are strided; staged through the host): the exchange's and the step's times,
+//     reported.
 // Median of `runs` (default 21) timed calls after warm-up, raw and DTL alternating; every timing waits for
 // the GPU. Rates: GB/s of the bytes the stencil reads and writes once (2 x 4 bytes a cell), exchanges per
 // millisecond. Writes grid-1rank.csv into $DTL_BENCH_CSV_DIR. Exits 77 without a GPU.
@@ -22,6 +23,7 @@
 #include <dtl/containers/grid_tensor.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <tuple>
@@ -184,10 +186,12 @@ void one_rank(const dtl::context& ctx, int runs) {
   report(ctx, rows, "grid-1rank.csv");
 }
 
-/// Two ranks sharing the GPU: a 2 x 1 x 1 grid of 512^3, periodic; the exchange goes through the host.
-void two_ranks(const dtl::context& ctx, int runs) {
+/// Two ranks sharing the GPU on a grid of 512^3, periodic, split as `extents` says (0: fitted); the
+/// exchange goes through the host.
+void two_ranks(const dtl::context& ctx, int runs, const std::array<int, 3>& extents) {
   constexpr int n = 512;
-  const dtl::grid_decomposition<3> dec(dtl::process_grid<3>(ctx.size(), {}, {true, true, true}), {n, n, n}, {1, 1, 1});
+  const dtl::grid_decomposition<3> dec(dtl::process_grid<3>(ctx.size(), extents, {true, true, true}), {n, n, n},
+                                       {1, 1, 1});
   tensor3 u(dec, ctx), next(dec, ctx);
   fill_pattern(u);
   const double exchange_s = seconds(ctx, runs, [&] {
@@ -200,9 +204,9 @@ void two_ranks(const dtl::context& ctx, int runs) {
   });
   if (ctx.rank() == 0)
     std::printf(
-        "2 ranks sharing the GPU, %d x %d x %d grid of 512^3 float: exchange %.1f us (staged), step %.1f us "
+        "%d ranks sharing the GPU, %d x %d x %d grid of 512^3 float: exchange %.1f us (staged), step %.1f us "
         "(%.1f GB/s per rank)\n",
-        dec.grid().extent(0), dec.grid().extent(1), dec.grid().extent(2), exchange_s * 1e6, step_s * 1e6,
+        ctx.size(), dec.grid().extent(0), dec.grid().extent(1), dec.grid().extent(2), exchange_s * 1e6, step_s * 1e6,
         2.0 * double(n) * n * n / ctx.size() * sizeof(float) / step_s / 1e9);
 }
 
@@ -219,7 +223,9 @@ int main(int argc, char** argv) {
   if (ctx.rank() == 0) warn_if_unoptimized_build();
   if (ctx.size() == 1)
     one_rank(ctx, runs);
-  else
-    two_ranks(ctx, runs);
+  else {
+    two_ranks(ctx, runs, {});         // split along the first dimension (2 x 1 x 1): contiguous faces
+    two_ranks(ctx, runs, {1, 0, 1});  // along the second (1 x 2 x 1): strided faces
+  }
   return 0;
 }
