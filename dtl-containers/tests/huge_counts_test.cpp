@@ -127,6 +127,23 @@ TEST_SUITE("huge_counts") {
     still_in_step(ctx);
   }
 
+  TEST_CASE("scan and exscan of 2^61 int64 (bytes wrap to 0): invalid_argument on every rank, nothing written") {
+    const auto ctx = test_support::world();
+    const std::size_t count = wrapped / sizeof(std::int64_t) + 1;  // 2^61: count * 8 wraps to 0
+    std::vector<std::int64_t> in(4, 1), out(4, -1);
+    for (const bool exclusive : {false, true}) {
+      CAPTURE(exclusive);
+      const auto r = exclusive ? ctx.exscan(in.data(), out.data(), count, dtl::reduce_op::sum)
+                               : ctx.scan(in.data(), out.data(), count, dtl::reduce_op::sum);
+      REQUIRE_FALSE(r.has_value());
+      CHECK(r.error().code() == dtl::status_code::invalid_argument);
+      CHECK(mentions(r.error(), "overflows size_t"));
+      same_status_everywhere(ctx, r.error());
+      CHECK(out == std::vector<std::int64_t>(4, -1));
+      still_in_step(ctx);
+    }
+  }
+
   TEST_CASE("alltoallv of 2^62 chars (2^31 pieces): out_of_range on every rank, no std::bad_alloc") {
     const auto ctx = test_support::world();
     const dtl::status s = alltoallv_from_0_to_1(ctx, two_to_62);

@@ -634,6 +634,7 @@ result<void> context::scan_raw(const void* send, void* recv, std::size_t count, 
                                bool exclusive) const {
   const char* what = exclusive ? "exscan" : "scan";
   status local = detail::check_reduction(type, op);
+  if (local.ok()) local = detail::check_element_count(count, type);
   if (local.ok() && count != 0 && (send == nullptr || recv == nullptr))
     local = detail::invalid(fmt::format("{}: a buffer is nullptr", what));
   if (local.ok() && count != 0) {

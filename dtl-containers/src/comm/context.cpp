@@ -186,10 +186,7 @@ prepared_collective prepare_collective(const context_state* state, const collect
   const bool recv_used = includes(d.receives, rank, a.root);
   prepared_collective p{caller};
   if (p.local.ok() && d.rooted) p.local = check_root(a.root, size);
-  if (p.local.ok() && d.reduces && a.count > std::numeric_limits<std::size_t>::max() / datatype_size(a.type))
-    p.local = status(status_code::invalid_argument,
-                     fmt::format("a collective's count of {} elements of {} bytes overflows size_t", a.count,
-                                 datatype_size(a.type)));
+  if (p.local.ok() && d.reduces) p.local = check_element_count(a.count, a.type);
   if (p.local.ok() && d.reduces) p.local = check_reduction(a.type, a.op);
   if (!p.local.ok() || a.count == 0) return p;
   if (a.send == nullptr)

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 namespace dtl::detail {
@@ -57,6 +58,13 @@ status check_reduction(datatype type, reduce_op op) {
   if (!integers_only(op) || (type != datatype::f32 && type != datatype::f64)) return {};
   return status(status_code::invalid_argument,
                 fmt::format("the reduction {} takes integers, not floating-point elements", reduce_op_name(op)));
+}
+
+status check_element_count(std::size_t count, datatype type) {
+  if (count <= std::numeric_limits<std::size_t>::max() / datatype_size(type)) return {};
+  return status(status_code::invalid_argument, fmt::format("a collective's count of {} elements of {} bytes "
+                                                           "overflows size_t",
+                                                           count, datatype_size(type)));
 }
 
 void combine_host(void* dst, const void* src, std::size_t bytes, datatype type, reduce_op op) noexcept {

@@ -21,4 +21,8 @@ void combine_host(void* dst, const void* src, std::size_t bytes, datatype type, 
 /// reduction checks it, on the host, the device and over MPI alike.
 [[nodiscard]] status check_reduction(datatype type, reduce_op op);
 
+/// invalid_argument for `count` elements of `type` whose bytes overflow size_t: every collective that
+/// takes a count of elements checks it before any byte count is formed.
+[[nodiscard]] status check_element_count(std::size_t count, datatype type);
+
 }  // namespace dtl::detail
