@@ -166,6 +166,17 @@ TEST_SUITE("gpu.grid_tensor") {
     const dtl::context ctx = test_support::world();
     all_variants<dtl::device_only<0>, 3>(ctx, {9, 8, 7});
   }
+  TEST_CASE("the stencil's launch shapes: rows of 4 cells a thread, more rows than a grid's y") {
+    // Rows of at least 1024 cells take 4 cells a thread (the tail of the last block partly idle); past 65535
+    // rows the blocks stride over them. Periodic in the last dimension, box-shaped, width 1.
+    const dtl::context ctx = test_support::world();
+    const dtl::grid_decomposition<2> wide(dtl::process_grid<2>(ctx.size(), {}, {false, true}), {5, 2500}, {1, 1},
+                                          dtl::stencil_shape::box);
+    tensor_checks<dtl::device_only_runtime, 2>(ctx, wide);
+    const dtl::grid_decomposition<3> many(dtl::process_grid<3>(ctx.size(), {}, {true, false, true}), {600, 230, 3},
+                                          {1, 1, 1}, dtl::stencil_shape::star);
+    tensor_checks<dtl::device_only_runtime, 3>(ctx, many);
+  }
   TEST_CASE("unified_memory") {
     const dtl::context ctx = test_support::world();
     all_variants<dtl::unified_memory, 2>(ctx, {9, 7});
