@@ -166,9 +166,9 @@ TEST_SUITE("gpu.grid_tensor") {
     const dtl::context ctx = test_support::world();
     all_variants<dtl::device_only<0>, 3>(ctx, {9, 8, 7});
   }
-  TEST_CASE("the stencil's launch shapes: rows of 4 cells a thread, more rows than a grid's y") {
-    // Rows of at least 1024 cells take 4 cells a thread (the tail of the last block partly idle); past 65535
-    // rows the blocks stride over them. Periodic in the last dimension, box-shaped, width 1.
+  TEST_CASE("the stencil's two kernels: rows of 1024 cells or more, and many short rows") {
+    // Rows of at least 1024 cells take the rows kernel, 4 cells a thread (the last block's tail partly idle);
+    // short rows the grid-stride kernel over the cells. Periodic in some dimensions, star and box, width 1.
     const dtl::context ctx = test_support::world();
     const dtl::grid_decomposition<2> wide(dtl::process_grid<2>(ctx.size(), {}, {false, true}), {5, 2500}, {1, 1},
                                           dtl::stencil_shape::box);
