@@ -309,10 +309,10 @@ TEST_SUITE("mpi.collectives") {
     // 192 or 1024 chars fills one), growing and shrinking, with other collectives in between that use
     // whatever size the step has then.
     for (const std::size_t k :
-         {std::size_t{1}, std::size_t{8}, std::size_t{9}, std::size_t{24}, std::size_t{25}, std::size_t{128},
-          std::size_t{129}, std::size_t{192}, std::size_t{193}, std::size_t{1024}, std::size_t{1025}, std::size_t{3},
-          std::size_t{1024}, std::size_t{1}, std::size_t{1}, std::size_t{1}, std::size_t{1}, std::size_t{1},
-          std::size_t{9}, std::size_t{8}, std::size_t{128}, std::size_t{5000}, std::size_t{2}}) {
+         {std::size_t{1},    std::size_t{8},   std::size_t{9},   std::size_t{24},   std::size_t{25},   std::size_t{128},
+          std::size_t{129},  std::size_t{192}, std::size_t{193}, std::size_t{1024}, std::size_t{1025}, std::size_t{3},
+          std::size_t{1024}, std::size_t{1},   std::size_t{1},   std::size_t{1},    std::size_t{1},    std::size_t{1},
+          std::size_t{9},    std::size_t{8},   std::size_t{128}, std::size_t{5000}, std::size_t{2}}) {
       CAPTURE(k);
       std::vector<std::int64_t> in(k), sum(k, untouched);
       for (std::size_t i = 0; i < k; ++i) in[i] = value_of(me, 0, i);

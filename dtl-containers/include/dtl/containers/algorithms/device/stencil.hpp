@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The device bodies of stencil_transform (algorithms/stencil.hpp): one kernel over the range of a vector,
-// or over a box of a grid_tensor (along its rows where they are long, else a grid-stride loop over its cells). Not for users. Kernel compiler
-// only (algorithms/device/support.hpp); elsewhere it is declared only to explain that at compile time.
+// or over a box of a grid_tensor (along its rows where they are long, else a grid-stride loop over its
+// cells). Not for users. Kernel compiler only (algorithms/device/support.hpp); elsewhere it is declared
+// only to explain that at compile time.
 
 #include <dtl/containers/algorithms/device/grid.hpp>
 #include <dtl/containers/algorithms/device/support.hpp>
@@ -120,10 +121,11 @@ auto grid_stencil(const Policy& policy, const context& ctx, int device, const T*
     cells.set(in, box.data(), in_strides.data());
     if (cells.count == 0) return {};
     const std::size_t rows = cells.count / box[N - 1];
-    if (box[N - 1] >= long_row && cells.count <= UINT32_MAX) {  // the divisors are set; row + gridDim.y < 2^32
+    if (box[N - 1] >= long_row && cells.count <= UINT32_MAX) {    // the divisors are set; row + gridDim.y < 2^32
       constexpr std::size_t most_x = 0x7fffffff, most_y = 65535;  // the launch's limits; the kernel strides past
       const std::size_t x = (box[N - 1] + long_row - 1) / long_row;
-      const dim3 grid(static_cast<unsigned>(x < most_x ? x : most_x), static_cast<unsigned>(rows < most_y ? rows : most_y));
+      const dim3 grid(static_cast<unsigned>(x < most_x ? x : most_x),
+                      static_cast<unsigned>(rows < most_y ? rows : most_y));
       grid_stencil_rows_kernel<T, U, N><<<grid, gpu::block_size, 0, s>>>(
           cells, out, kernel_sizes<N>(out_strides), static_cast<std::uint32_t>(rows), gpu::to_device(f));
       return gpu::launch_status("device stencil_transform kernel launch (grid_tensor)");
