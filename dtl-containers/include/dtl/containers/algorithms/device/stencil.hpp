@@ -7,6 +7,8 @@
 
 #include <dtl/containers/algorithms/device/grid.hpp>
 #include <dtl/containers/algorithms/device/support.hpp>
+#include <dtl/containers/detail/index_divisor.hpp>
+#include <dtl/containers/host_device.hpp>
 #include <dtl/containers/nd_extent.hpp>
 #include <dtl/containers/stencil_accessor.hpp>
 
@@ -35,14 +37,14 @@ auto stencil(const Policy& policy, const context& ctx, int device, const T* in, 
 
 /// One N-d box: out(p) = f(s) for each p of the box, where s is the stencil_accessor of in(p). `in` and `out`
 /// point at the box's first element in their allocations, row-major (a grid_tensor's padded blocks: the last
-/// stride 1). Two kernels, each where it measured best in the library (H100, docs/benchmarks.md,
+/// stride 1). Two kernels, each where it measured best in the library on an H100 (docs/benchmarks.md,
 /// "grid_tensor"):
-/// - rows of at least 1024 cells: threads along the rows, 4 cells a thread a block apart, the blocks of
-///   grid.y over the rows, each row's start found once with index_divisor. 2-D 16384^2: 0.984 of the
-///   vector's kernel, where the other gave 0.974;
-/// - shorter rows: a grid-stride loop over the cells on up to 128 blocks per resident block, each cell's
-///   position found with index_divisor (owned_elements). 3-D 512^3: 0.965 of a hand-written kernel, where
-///   the rows kernel (1 cell a thread) gave 0.946.
+/// - rows of at least 1024 cells: threads along the rows (coalesced), 4 cells a thread a block apart, the
+///   blocks of grid.y over the rows, each row's start found once with index_divisor. 2-D 16384^2: 0.984 of
+///   the vector's kernel, where the other gave 0.974;
+/// - shorter rows: a grid-stride loop over the cells on up to 128 blocks per resident block (a few cells a
+///   thread), each cell's position found with index_divisor (owned_elements). 3-D 512^3: 0.965 of a
+///   hand-written kernel, where the rows kernel (1 cell a thread) gave 0.946.
 template <std::size_t N>
 struct kernel_sizes {  // N sizes as a kernel argument (std::array's members are host functions)
   std::size_t v[N];
@@ -52,11 +54,82 @@ struct kernel_sizes {  // N sizes as a kernel argument (std::array's members are
   __device__ std::size_t operator[](std::size_t d) const { return v[d]; }
 };
 
+/// Division by a box extent for the rows' coordinates: index_divisor's multiply where the rows fit 32 bits.
+struct wide_divisor {  // the rest: 64-bit division
+  std::uint64_t d = 1;
+  [[nodiscard]] DTL_HOST_DEVICE std::uint64_t divisor() const { return d; }
+  [[nodiscard]] DTL_HOST_DEVICE std::uint64_t divide(std::uint64_t n) const { return n / d; }
+};
+
+/// The box's rows: how many, how long, and a row's first cell in `in` and `out`.
+template <std::size_t N, class Divisor>
+struct box_rows {
+  using index = decltype(Divisor{}.divide(0));
+  index count = 0;
+  std::size_t length = 0;  // the box's last extent
+  Divisor extents[N]{};    // the box's extents (the last unused)
+  std::size_t in_strides[N]{}, out_strides[N]{};
+
+  __device__ void start(index row, std::size_t& in_at, std::size_t& out_at) const {
+    in_at = 0;
+    out_at = 0;
+    for (std::size_t d = N - 1; d-- > 1;) {
+      const index q = extents[d].divide(row);
+      const std::size_t at = row - q * extents[d].divisor();
+      row = q;
+      in_at += at * in_strides[d];
+      out_at += at * out_strides[d];
+    }
+    if constexpr (N > 1) {  // what is left is the first coordinate (row < count bounds it)
+      in_at += static_cast<std::size_t>(row) * in_strides[0];
+      out_at += static_cast<std::size_t>(row) * out_strides[0];
+    }
+  }
+};
+
+template <unsigned Cells, class T, class U, std::size_t N, class Divisor, class F>
+__global__ void __launch_bounds__(gpu::block_size)
+    grid_stencil_rows_kernel(const T* in, U* out, box_rows<N, Divisor> rows, F f) {
+  // The last stride as the literal 1 lets the compiler fold the accessor's offsets (s(0, 0, 1) is in + 1):
+  // 0.92 -> 0.99 of a hand-written 3-D kernel.
+  std::size_t strides[N];
+  for (std::size_t d = 0; d + 1 < N; ++d) strides[d] = rows.in_strides[d];
+  strides[N - 1] = 1;
+  constexpr std::size_t span = std::size_t{Cells} * gpu::block_size;  // a block's cells along a row
+  const std::size_t first = static_cast<std::size_t>(blockIdx.x) * span + threadIdx.x;
+  const std::size_t step = static_cast<std::size_t>(gridDim.x) * span;
+  for (auto row = static_cast<decltype(rows.count)>(blockIdx.y); row < rows.count; row += gridDim.y) {
+    std::size_t pi = 0, po = 0;
+    rows.start(row, pi, po);
+    for (std::size_t x0 = first; x0 < rows.length; x0 += step) {
+#pragma unroll
+      for (unsigned k = 0; k < Cells; ++k) {
+        const std::size_t x = x0 + std::size_t{k} * gpu::block_size;
+        if (x < rows.length) out[po + x] = static_cast<U>(f(stencil_accessor<const T, N>(in + pi + x, strides)));
+      }
+    }
+  }
+}
+
+template <unsigned Cells, class T, class U, std::size_t N, class Divisor, class F>
+status launch_grid_stencil_cells(hipStream_t s, const T* in, U* out, const box_rows<N, Divisor>& rows, F f) {
+  constexpr std::size_t span = std::size_t{Cells} * gpu::block_size;
+  constexpr std::size_t most_x = 0x7fffffff, most_y = 65535;  // the launch's limits; the kernel strides past them
+  const std::size_t x = (rows.length + span - 1) / span;
+  const dim3 grid(static_cast<unsigned>(x < most_x ? x : most_x),
+                  static_cast<unsigned>(rows.count < most_y ? rows.count : most_y));
+  grid_stencil_rows_kernel<Cells><<<grid, gpu::block_size, 0, s>>>(in, out, rows, f);
+  return gpu::launch_status("device stencil_transform kernel launch (grid_tensor)");
+}
+
+/// The rows kernel's cells a thread, and the shortest row it takes (above).
+inline constexpr unsigned row_cells = 4;
+inline constexpr std::size_t long_row = std::size_t{row_cells} * gpu::block_size;
+
 template <class T, class U, std::size_t N, class F>
 __global__ void __launch_bounds__(gpu::block_size)
     grid_stencil_kernel(owned_elements<const T, N> in, U* out, kernel_sizes<N> out_strides, F f) {
-  // The last stride as the literal 1 lets the compiler fold the accessor's offsets (s(0, 0, 1) is in + 1):
-  // 0.92 -> 0.99 of a hand-written 3-D kernel.
+  // The literal last stride, as in the rows kernel.
   std::size_t strides[N];
   for (std::size_t d = 0; d + 1 < N; ++d) strides[d] = in.strides[d];
   strides[N - 1] = 1;
@@ -73,69 +146,43 @@ __global__ void __launch_bounds__(gpu::block_size)
   }
 }
 
-/// The rows kernel's cells a thread, and the shortest row it takes.
-inline constexpr unsigned row_cells = 4;
-inline constexpr std::size_t long_row = std::size_t{row_cells} * gpu::block_size;
-
-template <class T, class U, std::size_t N, class F>
-__global__ void __launch_bounds__(gpu::block_size)
-    grid_stencil_rows_kernel(owned_elements<const T, N> in, U* out, kernel_sizes<N> out_strides, std::uint32_t rows,
-                             F f) {
-  std::size_t strides[N];  // the literal last stride, as above
-  for (std::size_t d = 0; d + 1 < N; ++d) strides[d] = in.strides[d];
-  strides[N - 1] = 1;
-  const std::size_t length = in.extents[N - 1];
-  const std::size_t first = static_cast<std::size_t>(blockIdx.x) * long_row + threadIdx.x;
-  const std::size_t step = static_cast<std::size_t>(gridDim.x) * long_row;
-  for (std::uint32_t row = blockIdx.y; row < rows; row += gridDim.y) {
-    std::size_t pi = 0, po = 0;  // the row's start: its coordinates but the last
-    std::uint32_t rest = row;
-    for (std::size_t d = N - 1; d-- > 1;) {
-      const std::uint32_t q = in.divisors[d].divide(rest);
-      const std::size_t at = rest - q * in.divisors[d].divisor();
-      rest = q;
-      pi += at * strides[d];
-      po += at * out_strides[d];
-    }
-    if constexpr (N > 1) {  // what is left is the first coordinate (row < rows bounds it)
-      pi += static_cast<std::size_t>(rest) * strides[0];
-      po += static_cast<std::size_t>(rest) * out_strides[0];
-    }
-    for (std::size_t x0 = first; x0 < length; x0 += step) {
-#pragma unroll
-      for (unsigned k = 0; k < row_cells; ++k) {
-        const std::size_t x = x0 + std::size_t{k} * gpu::block_size;
-        if (x < length) out[po + x] = static_cast<U>(f(stencil_accessor<const T, N>(in.first + pi + x, strides)));
-      }
-    }
-  }
-}
-
 template <class Policy, class T, class U, std::size_t N, class F>
 auto grid_stencil(const Policy& policy, const context& ctx, int device, const T* in, const nd_extent<N>& in_strides,
                   U* out, const nd_extent<N>& out_strides, const nd_extent<N>& box, F f) {
   return run_on_lane(policy, ctx, device, [&](hipStream_t s, gpu::device_scratch&) -> status {
     if (in_strides[N - 1] != 1 || out_strides[N - 1] != 1)
       return status(status_code::invalid_argument, "device stencil_transform: the last dimension is not contiguous");
-    owned_elements<const T, N> cells;
-    cells.set(in, box.data(), in_strides.data());
-    if (cells.count == 0) return {};
-    const std::size_t rows = cells.count / box[N - 1];
-    if (box[N - 1] >= long_row && cells.count <= UINT32_MAX) {    // the divisors are set; row + gridDim.y < 2^32
-      constexpr std::size_t most_x = 0x7fffffff, most_y = 65535;  // the launch's limits; the kernel strides past
-      const std::size_t x = (box[N - 1] + long_row - 1) / long_row;
-      const dim3 grid(static_cast<unsigned>(x < most_x ? x : most_x),
-                      static_cast<unsigned>(rows < most_y ? rows : most_y));
-      grid_stencil_rows_kernel<T, U, N><<<grid, gpu::block_size, 0, s>>>(
-          cells, out, kernel_sizes<N>(out_strides), static_cast<std::uint32_t>(rows), gpu::to_device(f));
+    if (box[N - 1] < long_row) {
+      owned_elements<const T, N> cells;
+      cells.set(in, box.data(), in_strides.data());
+      if (cells.count == 0) return {};
+      DTL_ASSIGN_OR_RETURN(const unsigned resident, gpu::resident_blocks());
+      constexpr unsigned waves = 128;  // blocks per resident block (above)
+      const unsigned most = (resident < 0x7fffffffu / waves ? resident : 0x7fffffffu / waves) * waves;  // grid.x < 2^31
+      grid_stencil_kernel<T, U, N><<<gpu::grid_for(cells.count, most), gpu::block_size, 0, s>>>(
+          cells, out, kernel_sizes<N>(out_strides), gpu::to_device(f));
       return gpu::launch_status("device stencil_transform kernel launch (grid_tensor)");
     }
-    DTL_ASSIGN_OR_RETURN(const unsigned resident, gpu::resident_blocks());
-    constexpr unsigned waves = 128;  // blocks per resident block (above)
-    const unsigned most = (resident < 0x7fffffffu / waves ? resident : 0x7fffffffu / waves) * waves;  // grid.x < 2^31
-    grid_stencil_kernel<T, U, N><<<gpu::grid_for(cells.count, most), gpu::block_size, 0, s>>>(
-        cells, out, kernel_sizes<N>(out_strides), gpu::to_device(f));
-    return gpu::launch_status("device stencil_transform kernel launch (grid_tensor)");
+    std::size_t count = 1;  // rows
+    for (std::size_t d = 0; d + 1 < N; ++d) count *= box[d];
+    if (count == 0) return {};
+    auto fill = [&](auto& rows, auto divisor_of) {
+      rows.count = static_cast<decltype(rows.count)>(count);
+      rows.length = box[N - 1];
+      for (std::size_t d = 0; d < N; ++d) {
+        rows.extents[d] = divisor_of(box[d]);
+        rows.in_strides[d] = in_strides[d];
+        rows.out_strides[d] = out_strides[d];
+      }
+      return launch_grid_stencil_cells<row_cells>(s, in, out, rows, gpu::to_device(f));
+    };
+    if (count <= INT32_MAX) {           // row + gridDim.y stays in 32 bits
+      box_rows<N, index_divisor> rows;  // the last extent, unused, may not fit: 1
+      return fill(rows,
+                  [](std::size_t e) { return index_divisor(e <= UINT32_MAX ? static_cast<std::uint32_t>(e) : 1); });
+    }
+    box_rows<N, wide_divisor> rows;
+    return fill(rows, [](std::size_t e) { return wide_divisor{e}; });
   });
 }
 
