@@ -8,7 +8,6 @@
 #include <dtl/containers/algorithms/device/grid.hpp>
 #include <dtl/containers/algorithms/device/support.hpp>
 #include <dtl/containers/detail/index_divisor.hpp>
-#include <dtl/containers/host_device.hpp>
 #include <dtl/containers/nd_extent.hpp>
 #include <dtl/containers/stencil_accessor.hpp>
 
@@ -54,27 +53,24 @@ struct kernel_sizes {  // N sizes as a kernel argument (std::array's members are
   __device__ std::size_t operator[](std::size_t d) const { return v[d]; }
 };
 
-/// Division by a box extent for the rows' coordinates: index_divisor's multiply where the rows fit 32 bits.
-struct wide_divisor {  // the rest: 64-bit division
-  std::uint64_t d = 1;
-  [[nodiscard]] DTL_HOST_DEVICE std::uint64_t divisor() const { return d; }
-  [[nodiscard]] DTL_HOST_DEVICE std::uint64_t divide(std::uint64_t n) const { return n / d; }
-};
+/// The rows kernel's cells a thread, and the shortest row it takes (above).
+inline constexpr unsigned row_cells = 4;
+inline constexpr std::size_t long_row = std::size_t{row_cells} * gpu::block_size;
 
-/// The box's rows: how many, how long, and a row's first cell in `in` and `out`.
-template <std::size_t N, class Divisor>
+/// The box's rows: how many (row + gridDim.y stays in 32 bits), how long, and a row's first cell in `in`
+/// and `out`.
+template <std::size_t N>
 struct box_rows {
-  using index = decltype(Divisor{}.divide(0));
-  index count = 0;
-  std::size_t length = 0;  // the box's last extent
-  Divisor extents[N]{};    // the box's extents (the last unused)
+  std::uint32_t count = 0;
+  std::size_t length = 0;      // the box's last extent
+  index_divisor extents[N]{};  // the box's extents but the last (that one unused: 1)
   std::size_t in_strides[N]{}, out_strides[N]{};
 
-  __device__ void start(index row, std::size_t& in_at, std::size_t& out_at) const {
+  __device__ void start(std::uint32_t row, std::size_t& in_at, std::size_t& out_at) const {
     in_at = 0;
     out_at = 0;
     for (std::size_t d = N - 1; d-- > 1;) {
-      const index q = extents[d].divide(row);
+      const std::uint32_t q = extents[d].divide(row);
       const std::size_t at = row - q * extents[d].divisor();
       row = q;
       in_at += at * in_strides[d];
@@ -87,23 +83,22 @@ struct box_rows {
   }
 };
 
-template <unsigned Cells, class T, class U, std::size_t N, class Divisor, class F>
+template <class T, class U, std::size_t N, class F>
 __global__ void __launch_bounds__(gpu::block_size)
-    grid_stencil_rows_kernel(const T* in, U* out, box_rows<N, Divisor> rows, F f) {
+    grid_stencil_rows_kernel(const T* in, U* out, box_rows<N> rows, F f) {
   // The last stride as the literal 1 lets the compiler fold the accessor's offsets (s(0, 0, 1) is in + 1):
   // 0.92 -> 0.99 of a hand-written 3-D kernel.
   std::size_t strides[N];
   for (std::size_t d = 0; d + 1 < N; ++d) strides[d] = rows.in_strides[d];
   strides[N - 1] = 1;
-  constexpr std::size_t span = std::size_t{Cells} * gpu::block_size;  // a block's cells along a row
-  const std::size_t first = static_cast<std::size_t>(blockIdx.x) * span + threadIdx.x;
-  const std::size_t step = static_cast<std::size_t>(gridDim.x) * span;
-  for (auto row = static_cast<decltype(rows.count)>(blockIdx.y); row < rows.count; row += gridDim.y) {
+  const std::size_t first = static_cast<std::size_t>(blockIdx.x) * long_row + threadIdx.x;
+  const std::size_t step = static_cast<std::size_t>(gridDim.x) * long_row;
+  for (std::uint32_t row = blockIdx.y; row < rows.count; row += gridDim.y) {
     std::size_t pi = 0, po = 0;
     rows.start(row, pi, po);
     for (std::size_t x0 = first; x0 < rows.length; x0 += step) {
 #pragma unroll
-      for (unsigned k = 0; k < Cells; ++k) {
+      for (unsigned k = 0; k < row_cells; ++k) {
         const std::size_t x = x0 + std::size_t{k} * gpu::block_size;
         if (x < rows.length) out[po + x] = static_cast<U>(f(stencil_accessor<const T, N>(in + pi + x, strides)));
       }
@@ -111,20 +106,15 @@ __global__ void __launch_bounds__(gpu::block_size)
   }
 }
 
-template <unsigned Cells, class T, class U, std::size_t N, class Divisor, class F>
-status launch_grid_stencil_cells(hipStream_t s, const T* in, U* out, const box_rows<N, Divisor>& rows, F f) {
-  constexpr std::size_t span = std::size_t{Cells} * gpu::block_size;
+template <class T, class U, std::size_t N, class F>
+status launch_grid_stencil_rows(hipStream_t s, const T* in, U* out, const box_rows<N>& rows, F f) {
   constexpr std::size_t most_x = 0x7fffffff, most_y = 65535;  // the launch's limits; the kernel strides past them
-  const std::size_t x = (rows.length + span - 1) / span;
+  const std::size_t x = (rows.length + long_row - 1) / long_row;
   const dim3 grid(static_cast<unsigned>(x < most_x ? x : most_x),
                   static_cast<unsigned>(rows.count < most_y ? rows.count : most_y));
-  grid_stencil_rows_kernel<Cells><<<grid, gpu::block_size, 0, s>>>(in, out, rows, f);
+  grid_stencil_rows_kernel<<<grid, gpu::block_size, 0, s>>>(in, out, rows, f);
   return gpu::launch_status("device stencil_transform kernel launch (grid_tensor)");
 }
-
-/// The rows kernel's cells a thread, and the shortest row it takes (above).
-inline constexpr unsigned row_cells = 4;
-inline constexpr std::size_t long_row = std::size_t{row_cells} * gpu::block_size;
 
 template <class T, class U, std::size_t N, class F>
 __global__ void __launch_bounds__(gpu::block_size)
@@ -152,37 +142,28 @@ auto grid_stencil(const Policy& policy, const context& ctx, int device, const T*
   return run_on_lane(policy, ctx, device, [&](hipStream_t s, gpu::device_scratch&) -> status {
     if (in_strides[N - 1] != 1 || out_strides[N - 1] != 1)
       return status(status_code::invalid_argument, "device stencil_transform: the last dimension is not contiguous");
-    if (box[N - 1] < long_row) {
-      owned_elements<const T, N> cells;
-      cells.set(in, box.data(), in_strides.data());
-      if (cells.count == 0) return {};
-      DTL_ASSIGN_OR_RETURN(const unsigned resident, gpu::resident_blocks());
-      constexpr unsigned waves = 128;  // blocks per resident block (above)
-      const unsigned most = (resident < 0x7fffffffu / waves ? resident : 0x7fffffffu / waves) * waves;  // grid.x < 2^31
-      grid_stencil_kernel<T, U, N><<<gpu::grid_for(cells.count, most), gpu::block_size, 0, s>>>(
-          cells, out, kernel_sizes<N>(out_strides), gpu::to_device(f));
-      return gpu::launch_status("device stencil_transform kernel launch (grid_tensor)");
-    }
-    std::size_t count = 1;  // rows
-    for (std::size_t d = 0; d + 1 < N; ++d) count *= box[d];
-    if (count == 0) return {};
-    auto fill = [&](auto& rows, auto divisor_of) {
-      rows.count = static_cast<decltype(rows.count)>(count);
-      rows.length = box[N - 1];
+    std::size_t rows = 1;
+    for (std::size_t d = 0; d + 1 < N; ++d) rows *= box[d];
+    if (rows == 0 || box[N - 1] == 0) return {};
+    if (box[N - 1] >= long_row && rows <= INT32_MAX) {
+      box_rows<N> r;
+      r.count = static_cast<std::uint32_t>(rows);
+      r.length = box[N - 1];
       for (std::size_t d = 0; d < N; ++d) {
-        rows.extents[d] = divisor_of(box[d]);
-        rows.in_strides[d] = in_strides[d];
-        rows.out_strides[d] = out_strides[d];
+        r.extents[d] = index_divisor(d + 1 < N ? static_cast<std::uint32_t>(box[d]) : 1);  // box[d] <= rows
+        r.in_strides[d] = in_strides[d];
+        r.out_strides[d] = out_strides[d];
       }
-      return launch_grid_stencil_cells<row_cells>(s, in, out, rows, gpu::to_device(f));
-    };
-    if (count <= INT32_MAX) {           // row + gridDim.y stays in 32 bits
-      box_rows<N, index_divisor> rows;  // the last extent, unused, may not fit: 1
-      return fill(rows,
-                  [](std::size_t e) { return index_divisor(e <= UINT32_MAX ? static_cast<std::uint32_t>(e) : 1); });
+      return launch_grid_stencil_rows(s, in, out, r, gpu::to_device(f));
     }
-    box_rows<N, wide_divisor> rows;
-    return fill(rows, [](std::size_t e) { return wide_divisor{e}; });
+    owned_elements<const T, N> cells;  // short rows (or over 2^31 of them: owned_elements' 64-bit positions)
+    cells.set(in, box.data(), in_strides.data());
+    DTL_ASSIGN_OR_RETURN(const unsigned resident, gpu::resident_blocks());
+    constexpr unsigned waves = 128;  // blocks per resident block (above)
+    const unsigned most = (resident < 0x7fffffffu / waves ? resident : 0x7fffffffu / waves) * waves;  // grid.x < 2^31
+    grid_stencil_kernel<T, U, N><<<gpu::grid_for(cells.count, most), gpu::block_size, 0, s>>>(
+        cells, out, kernel_sizes<N>(out_strides), gpu::to_device(f));
+    return gpu::launch_status("device stencil_transform kernel launch (grid_tensor)");
   });
 }
 
