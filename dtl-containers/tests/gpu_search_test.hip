@@ -167,6 +167,33 @@ void inner_products(const dtl::context& ctx, Policy policy, dtl::hip::hip_stream
   }
 }
 
+/// find and the extremes over blocks that start `ahead` elements past their allocation (a halo before
+/// them), so that the 16-byte loads have a scalar head as well as a tail: marks at the first, last and
+/// middle elements, ties to the lowest index.
+template <class T>
+void off_boundary_blocks(const dtl::context& ctx, std::size_t ahead) {
+  for (const std::size_t per_rank : {std::size_t{3}, std::size_t{17}, std::size_t{4099}, std::size_t{300007}}) {
+    const std::size_t n = per_rank * static_cast<std::size_t>(ctx.size());
+    CAPTURE(n);
+    CAPTURE(ahead);
+    dtl::distributed_vector<T, dtl::device_only_runtime> v(n, ctx, dtl::halo{.prev = ahead, .next = ahead});
+    std::vector<T> ref(n);
+    for (std::size_t g = 0; g < n; ++g) ref[g] = static_cast<T>(g % 5 + 10);
+    ref[n / 2] = static_cast<T>(3);  // the minimum twice: the lower index wins
+    ref[n - 1] = static_cast<T>(3);
+    ref[0] = static_cast<T>(40);  // the maximum twice
+    ref[n / 3 + 1] = static_cast<T>(40);
+    REQUIRE(v.copy_from_host(ref.data() + v.global_offset(), v.local_size()).has_value());
+    check_extreme(v, ref, std::min_element(ref.begin(), ref.end()), dtl::try_min_element(v).value());
+    check_extreme(v, ref, std::max_element(ref.begin(), ref.end()), dtl::try_max_element(v).value());
+    const auto both = dtl::try_minmax_element(v).value();
+    check_extreme(v, ref, std::min_element(ref.begin(), ref.end()), both.min);
+    check_extreme(v, ref, std::max_element(ref.begin(), ref.end()), both.max);
+    for (const T target : {static_cast<T>(3), static_cast<T>(12), static_cast<T>(40), static_cast<T>(99)})
+      check_found(v, ref, std::find(ref.begin(), ref.end(), target), dtl::try_find(v, target).value());
+  }
+}
+
 template <class P>
 void every_policy(const dtl::context& ctx) {
   dtl::hip::hip_stream stream =
@@ -199,6 +226,11 @@ void every_policy(const dtl::context& ctx) {
 TEST_SUITE("gpu.search") {
   TEST_CASE("device_only_runtime") { every_policy<dtl::device_only_runtime>(test_support::world()); }
   TEST_CASE("unified_memory") { every_policy<dtl::unified_memory>(test_support::world()); }
+  TEST_CASE_TEMPLATE("blocks that do not start on a 16-byte boundary", T, double, float, std::int16_t,
+                     std::uint8_t) {
+    for (const std::size_t ahead : {std::size_t{1}, std::size_t{2}, std::size_t{3}})
+      off_boundary_blocks<T>(test_support::world(), ahead);
+  }
   TEST_CASE("vectors of different layouts: the same error on every rank") {
     const auto ctx = test_support::world();
     dtl::distributed_vector<double, dtl::device_only_runtime> a(10, ctx), b(11, ctx);

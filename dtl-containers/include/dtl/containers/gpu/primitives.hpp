@@ -22,6 +22,7 @@
 //
 // A translation unit that includes this header is compiled by the kernel compiler (dtl-hip-kc).
 
+#include <dtl/containers/gpu/element_fold.hpp>
 #include <dtl/containers/gpu/kernels.hpp>
 #include <dtl/containers/gpu/ops.hpp>
 #include <dtl/containers/gpu/platform.hpp>
@@ -293,6 +294,20 @@ template <class T, class ReduceOp, class IndexOp>
                                                                                    init, reduce_fn, index_fn, d_result,
                                                                                    stream);
                                         });
+}
+
+/// *d_result (device memory) = the fold with reduce_op of none and of.of(in[i], i) for i in [0, n), in
+/// C, reading the numbers 16 bytes at a time (element_fold.hpp: reduce_op associative and commutative,
+/// none its identity). With n == 0: none.
+template <class T, class C, class ReduceOp, class Of>
+[[nodiscard]] status fold_elements(const T* in, std::size_t n, const C& none, ReduceOp reduce_op, const Of& of,
+                                   C* d_result, device_scratch& scratch, hipStream_t stream) {
+  if (d_result == nullptr) return primitives_detail::null_pointer("device fold_elements (result)");
+  if (n == 0) return gpu::fill(d_result, 1, none, stream);
+  if (in == nullptr) return primitives_detail::null_pointer("device fold_elements");
+  DTL_TRY(primitives_detail::check_scratch(scratch, stream, "device fold_elements"));
+  return element_fold(in, n, none, gpu::returns<C>(reduce_op), of, d_result, scratch, stream,
+                      "device fold_elements kernel launch");
 }
 
 // --- sorting (the distributed sort, algorithms/sort.hpp) ---

@@ -59,19 +59,34 @@ __device__ bool fold_block(T& value, bool present, Op op, T* values, bool* prese
   return presents[0];
 }
 
+/// One thread's part of a reduction over indices: strided_fold of index_op from its first index. A
+/// part returns whether the thread had any element.
 template <class T, class ReduceOp, class IndexOp>
+struct strided_part {
+  std::size_t n;
+  ReduceOp reduce_op;
+  IndexOp index_op;
+  __device__ bool operator()(std::size_t thread, std::size_t threads, T& acc) const {
+    if (thread >= n) return false;
+    acc = strided_fold<T>(thread, n, threads, reduce_op, index_op);
+    return true;
+  }
+};
+
+/// Every thread's part(thread, threads, acc), folded per block, then by the last block to finish.
+/// Every block must hold an element (the launch's grid says so).
+template <class T, class ReduceOp, class Part>
 __global__ void __launch_bounds__(block_size)
-    reduce_kernel(std::size_t n, T init, ReduceOp reduce_op, IndexOp index_op, T* partials, unsigned* tickets, T* out) {
+    reduce_kernel(T init, ReduceOp reduce_op, Part part, T* partials, unsigned* tickets, T* out) {
   __shared__ storage_for<T> value_storage[block_size];  // raw: T may have a constructor
   __shared__ bool presents[block_size];
   __shared__ bool last;
   T* values = reinterpret_cast<T*>(value_storage);
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   T acc{};
-  const bool present = i < n;
-  if (present) acc = strided_fold<T>(i, n, stride, reduce_op, index_op);
-  fold_block(acc, present, reduce_op, values, presents);  // every block holds an element (grid_for)
+  const bool present = part(thread, threads, acc);
+  fold_block(acc, present, reduce_op, values, presents);
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = acc;
     __threadfence();  // the partial is visible before the ticket says so
@@ -96,20 +111,28 @@ __global__ void __launch_bounds__(block_size)
 
 }  // namespace single_pass_detail
 
+/// The reduction of every thread's part on `grid` blocks, in one kernel on `stream`, into `out`: device
+/// memory, or host memory the device can write (pinned, through its device address). The partials take
+/// the scratch's temporary storage.
+template <class T, class ReduceOp, class Part>
+[[nodiscard]] status reduce_parts(unsigned grid, const T& init, ReduceOp reduce_op, const Part& part, T* out,
+                                  device_scratch& scratch, hipStream_t stream, const char* what) {
+  static_assert(single_pass_reducible_v<T>);
+  DTL_ASSIGN_OR_RETURN(unsigned* tickets, scratch.ticket_counter());
+  DTL_ASSIGN_OR_RETURN(void* partials, scratch.reserve(grid * sizeof(T)));
+  single_pass_detail::reduce_kernel<T, ReduceOp, Part>
+      <<<grid, block_size, 0, stream>>>(init, reduce_op, part, static_cast<T*>(partials), tickets, out);
+  return launch_status(what);
+}
+
 /// *out = reduce_op-fold of init and index_op(i) for i in [0, n), n > 0, in one kernel on `stream`.
-/// `out`: device memory, or host memory the device can write (pinned, through its device address).
-/// The partials take the scratch's temporary storage.
 template <class T, class ReduceOp, class IndexOp>
 [[nodiscard]] status single_pass_reduce(std::size_t n, const T& init, ReduceOp reduce_op, IndexOp index_op, T* out,
                                         device_scratch& scratch, hipStream_t stream, const char* what) {
-  static_assert(single_pass_reducible_v<T>);
   DTL_ASSIGN_OR_RETURN(const unsigned resident, resident_blocks());
-  const unsigned grid = grid_for(n, resident);
-  DTL_ASSIGN_OR_RETURN(unsigned* tickets, scratch.ticket_counter());
-  DTL_ASSIGN_OR_RETURN(void* partials, scratch.reserve(grid * sizeof(T)));
-  single_pass_detail::reduce_kernel<T, ReduceOp, IndexOp>
-      <<<grid, block_size, 0, stream>>>(n, init, reduce_op, index_op, static_cast<T*>(partials), tickets, out);
-  return launch_status(what);
+  return reduce_parts(grid_for(n, resident), init, reduce_op,
+                      single_pass_detail::strided_part<T, ReduceOp, IndexOp>{n, reduce_op, index_op}, out, scratch,
+                      stream, what);
 }
 
 }  // namespace dtl::detail::gpu

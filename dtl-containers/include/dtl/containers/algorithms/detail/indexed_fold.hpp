@@ -93,6 +93,8 @@ struct extremes_of {
 };
 
 // --- what at(i) reads: element i of a block whose first element has global index `offset` ---
+// Each also says what element x at index i makes (of): a fold that reads the elements itself (the
+// device's 16-byte loads, gpu/element_fold.hpp) asks it that.
 
 /// Element i when pred holds for it, else none.
 template <class T, class Pred>
@@ -100,27 +102,36 @@ struct match_at {
   const T* data;
   std::size_t offset;
   Pred pred;
-  DTL_HOST_DEVICE indexed<T> operator()(std::size_t i) const {
-    const T x = data[i];
+  DTL_HOST_DEVICE indexed<T> of(const T& x, std::size_t i) const {
     return indexed<T>{x, pred(x) ? offset + i : no_index};
   }
+  DTL_HOST_DEVICE indexed<T> operator()(std::size_t i) const { return of(data[i], i); }
 };
 
 template <class T>
 struct element_at {
   const T* data;
   std::size_t offset;
-  DTL_HOST_DEVICE indexed<T> operator()(std::size_t i) const { return indexed<T>{data[i], offset + i}; }
+  DTL_HOST_DEVICE indexed<T> of(const T& x, std::size_t i) const { return indexed<T>{x, offset + i}; }
+  DTL_HOST_DEVICE indexed<T> operator()(std::size_t i) const { return of(data[i], i); }
 };
 
 template <class T>
 struct element_pair_at {
   const T* data;
   std::size_t offset;
-  DTL_HOST_DEVICE indexed_pair<T> operator()(std::size_t i) const {
-    const indexed<T> e{data[i], offset + i};
+  DTL_HOST_DEVICE indexed_pair<T> of(const T& x, std::size_t i) const {
+    const indexed<T> e{x, offset + i};
     return {e, e};
   }
+  DTL_HOST_DEVICE indexed_pair<T> operator()(std::size_t i) const { return of(data[i], i); }
+};
+
+/// An at(i) that reads element i of `data` (the three above).
+template <class At>
+concept reads_elements = requires(const At& at, std::size_t i) {
+  at.data;
+  at.of(at.data[i], i);
 };
 
 /// !pred(x) (find_if_not, all_of).

@@ -2,19 +2,33 @@
 #pragma once
 // The device body of the searches (algorithms/search.hpp, algorithms/minmax.hpp: find, all_of,
 // min_element, ...), which fold over indices (algorithms/detail/indexed_fold.hpp). Not for users. One
-// pass over the block (CUB / rocPRIM over a counting iterator: gpu::transform_reduce_indexed), then the
-// ranks combine. Kernel compiler only (algorithms/device/support.hpp); elsewhere it is declared only to
-// explain that at compile time.
+// pass over the block (blocks of numbers: gpu::element_fold, 16-byte loads; other elements: CUB /
+// rocPRIM over a counting iterator, gpu::transform_reduce_indexed), then the ranks combine. Kernel
+// compiler only (algorithms/device/support.hpp); elsewhere it is declared only to explain that at
+// compile time.
 
 #include <dtl/containers/algorithms/detail/indexed_fold.hpp>
 #include <dtl/containers/algorithms/device/support.hpp>
+#include <dtl/containers/gpu/element_fold.hpp>
 
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 namespace dtl::detail::device {
 
 #if DTL_CONTAINERS_DEVICE_ALGORITHMS
+
+/// This rank's fold of at(i) over its n indices into d_out (device memory), on `stream`.
+template <class C, class Op, class At>
+status fold_block_of(std::size_t n, const C& none, Op op, const At& at, C* d_out, gpu::device_scratch& scratch,
+                     hipStream_t stream) {
+  if constexpr (reads_elements<At>) {
+    if constexpr (gpu::element_foldable_v<std::remove_cvref_t<decltype(at.data[0])>>)
+      return gpu::fold_elements(at.data, n, none, op, at, d_out, scratch, stream);
+  }
+  return gpu::transform_reduce_indexed(n, none, op, at, d_out, scratch, stream);
+}
 
 /// The fold with op of at(i) over this rank's n indices, then over the ranks (candidates of every rank,
 /// gathered, folded on the device: op may call device-only functions). Blocking under every policy.
@@ -32,7 +46,7 @@ result<C> locate(const Policy& policy, const context& ctx, int device, std::size
   const status found = [&]() -> status {
     DTL_ASSIGN_OR_RETURN(void* slot, scratch.result_slot(sizeof(C)));
     C* d_mine = static_cast<C*>(slot);
-    DTL_TRY(gpu::transform_reduce_indexed(n, none, op, at, d_mine, scratch, stream));
+    DTL_TRY(fold_block_of(n, none, op, at, d_mine, scratch, stream));
     return read_back(&mine, d_mine, 1, stream);
   }();
   if (ctx.size() == 1) {
