@@ -9,7 +9,6 @@
 
 #include <dtl/containers/algorithms/detail/indexed_fold.hpp>
 #include <dtl/containers/algorithms/device/support.hpp>
-#include <dtl/containers/gpu/element_fold.hpp>
 
 #include <cstddef>
 #include <type_traits>
