@@ -226,8 +226,7 @@ void every_policy(const dtl::context& ctx) {
 TEST_SUITE("gpu.search") {
   TEST_CASE("device_only_runtime") { every_policy<dtl::device_only_runtime>(test_support::world()); }
   TEST_CASE("unified_memory") { every_policy<dtl::unified_memory>(test_support::world()); }
-  TEST_CASE_TEMPLATE("blocks that do not start on a 16-byte boundary", T, double, float, std::int16_t,
-                     std::uint8_t) {
+  TEST_CASE_TEMPLATE("blocks that do not start on a 16-byte boundary", T, double, float, std::int16_t, std::uint8_t) {
     for (const std::size_t ahead : {std::size_t{1}, std::size_t{2}, std::size_t{3}})
       off_boundary_blocks<T>(test_support::world(), ahead);
   }
