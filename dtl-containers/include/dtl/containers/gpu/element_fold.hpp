@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The searches' fold over a block of numbers (find, min_element, max_element, minmax_element): each
-// thread reads 16 bytes at a time, several loads in flight, and turns every element x at index i into a
-// candidate with of(x, i) (an element with its global index: algorithms/detail/indexed_fold.hpp). Over
-// a counting iterator the vendor's reduce reads one element a load, and reached 0.93 of its own min over
-// the same bytes on the H200. The fold is the single-pass reduction's (single_pass_reduce.hpp); its
-// operation must be associative and commutative, and `none` must be its identity (the searches' folds
-// are: ties go to the lowest index, and no_index is absent). Kernel compiler only.
+// The searches' fold over a block of numbers (find, min_element, max_element; algorithms/device/search.hpp
+// says which): each thread reads 16 bytes at a time, several loads in flight, and turns every element x at
+// index i into a candidate with of(x, i) (an element with its global index:
+// algorithms/detail/indexed_fold.hpp). Over a counting iterator the vendor's reduce reads one element a
+// load, and reached 0.93 of its own min over the same bytes on the H200. The fold is the single-pass
+// reduction's (single_pass_reduce.hpp); its operation must be associative and commutative, and `none` must
+// be its identity (the searches' folds are: ties go to the lowest index, and no_index is absent). Kernel
+// compiler only.
 
 #include <dtl/containers/gpu/kernels.hpp>
 #include <dtl/containers/gpu/single_pass_reduce.hpp>
@@ -18,9 +19,10 @@
 
 namespace dtl::detail::gpu {
 
-/// 16-byte loads each thread has in flight before it folds them.
+/// 16-byte loads each thread has in flight before it folds them, and the blocks launched in multiples of
+/// those the device holds at once (capped by the work). Not tuned yet: on an H100 these gave 0.965 of CUB's
+/// min at 1 GiB of double (docs/benchmarks.md); the other shapes have not run.
 inline constexpr int element_fold_loads = 2;
-/// Blocks launched, in multiples of the blocks the device holds at once (capped by the work).
 inline constexpr unsigned element_fold_grid = 1;
 
 /// Numbers: the element types whose 16-byte loads the fold splits.
